@@ -1,0 +1,458 @@
+import { randomUUID } from "node:crypto";
+import {
+  context,
+  propagation,
+  SpanKind,
+  SpanStatusCode,
+  trace,
+  type Context,
+  type Span,
+  type Tracer,
+} from "@opentelemetry/api";
+import { jetstream, jetstreamManager, type JetStreamClient } from "@nats-io/jetstream";
+import {
+  headers as natsHeaders,
+  type Msg,
+  type MsgHdrs,
+  type NatsConnection,
+  type Subscription,
+} from "@nats-io/nats-core";
+import { connect } from "@nats-io/transport-node";
+import type {
+  Contract,
+  ErrorsOf,
+  EventContract,
+  EventOf,
+  ParsedRequestOf,
+  ReplyInputOf,
+  ReplyOf,
+  RequestOf,
+} from "@pasarela/contracts";
+import { healthContract } from "@pasarela/contracts";
+import {
+  appError,
+  fail,
+  invalidField,
+  isErrorCode,
+  type AppError,
+  type ErrorCode,
+  type Result,
+} from "@pasarela/errors";
+import type { Logger } from "@pasarela/telemetry";
+import type { z } from "zod";
+
+/** Headers the bus writes on every request and event; handlers never read headers themselves. */
+export const HEADER_ACCOUNT_ID = "account-id";
+export const HEADER_REQUEST_ID = "request-id";
+
+/** What a handler knows about the request beyond its body. */
+export interface HandlerContext {
+  readonly accountId: string | undefined;
+  readonly requestId: string;
+  readonly subject: string;
+  /** a child logger carrying subject, request id and account id; trace ids come with the span */
+  readonly logger: Logger;
+}
+
+export type Handler<C extends Contract> = (
+  request: ParsedRequestOf<C>,
+  ctx: HandlerContext,
+) => Promise<Result<ReplyInputOf<C>>>;
+
+export interface Binding {
+  readonly contract: Contract;
+  readonly handler: Handler<Contract>;
+}
+
+/** Pairs a contract with its handler, typed against each other. */
+export function bind<C extends Contract>(contract: C, handler: Handler<C>): Binding {
+  return { contract, handler };
+}
+
+export interface RequestOptions {
+  accountId?: string | undefined;
+  requestId?: string | undefined;
+  timeoutMs?: number | undefined;
+}
+
+export interface ServeOptions {
+  /** service name: the queue group and the `<name>.health.get` subject */
+  name: string;
+  version?: string;
+  /** extra readiness condition (for example the database answers) */
+  ready?: () => Promise<boolean>;
+}
+
+export interface Served {
+  stop(): Promise<void>;
+}
+
+export interface Bus {
+  readonly connection: NatsConnection;
+  readonly prefix: string;
+  /** the subject as it travels on this bus (prefix applied) */
+  subject(name: string): string;
+  serve(options: ServeOptions, bindings: readonly Binding[]): Served;
+  request<C extends Contract>(
+    contract: C,
+    body: RequestOf<C>,
+    options?: RequestOptions,
+  ): Promise<Result<ReplyOf<C>>>;
+  /** Publishes an event to the EVENTS stream; resolves once the server stored it. */
+  publish<E extends EventContract>(
+    event: E,
+    body: EventOf<E>,
+    options?: RequestOptions,
+  ): Promise<void>;
+  /** Every instance receives the event (core subscription), for cache invalidation. */
+  listen<E extends EventContract>(
+    event: E,
+    handler: (body: EventOf<E>, ctx: HandlerContext) => Promise<void> | void,
+  ): Subscription;
+  /** Runs `onReconnect` after every reconnection (listeners may have missed events). */
+  onReconnect(callback: () => void): void;
+  /** Ensures the EVENTS stream exists (capturing `evt.>` only). */
+  ensureEventStream(): Promise<void>;
+  /** The JetStream client, for durable consumers. */
+  jetstream(): JetStreamClient;
+  eventStreamName(): string;
+  close(): Promise<void>;
+}
+
+export interface BusOptions {
+  url: string;
+  /** subject prefix isolating a deployment or a test file on a shared server */
+  prefix?: string | undefined;
+  /** connection name shown by the server */
+  name: string;
+  logger: Logger;
+  tracer: Tracer;
+  defaultTimeoutMs?: number;
+}
+
+type WireReply = { ok: true; value: unknown } | { ok: false; error: AppError };
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+const headerGetter = {
+  get: (carrier: MsgHdrs, key: string) => carrier.get(key) || undefined,
+  keys: (carrier: MsgHdrs) => carrier.keys(),
+};
+const headerSetter = {
+  set: (carrier: MsgHdrs, key: string, value: string) => carrier.set(key, value),
+};
+
+function describeIssue(issue: z.core.$ZodIssue): AppError {
+  const field = issue.path.length > 0 ? issue.path.join(".") : "(cuerpo)";
+  return invalidField(field, issue.message);
+}
+
+function encodeReply(reply: WireReply): Uint8Array {
+  return encoder.encode(JSON.stringify(reply));
+}
+
+export async function connectBus(options: BusOptions): Promise<Bus> {
+  const connection = await connect({
+    servers: options.url,
+    name: options.name,
+    maxReconnectAttempts: -1,
+    reconnectTimeWait: 500,
+  });
+  const prefix = options.prefix ?? "";
+  const subjectOf = (name: string) => (prefix ? `${prefix}.${name}` : name);
+  const streamName = prefix ? `${prefix.replace(/[^A-Za-z0-9_-]/g, "_")}_EVENTS` : "EVENTS";
+  const { logger, tracer } = options;
+  const defaultTimeoutMs = options.defaultTimeoutMs ?? 10_000;
+  const reconnectCallbacks: (() => void)[] = [];
+  const served: Served[] = [];
+
+  void (async () => {
+    for await (const status of connection.status()) {
+      if (status.type === "reconnect") {
+        logger.warn({ server: status.server }, "nats reconnected");
+        for (const callback of reconnectCallbacks) callback();
+      } else if (status.type === "disconnect") {
+        logger.warn({ server: status.server }, "nats disconnected");
+      }
+    }
+  })();
+
+  function contextFrom(headers: MsgHdrs | undefined): Context {
+    return headers
+      ? propagation.extract(context.active(), headers, headerGetter)
+      : context.active();
+  }
+
+  function outgoingHeaders(requestOptions: RequestOptions | undefined): MsgHdrs {
+    const h = natsHeaders();
+    propagation.inject(context.active(), h, headerSetter);
+    if (requestOptions?.accountId) h.set(HEADER_ACCOUNT_ID, requestOptions.accountId);
+    h.set(HEADER_REQUEST_ID, requestOptions?.requestId ?? randomUUID());
+    return h;
+  }
+
+  function handlerContext(msg: Msg, subject: string): HandlerContext {
+    const accountId = msg.headers?.get(HEADER_ACCOUNT_ID) || undefined;
+    const requestId = msg.headers?.get(HEADER_REQUEST_ID) || randomUUID();
+    return {
+      accountId,
+      requestId,
+      subject,
+      logger: logger.child({ subject, requestId, ...(accountId ? { accountId } : {}) }),
+    };
+  }
+
+  function endSpan(span: Span, error?: AppError): void {
+    if (error) {
+      span.setAttribute("pasarela.error_code", error.code);
+      if (error.code === "INTERNAL") span.setStatus({ code: SpanStatusCode.ERROR });
+    }
+    span.end();
+  }
+
+  // The core client catches only synchronous throws from callbacks: every handler runs here,
+  // inside a promise whose rejection becomes an INTERNAL reply and a logged bug.
+  async function handle(binding: Binding, msg: Msg): Promise<void> {
+    const { contract } = binding;
+    const parentContext = contextFrom(msg.headers);
+    const span = tracer.startSpan(
+      `${contract.subject} process`,
+      {
+        kind: SpanKind.SERVER,
+        attributes: { "messaging.system": "nats", "messaging.destination.name": contract.subject },
+      },
+      parentContext,
+    );
+    await context.with(trace.setSpan(parentContext, span), async () => {
+      const ctx = handlerContext(msg, contract.subject);
+      let reply: WireReply;
+      try {
+        const raw: unknown = msg.data.length === 0 ? {} : JSON.parse(decoder.decode(msg.data));
+        const parsed = contract.request.safeParse(raw);
+        if (!parsed.success) {
+          reply = { ok: false, error: describeIssue(parsed.error.issues[0]!) };
+        } else {
+          const result = await binding.handler(parsed.data, ctx);
+          if (result.ok) {
+            const checked = contract.reply.safeParse(result.value);
+            if (checked.success) {
+              reply = { ok: true, value: checked.data };
+            } else {
+              ctx.logger.error(
+                { issues: checked.error.issues },
+                "handler reply breaks its contract",
+              );
+              reply = { ok: false, error: appError("INTERNAL") };
+            }
+          } else {
+            reply = { ok: false, error: result.error };
+          }
+        }
+      } catch (error) {
+        ctx.logger.error({ err: error }, "handler failed");
+        reply = { ok: false, error: appError("INTERNAL") };
+      }
+      endSpan(span, reply.ok ? undefined : reply.error);
+      if (msg.reply) {
+        const h = natsHeaders();
+        propagation.inject(trace.setSpan(parentContext, span), h, headerSetter);
+        msg.respond(encodeReply(reply), { headers: h });
+      }
+    });
+  }
+
+  const bus: Bus = {
+    connection,
+    prefix,
+    subject: subjectOf,
+
+    serve(serveOptions, bindings) {
+      const instance = randomUUID();
+      const all: Binding[] = [
+        ...bindings,
+        bind(healthContract(serveOptions.name), async () => {
+          const ready = serveOptions.ready ? await serveOptions.ready() : true;
+          if (!ready) return { ok: false, error: appError("SERVICE_UNAVAILABLE") };
+          return {
+            ok: true,
+            value: {
+              service: serveOptions.name,
+              version: serveOptions.version ?? "0.1.0",
+              instance,
+            },
+          };
+        }),
+      ];
+      const subscriptions = all.map((binding) =>
+        connection.subscribe(subjectOf(binding.contract.subject), {
+          queue: serveOptions.name,
+          callback: (error, msg) => {
+            if (error) {
+              logger.error(
+                { err: error, subject: binding.contract.subject },
+                "subscription failed",
+              );
+              return;
+            }
+            handle(binding, msg).catch((failure: unknown) =>
+              logger.error({ err: failure }, "reply could not be sent"),
+            );
+          },
+        }),
+      );
+      const handle$: Served = {
+        async stop() {
+          // drain: in-flight requests finish and get their replies before the subscription goes
+          await Promise.all(subscriptions.map((s) => s.drain()));
+        },
+      };
+      served.push(handle$);
+      return handle$;
+    },
+
+    async request(contract, body, requestOptions) {
+      const span = tracer.startSpan(`${contract.subject} send`, {
+        kind: SpanKind.CLIENT,
+        attributes: { "messaging.system": "nats", "messaging.destination.name": contract.subject },
+      });
+      return context.with(trace.setSpan(context.active(), span), async () => {
+        const timeout = requestOptions?.timeoutMs ?? contract.timeoutMs ?? defaultTimeoutMs;
+        let msg: Msg;
+        try {
+          msg = await connection.request(
+            subjectOf(contract.subject),
+            encoder.encode(JSON.stringify(body)),
+            {
+              timeout,
+              headers: outgoingHeaders(requestOptions),
+            },
+          );
+        } catch (error) {
+          const reason = describeRequestFailure(error);
+          logger.warn({ subject: contract.subject, reason }, "request failed");
+          const failure = appError("SERVICE_UNAVAILABLE", { subject: contract.subject, reason });
+          endSpan(span, failure);
+          return fail(failure);
+        }
+        const result = parseReply(contract, msg);
+        if (!result.ok && result.error.code === "INTERNAL") {
+          logger.error({ subject: contract.subject }, "unreadable reply");
+        }
+        endSpan(span, result.ok ? undefined : result.error);
+        return result;
+      });
+    },
+
+    async publish(event, body, requestOptions) {
+      const parsed = event.schema.parse(body);
+      await jetstream(connection).publish(
+        subjectOf(event.subject),
+        encoder.encode(JSON.stringify(parsed)),
+        {
+          msgID: parsed.id,
+          headers: outgoingHeaders(requestOptions),
+        },
+      );
+    },
+
+    listen(event, handler) {
+      return connection.subscribe(subjectOf(event.subject), {
+        callback: (error, msg) => {
+          if (error) {
+            logger.error({ err: error, subject: event.subject }, "event subscription failed");
+            return;
+          }
+          const ctx = handlerContext(msg, event.subject);
+          void context.with(contextFrom(msg.headers), async () => {
+            try {
+              const parsed = event.schema.safeParse(JSON.parse(decoder.decode(msg.data)));
+              if (!parsed.success) {
+                ctx.logger.error({ issues: parsed.error.issues }, "event breaks its schema");
+                return;
+              }
+              await handler(parsed.data as EventOf<typeof event>, ctx);
+            } catch (failure) {
+              ctx.logger.error({ err: failure }, "event handler failed");
+            }
+          });
+        },
+      });
+    },
+
+    onReconnect(callback) {
+      reconnectCallbacks.push(callback);
+    },
+
+    async ensureEventStream() {
+      const jsm = await jetstreamManager(connection);
+      const subjects = [subjectOf("evt.>")];
+      try {
+        const info = await jsm.streams.info(streamName);
+        if (info.config.subjects.join() !== subjects.join()) {
+          await jsm.streams.update(streamName, { ...info.config, subjects });
+        }
+      } catch {
+        await jsm.streams.add({
+          name: streamName,
+          subjects,
+          duplicate_window: 2 * 60 * 1_000_000_000,
+          max_age: 7 * 24 * 3600 * 1_000_000_000,
+        });
+      }
+    },
+
+    jetstream: () => jetstream(connection),
+    eventStreamName: () => streamName,
+
+    async close() {
+      await Promise.all(served.map((s) => s.stop()));
+      await connection.drain();
+    },
+  };
+  return bus;
+}
+
+function describeRequestFailure(error: unknown): string {
+  if (error instanceof Error) {
+    const cause = (error as Error & { cause?: unknown }).cause;
+    if (cause instanceof Error && cause.name === "NoRespondersError") return "no responders";
+    if (
+      error.name === "TimeoutError" ||
+      (cause instanceof Error && cause.name === "TimeoutError")
+    ) {
+      return "timeout";
+    }
+    return error.message;
+  }
+  return String(error);
+}
+
+function parseReply<C extends Contract>(contract: C, msg: Msg): Result<ReplyOf<C>> {
+  let wire: unknown;
+  try {
+    wire = JSON.parse(decoder.decode(msg.data));
+  } catch {
+    return { ok: false, error: appError("INTERNAL") };
+  }
+  if (typeof wire !== "object" || wire === null || !("ok" in wire)) {
+    return { ok: false, error: appError("INTERNAL") };
+  }
+  const reply = wire as WireReply;
+  if (reply.ok) {
+    const parsed = contract.reply.safeParse(reply.value);
+    return parsed.success
+      ? { ok: true, value: parsed.data as ReplyOf<C> }
+      : { ok: false, error: appError("INTERNAL") };
+  }
+  const error = reply.error as Partial<AppError> | undefined;
+  if (!error || !isErrorCode(error.code) || typeof error.message !== "string") {
+    return { ok: false, error: appError("INTERNAL") };
+  }
+  return { ok: false, error: error as AppError };
+}
+
+/** Narrows a reply's error to the codes its contract declares (plus the bus's own). */
+export type ContractError<C extends Contract> =
+  ErrorsOf<C> | "INTERNAL" | "INVALID_FIELD" | "SERVICE_UNAVAILABLE";
+export type { ErrorCode };

@@ -1,0 +1,81 @@
+import { z } from "zod";
+
+/**
+ * Configuration is read once per process from the environment and validated with zod. A bad
+ * or missing value stops the process with a message naming the variable.
+ */
+export class ConfigError extends Error {
+  override name = "ConfigError";
+}
+
+export function parseConfig<S extends z.ZodObject>(
+  schema: S,
+  env: Record<string, string | undefined> = process.env,
+): z.output<S> {
+  const parsed = schema.safeParse(env);
+  if (parsed.success) return parsed.data;
+  const problems = parsed.error.issues.map((issue) => {
+    const variable = issue.path.join(".") || "(environment)";
+    const value = env[variable];
+    const shown = value === undefined ? "not set" : "invalid";
+    return `${variable} (${shown}): ${issue.message}`;
+  });
+  throw new ConfigError(`Invalid configuration: ${problems.join("; ")}`);
+}
+
+/** Empty strings count as unset, so `FOO=` in a .env file falls back to the default. */
+const unsetIfEmpty = (value: unknown) => (value === "" ? undefined : value);
+
+export const envString = () => z.preprocess(unsetIfEmpty, z.string());
+export const envUrl = () => z.preprocess(unsetIfEmpty, z.url());
+export const envInt = () => z.preprocess(unsetIfEmpty, z.coerce.number().int());
+export const envPort = () => z.preprocess(unsetIfEmpty, z.coerce.number().int().min(0).max(65535));
+export const envBool = () =>
+  z.preprocess(
+    unsetIfEmpty,
+    z.enum(["true", "false", "1", "0"]).transform((v) => v === "true" || v === "1"),
+  );
+
+/** Fragments shared by every service; each service composes the ones it needs. */
+export const natsConfig = {
+  NATS_URL: envString().default("nats://127.0.0.1:4222"),
+  /** Subject prefix isolating one deployment (or one test file) on a shared NATS server. */
+  NATS_PREFIX: z.preprocess(
+    unsetIfEmpty,
+    z
+      .string()
+      .regex(/^[A-Za-z0-9_-]+$/, "letters, digits, _ and - only")
+      .optional(),
+  ),
+  NATS_REQUEST_TIMEOUT_MS: envInt().pipe(z.number().min(100)).default(10_000),
+};
+
+export const databaseConfig = {
+  DATABASE_URL: envString().default("postgres://postgres@127.0.0.1:5432/postgres"),
+  DATABASE_POOL_SIZE: envInt().pipe(z.number().min(1).max(100)).default(10),
+};
+
+export const telemetryConfig = {
+  LOG_LEVEL: z
+    .preprocess(
+      unsetIfEmpty,
+      z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]),
+    )
+    .default("info"),
+  OTEL_EXPORTER_OTLP_ENDPOINT: z.preprocess(unsetIfEmpty, z.url().optional()),
+};
+
+export const environments = ["homologacion", "produccion"] as const;
+
+/** Base URLs of the authority, one set per environment (authority-ws.md §1). */
+export const authorityConfig = {
+  WSAA_URL_HOMOLOGACION: envUrl().default("https://wsaahomo.afip.gov.ar/ws/services/LoginCms"),
+  WSAA_URL_PRODUCCION: envUrl().default("https://wsaa.afip.gov.ar/ws/services/LoginCms"),
+  WSFE_URL_HOMOLOGACION: envUrl().default("https://wswhomo.afip.gov.ar/wsfev1/service.asmx"),
+  WSFE_URL_PRODUCCION: envUrl().default("https://servicios1.afip.gov.ar/wsfev1/service.asmx"),
+  WSFEX_URL_HOMOLOGACION: envUrl().default("https://wswhomo.afip.gov.ar/wsfexv1/service.asmx"),
+  WSFEX_URL_PRODUCCION: envUrl().default("https://servicios1.afip.gov.ar/wsfexv1/service.asmx"),
+  AUTHORITY_TIMEOUT_MS: envInt().pipe(z.number().min(100)).default(30_000),
+};
+
+export { z };

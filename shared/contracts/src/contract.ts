@@ -1,0 +1,55 @@
+import type { ErrorCode } from "@pasarela/errors";
+import type { z } from "zod";
+
+/**
+ * One NATS request/reply subject: its name, the schemas both sides parse with, and the
+ * catalogue codes its handler may answer (besides the bus's own INTERNAL, INVALID_FIELD and
+ * SERVICE_UNAVAILABLE).
+ */
+export interface Contract<
+  Req extends z.ZodType = z.ZodType,
+  Rep extends z.ZodType = z.ZodType,
+  E extends ErrorCode = ErrorCode,
+> {
+  readonly subject: string;
+  readonly request: Req;
+  readonly reply: Rep;
+  readonly errors: readonly E[];
+  /** how long a caller waits for the reply; longer for subjects that call the authority */
+  readonly timeoutMs?: number;
+}
+
+export function defineContract<
+  Req extends z.ZodType,
+  Rep extends z.ZodType,
+  E extends ErrorCode = never,
+>(contract: Contract<Req, Rep, E>): Contract<Req, Rep, E> {
+  return contract;
+}
+
+/**
+ * An event in the EVENTS stream. Bodies carry an `id` that is also the JetStream msgID, so a
+ * republished event is de-duplicated by the server.
+ */
+export interface EventContract<S extends z.ZodType<{ id: string }> = z.ZodType<{ id: string }>> {
+  readonly subject: `evt.${string}`;
+  readonly version: number;
+  readonly schema: S;
+}
+
+export function defineEvent<S extends z.ZodType<{ id: string }>>(
+  event: EventContract<S>,
+): EventContract<S> {
+  return event;
+}
+
+export type RequestOf<C> =
+  C extends Contract<infer Req, z.ZodType, ErrorCode> ? z.input<Req> : never;
+export type ParsedRequestOf<C> =
+  C extends Contract<infer Req, z.ZodType, ErrorCode> ? z.output<Req> : never;
+export type ReplyOf<C> =
+  C extends Contract<z.ZodType, infer Rep, ErrorCode> ? z.output<Rep> : never;
+export type ReplyInputOf<C> =
+  C extends Contract<z.ZodType, infer Rep, ErrorCode> ? z.input<Rep> : never;
+export type ErrorsOf<C> = C extends Contract<z.ZodType, z.ZodType, infer E> ? E : never;
+export type EventOf<E> = E extends EventContract<infer S> ? z.output<S> : never;

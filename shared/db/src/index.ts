@@ -1,0 +1,82 @@
+import { Kysely, Migrator, type Migration, type MigrationResultSet } from "kysely";
+import { PostgresJSDialect } from "kysely-postgres-js";
+import postgres from "postgres";
+
+export interface DatabaseSettings {
+  url: string;
+  /** the owning service's schema: its tables live there and nowhere else */
+  schema: string;
+  poolSize?: number;
+}
+
+export interface Database<DB> {
+  db: Kysely<DB>;
+  /** true when the database answers a trivial query */
+  ping(): Promise<boolean>;
+  close(): Promise<void>;
+}
+
+/**
+ * One pool per service, with `search_path` set to the service's schema so its repositories
+ * name tables without a schema and cannot reach another service's tables by accident.
+ */
+export function openDatabase<DB>(settings: DatabaseSettings): Database<DB> {
+  const sql = postgres(settings.url, {
+    max: settings.poolSize ?? 10,
+    onnotice: () => {},
+    connection: { search_path: settings.schema, application_name: `pasarela-${settings.schema}` },
+    // Values that JavaScript cannot hold exactly stay strings: numeric (1700) and int8 (20).
+    types: {
+      numeric: {
+        to: 1700,
+        from: [1700],
+        serialize: (v: unknown) => String(v),
+        parse: (v: string) => v,
+      },
+    },
+  });
+  const db = new Kysely<DB>({ dialect: new PostgresJSDialect({ postgres: sql }) });
+  return {
+    db,
+    async ping() {
+      try {
+        await sql`select 1`;
+        return true;
+      } catch {
+        return false;
+      }
+    },
+    async close() {
+      await db.destroy();
+    },
+  };
+}
+
+/**
+ * Runs the service's frozen migrations (named `YYYY-MM-DD-NN-what`) inside its schema. The
+ * kysely Migrator takes a lock, so several instances starting at once are safe.
+ */
+export async function migrateToLatest(
+  url: string,
+  schema: string,
+  migrations: Record<string, Migration>,
+): Promise<MigrationResultSet> {
+  const database = openDatabase<unknown>({ url, schema, poolSize: 1 });
+  const { db } = database;
+  try {
+    await db.schema.createSchema(schema).ifNotExists().execute();
+    const migrator = new Migrator({
+      db,
+      provider: { getMigrations: () => Promise.resolve(migrations) },
+      migrationTableSchema: schema,
+    });
+    const result = await migrator.migrateToLatest();
+    if (result.error instanceof Error) throw result.error;
+    if (result.error !== undefined) throw new Error(`migration failed: ${JSON.stringify(result.error)}`);
+    return result;
+  } finally {
+    await database.close();
+  }
+}
+
+export { sql, type Kysely, type Migration } from "kysely";

@@ -1,0 +1,171 @@
+import type { AppError } from "./app-error.js";
+import { catalogue } from "./catalogue.js";
+
+/**
+ * Builders for the catalogue messages that name something: a field, a list of accepted values,
+ * a web service, an environment. Handlers call these instead of concatenating strings.
+ */
+
+export type Environment = "homologacion" | "produccion";
+export type WebService =
+  "wsfe" | "wsfex" | "ws_sr_padron_a13" | "ws_sr_padron_a10" | "ws_sr_constancia_inscripcion";
+
+/** Spec §5.5: the ending of the read-only message by endpoint group. */
+export type WriteGroup = "emision" | "datos" | "links";
+
+const readOnlyEndings: Record<WriteGroup, string> = {
+  emision: "y no puede emitir comprobantes.",
+  datos: "y no puede modificar datos de la cuenta.",
+  links: "y no puede generar links de cobro.",
+};
+
+/** Accepted VAT rates, in the order the spec lists them (spec §7.4, §8). */
+export const ALICUOTAS_IVA = ["0", "2.5", "5", "10.5", "21", "27"] as const;
+
+const list = (values: readonly (string | number)[]): string => values.join(", ");
+
+export function invalidJson(problem: string): AppError {
+  return {
+    code: "INVALID_JSON",
+    message: `${catalogue.INVALID_JSON.message}: ${problem}`,
+    details: { problem },
+  };
+}
+
+/** `problem` completes "El campo <field> …", e.g. "es obligatorio". */
+export function invalidField(field: string, problem: string): AppError {
+  return {
+    code: "INVALID_FIELD",
+    message: `El campo ${field} ${problem}`,
+    details: { field, problem },
+  };
+}
+
+export function unsupportedCbteTipo(cbteTipo: unknown, accepted: readonly number[]): AppError {
+  return {
+    code: "UNSUPPORTED_CBTE_TIPO",
+    message: `cbteTipo ${String(cbteTipo)} no soportado. Tipos aceptados: ${list(accepted)}`,
+    details: { field: "cbteTipo", accepted },
+  };
+}
+
+export function unknownTabla(tabla: string, valid: readonly string[]): AppError {
+  return {
+    code: "UNKNOWN_TABLA",
+    message: `Tabla de parámetros "${tabla}" desconocida. Tablas válidas: ${list(valid)}`,
+    details: { tabla, valid },
+  };
+}
+
+export function invalidAlicuota(field: string, value: unknown): AppError {
+  return {
+    code: "INVALID_FIELD",
+    message: `El campo ${field} tiene una alícuota de IVA no aceptada (${String(value)}). Alícuotas aceptadas: ${list(ALICUOTAS_IVA)}`,
+    details: { field, accepted: ALICUOTAS_IVA.map(Number) },
+  };
+}
+
+export function readOnlyKey(group: WriteGroup): AppError {
+  return {
+    code: "READ_ONLY_KEY",
+    message: `${catalogue.READ_ONLY_KEY.message} ${readOnlyEndings[group]}`,
+  };
+}
+
+export function serviceNotDelegated(
+  service: WebService,
+  environment: Environment,
+  authorityMessage?: string,
+): AppError {
+  const cause = authorityMessage ?? catalogue.SERVICE_NOT_DELEGATED.message;
+  return {
+    code: "SERVICE_NOT_DELEGATED",
+    message: `El certificado no está autorizado para el servicio ${service} en ${environment}: asocialo al servicio ${service} en la AFIP (${cause})`,
+    details: { service, environment },
+  };
+}
+
+export function certificateEnvironmentMismatch(
+  environment: Environment,
+  authorityMessage?: string,
+): AppError {
+  const cause = authorityMessage ?? catalogue.CERTIFICATE_ENVIRONMENT_MISMATCH.message;
+  return {
+    code: "CERTIFICATE_ENVIRONMENT_MISMATCH",
+    message: `${cause}: el certificado registrado para ${environment} no fue emitido por la AC de ${environment} (¿certificado de homologación en producción o al revés?)`,
+    details: { environment },
+  };
+}
+
+export function representadaNotDelegated(
+  cuit: string,
+  service: WebService,
+  environment: Environment,
+  authorityMessage: string,
+): AppError {
+  return {
+    code: "REPRESENTADA_NOT_DELEGATED",
+    message: `La CUIT ${cuit} no delegó el servicio ${service} en ${environment} al certificado: ${authorityMessage}`,
+    details: { cuit, service, environment, authorityMessage },
+  };
+}
+
+export function authorityUnavailable(detail: string, details?: Record<string, unknown>): AppError {
+  return {
+    code: "AUTHORITY_UNAVAILABLE",
+    message: `${catalogue.AUTHORITY_UNAVAILABLE.message} (${detail})`,
+    details: { ...details, detail },
+  };
+}
+
+export function accessTicketPending(
+  service: WebService,
+  environment: Environment,
+  availableAt: string,
+): AppError {
+  return {
+    code: "ACCESS_TICKET_PENDING",
+    message: `${catalogue.ACCESS_TICKET_PENDING.message} (${service}, ${environment}); podrá obtenerse uno nuevo a partir de ${availableAt}`,
+    details: { service, environment, availableAt },
+  };
+}
+
+export function clienteReferenceNotFound(id: string): AppError {
+  return {
+    code: "CLIENTE_REFERENCE_NOT_FOUND",
+    message: `No se encontró el cliente ${id} en tu cuenta`,
+    details: { clienteId: id },
+  };
+}
+
+export function clienteWithoutCondicionIva(id: string): AppError {
+  return {
+    code: "CLIENTE_WITHOUT_CONDICION_IVA",
+    message: `El cliente ${id} no tiene condición frente al IVA cargada`,
+    details: { clienteId: id },
+  };
+}
+
+export function productoReferenceNotFound(id: string): AppError {
+  return {
+    code: "PRODUCTO_REFERENCE_NOT_FOUND",
+    message: `No se encontró el producto ${id} en tu cuenta`,
+    details: { productoId: id },
+  };
+}
+
+export function productoWithoutAlicuota(id: string): AppError {
+  return {
+    code: "PRODUCTO_WITHOUT_ALICUOTA",
+    message: `El producto ${id} no tiene alícuota de IVA cargada`,
+    details: { productoId: id },
+  };
+}
+
+export function rejectionCap(retryAfterSeconds: number): AppError {
+  return {
+    code: "REJECTION_CAP",
+    message: `${catalogue.REJECTION_CAP.message}; el bloqueo se levanta solo a medida que pasa la hora`,
+    details: { retryAfterSeconds },
+  };
+}

@@ -1,0 +1,226 @@
+/**
+ * The one catalogue of errors the gateway can answer. Messages are the spec's exact Spanish
+ * texts (spec §5 and §7); a message that names a field, a list of accepted values or a web
+ * service is produced by a builder in `builders.ts`, never concatenated in a handler.
+ *
+ * A code never changes meaning once published: clients branch on it.
+ */
+
+/** What went wrong, from the caller's point of view. Only the edge turns a kind into a status. */
+export type ErrorKind =
+  /** the request itself is malformed or names something unsupported (400) */
+  | "invalid"
+  /** the body is larger than the edge accepts (413) */
+  | "too_large"
+  /** no valid credential (401) */
+  | "unauthenticated"
+  /** plan quota exhausted (402) */
+  | "quota"
+  /** the caller may not do this, or the authority refuses the certificate (403) */
+  | "forbidden"
+  /** the resource does not resolve for this account (404) */
+  | "not_found"
+  /** the request collides with existing state (409) */
+  | "conflict"
+  /** the authority or the totals rules rejected the voucher (422) */
+  | "rejected"
+  /** too many rejected issuances in the last hour (429) */
+  | "rate_limited"
+  /** the authority, the PDF generator or storage failed: retry unchanged (502) */
+  | "upstream"
+  /** one of the gateway's own services did not answer in time: retry (503) */
+  | "unavailable"
+  /** a bug: never expected (500) */
+  | "internal";
+
+export interface CatalogueEntry {
+  readonly kind: ErrorKind;
+  /** true when the same request may succeed later without any change */
+  readonly retryable: boolean;
+  /** the fixed message, or the stem a builder completes */
+  readonly message: string;
+}
+
+const entry = (kind: ErrorKind, retryable: boolean, message: string): CatalogueEntry => ({
+  kind,
+  retryable,
+  message,
+});
+
+export const catalogue = {
+  // --- request shape (spec §7.2, 400) ---
+  /** the body could not be parsed as JSON, or was not sent as JSON */
+  INVALID_JSON: entry("invalid", false, "El cuerpo de la solicitud no es JSON válido"),
+  /** a field is missing, has the wrong type or breaks its rule; the message names it */
+  INVALID_FIELD: entry("invalid", false, "Campo inválido"),
+  /** cbteTipo outside the list the called web service accepts; the message lists them */
+  UNSUPPORTED_CBTE_TIPO: entry("invalid", false, "cbteTipo no soportado"),
+  /** unknown parameter table in /api/wsfe/parametros/:tabla; the message lists the valid ones */
+  UNKNOWN_TABLA: entry("invalid", false, "Tabla de parámetros desconocida"),
+  /** the body exceeds the edge's size limit */
+  BODY_TOO_LARGE: entry("too_large", false, "El cuerpo de la solicitud es demasiado grande"),
+  /** no route with that method and path */
+  ROUTE_NOT_FOUND: entry("not_found", false, "Ruta no encontrada"),
+
+  // --- issuance by reference (spec §7.2, 400) ---
+  /** clienteId does not resolve in the caller's account */
+  CLIENTE_REFERENCE_NOT_FOUND: entry("invalid", false, "No se encontró el cliente en tu cuenta"),
+  /** the referenced customer has no condicionIvaReceptorId and the body sent none */
+  CLIENTE_WITHOUT_CONDICION_IVA: entry(
+    "invalid",
+    false,
+    "El cliente no tiene condición frente al IVA cargada",
+  ),
+  /** productoId does not resolve in the caller's account */
+  PRODUCTO_REFERENCE_NOT_FOUND: entry("invalid", false, "No se encontró el producto en tu cuenta"),
+  /** the referenced product has no alicuotaIva and the body sent none */
+  PRODUCTO_WITHOUT_ALICUOTA: entry(
+    "invalid",
+    false,
+    "El producto no tiene alícuota de IVA cargada",
+  ),
+
+  // --- authentication (spec §5, 401/403) ---
+  /** key absent, without the Bearer prefix, unknown, wrong or revoked: always this exact body */
+  UNAUTHORIZED: entry("unauthenticated", false, "No autorizado"),
+  /** read_only key on a write route; the message ending depends on the route group (spec §5.5) */
+  READ_ONLY_KEY: entry("forbidden", false, "Esta API key es de solo lectura"),
+
+  // --- quota (spec §8, 402) ---
+  /** invoice quota of the period exhausted */
+  QUOTA_FACTURAS_EXHAUSTED: entry("quota", false, "Cuota de facturas del período agotada"),
+  /** registry-lookup quota of the period exhausted */
+  QUOTA_PADRONES_EXHAUSTED: entry("quota", false, "Cuota de padrones del período agotada"),
+
+  // --- representadas and certificates (spec §5.6–5.9, 403) ---
+  /** the representada is not registered for this account in this environment */
+  REPRESENTADA_NOT_FOUND: entry(
+    "forbidden",
+    false,
+    "La representada no existe, no pertenece a tu cuenta o no está registrada en ese entorno",
+  ),
+  /** the representada has no active certificate in this environment */
+  NO_ACTIVE_CERTIFICATE: entry(
+    "forbidden",
+    false,
+    "La representada no tiene certificado activo en ese entorno",
+  ),
+  /** WSAA coe.notAuthorized / LoginFault: the certificate alias is not associated with the service */
+  SERVICE_NOT_DELEGATED: entry(
+    "forbidden",
+    false,
+    "Computador no autorizado a acceder al servicio",
+  ),
+  /** WSAA cms.cert.untrusted or token hash 600: a certificate of the other environment */
+  CERTIFICATE_ENVIRONMENT_MISMATCH: entry(
+    "forbidden",
+    false,
+    "Certificado no emitido por AC de confianza",
+  ),
+  /** authority 600 "lista de relaciones": the represented taxpayer did not delegate the service */
+  REPRESENTADA_NOT_DELEGATED: entry(
+    "forbidden",
+    false,
+    "La representada no delegó el servicio en el certificado",
+  ),
+
+  // --- operator actions on representadas and certificates (400/404/409) ---
+  /** a CUIT with the wrong length or check digit */
+  INVALID_CUIT: entry("invalid", false, "CUIT inválida"),
+  /** the uploaded text is not a PEM certificate */
+  CERTIFICATE_NOT_PEM: entry("invalid", false, "El archivo no es un certificado PEM"),
+  /** a certificate request (CSR) was uploaded in place of the certificate */
+  CERTIFICATE_IS_CSR: entry(
+    "invalid",
+    false,
+    "Subiste un pedido de certificado (CSR), no un certificado: enviá el CSR a la AFIP y subí el certificado que te devuelve (-----BEGIN CERTIFICATE-----)",
+  ),
+  /** the certificate's public key does not match the pending or uploaded private key */
+  CERTIFICATE_KEY_MISMATCH: entry(
+    "invalid",
+    false,
+    "La clave pública del certificado no corresponde a la clave privada de la representada",
+  ),
+  /** the certificate is past its notAfter */
+  CERTIFICATE_EXPIRED: entry("invalid", false, "El certificado está vencido"),
+  /** the certificate's notBefore is in the future */
+  CERTIFICATE_NOT_YET_VALID: entry("invalid", false, "El certificado todavía no es válido"),
+  /** the certificate was issued by the other environment's CA (spec §5.8) */
+  CERTIFICATE_WRONG_ENVIRONMENT: entry(
+    "invalid",
+    false,
+    "El certificado fue emitido por la AC del otro entorno",
+  ),
+  /** the certificate's subject CUIT is not the representada's */
+  CERTIFICATE_CUIT_MISMATCH: entry("invalid", false, "El certificado pertenece a otra CUIT"),
+  /** the uploaded private key cannot be read */
+  PRIVATE_KEY_INVALID: entry("invalid", false, "La clave privada no es una clave RSA PEM válida"),
+  /** no pending key: a certificate issued outside the gateway must come with its key */
+  CERTIFICATE_NEEDS_KEY: entry(
+    "invalid",
+    false,
+    "No hay un pedido de certificado pendiente: subí el certificado junto con su clave privada",
+  ),
+  /** the same CUIT is already registered for this account and environment */
+  REPRESENTADA_DUPLICATE: entry(
+    "conflict",
+    false,
+    "La representada ya está registrada en ese entorno",
+  ),
+  /** operator reference to an account that does not exist */
+  ACCOUNT_NOT_FOUND: entry("not_found", false, "La cuenta no existe"),
+  /** operator reference to an API key that does not exist */
+  KEY_NOT_FOUND: entry("not_found", false, "La API key no existe"),
+
+  // --- catalog (spec §7.2, 404/409) ---
+  /** customer id does not exist, belongs to another account or was deleted: same answer */
+  CLIENTE_NOT_FOUND: entry("not_found", false, "Cliente no encontrado"),
+  /** product id does not exist, belongs to another account or was deleted: same answer */
+  PRODUCTO_NOT_FOUND: entry("not_found", false, "Producto no encontrado"),
+  /** docTipo + docNro already used by a live customer of the account */
+  CLIENTE_DUPLICATE: entry("conflict", false, "Ya tenés un cliente con ese documento"),
+
+  // --- issuance (spec §7.2–7.6, 409/422/429) ---
+  /** the authority answered Resultado R; details in observaciones/errores */
+  AUTHORITY_REJECTED: entry("rejected", false, "La AFIP rechazó el comprobante"),
+  /** totals, rates or required blocks do not add up (spec §7.4) */
+  TOTALS_INVALID: entry("rejected", false, "Los importes o alícuotas no cierran"),
+  /** too many rejected issuances in the rolling hour (spec §7.5) */
+  REJECTION_CAP: entry(
+    "rate_limited",
+    true,
+    "Demasiados comprobantes rechazados en la última hora",
+  ),
+  /** the Idempotency-Key was already used with another body, or is still in flight */
+  IDEMPOTENCY_CONFLICT: entry(
+    "conflict",
+    true,
+    "La Idempotency-Key ya se usó con otro cuerpo o su emisión sigue en curso",
+  ),
+
+  // --- failures (spec §7.2, 502/503/500) ---
+  /** the authority failed: 501, timeouts, WSAA unavailable, unclassifiable answers */
+  AUTHORITY_UNAVAILABLE: entry(
+    "upstream",
+    true,
+    "La AFIP no respondió correctamente; reintentá más tarde sin cambios",
+  ),
+  /** WSAA holds a valid ticket the gateway does not have (coe.alreadyAuthenticated) */
+  ACCESS_TICKET_PENDING: entry(
+    "upstream",
+    true,
+    "La AFIP ya emitió un ticket de acceso vigente para este certificado y servicio que la pasarela no tiene",
+  ),
+  /** one of the gateway's services did not answer: the gateway's own outage */
+  SERVICE_UNAVAILABLE: entry(
+    "unavailable",
+    true,
+    "Servicio momentáneamente no disponible; reintentá en unos segundos",
+  ),
+  /** an unexpected failure inside the gateway */
+  INTERNAL: entry("internal", true, "Error interno"),
+} as const satisfies Record<string, CatalogueEntry>;
+
+export type ErrorCode = keyof typeof catalogue;
+
+export const errorCodes = Object.keys(catalogue) as ErrorCode[];

@@ -1,0 +1,18 @@
+export {
+  catalogue,
+  errorCodes,
+  type CatalogueEntry,
+  type ErrorCode,
+  type ErrorKind,
+} from "./catalogue.js";
+export {
+  appError,
+  fail,
+  isErrorCode,
+  isRetryable,
+  kindOf,
+  ok,
+  type AppError,
+  type Result,
+} from "./app-error.js";
+export * from "./builders.js";

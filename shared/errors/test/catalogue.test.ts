@@ -1,0 +1,62 @@
+import { describe, expect, it } from "vitest";
+import {
+  appError,
+  catalogue,
+  certificateEnvironmentMismatch,
+  invalidField,
+  readOnlyKey,
+  serviceNotDelegated,
+  unsupportedCbteTipo,
+} from "../src/index.js";
+
+describe("error catalogue", () => {
+  it("keeps the spec's exact messages", () => {
+    expect(catalogue.UNAUTHORIZED.message).toBe("No autorizado");
+    expect(catalogue.REPRESENTADA_NOT_FOUND.message).toBe(
+      "La representada no existe, no pertenece a tu cuenta o no está registrada en ese entorno",
+    );
+    expect(catalogue.NO_ACTIVE_CERTIFICATE.message).toBe(
+      "La representada no tiene certificado activo en ese entorno",
+    );
+    expect(catalogue.CLIENTE_NOT_FOUND.message).toBe("Cliente no encontrado");
+    expect(catalogue.PRODUCTO_NOT_FOUND.message).toBe("Producto no encontrado");
+    expect(catalogue.CLIENTE_DUPLICATE.message).toBe("Ya tenés un cliente con ese documento");
+    expect(catalogue.QUOTA_FACTURAS_EXHAUSTED.message).toBe(
+      "Cuota de facturas del período agotada",
+    );
+    expect(catalogue.QUOTA_PADRONES_EXHAUSTED.message).toBe(
+      "Cuota de padrones del período agotada",
+    );
+    expect(catalogue.REJECTION_CAP.message.startsWith("Demasiados comprobantes rechazados")).toBe(
+      true,
+    );
+  });
+
+  it("ends the read-only message by endpoint group", () => {
+    expect(readOnlyKey("emision").message).toBe(
+      "Esta API key es de solo lectura y no puede emitir comprobantes.",
+    );
+    expect(readOnlyKey("datos").message).toBe(
+      "Esta API key es de solo lectura y no puede modificar datos de la cuenta.",
+    );
+    expect(readOnlyKey("links").message).toBe(
+      "Esta API key es de solo lectura y no puede generar links de cobro.",
+    );
+  });
+
+  it("names the field, the accepted types and the web service", () => {
+    expect(invalidField("representada", "debe tener 11 dígitos").message).toContain("representada");
+    expect(unsupportedCbteTipo(99, [19, 20, 21]).message).toContain("19, 20, 21");
+    const delegated = serviceNotDelegated("wsfex", "homologacion");
+    expect(delegated.message).toContain("wsfex");
+    expect(delegated.message).toContain("homologacion");
+    expect(delegated.message).toContain("Computador no autorizado a acceder al servicio");
+    expect(certificateEnvironmentMismatch("produccion").message).toContain(
+      "Certificado no emitido por AC de confianza",
+    );
+  });
+
+  it("builds fixed-message errors without details unless given", () => {
+    expect(appError("UNAUTHORIZED")).toEqual({ code: "UNAUTHORIZED", message: "No autorizado" });
+  });
+});

@@ -1,0 +1,194 @@
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { chmodSync, chownSync, existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { connect as tcpConnect, createServer } from "node:net";
+import { join } from "node:path";
+import postgres from "postgres";
+
+/** A running dependency: where it answers and how to stop it if we started it. */
+export interface Running {
+  url: string;
+  /** who provides it: configuration, a container, or a private process of ours */
+  source: "configured" | "container" | "private";
+  stop(): Promise<void>;
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      const port = typeof address === "object" && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export async function tcpAnswers(host: string, port: number, timeoutMs = 1_000): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = tcpConnect({ host, port });
+    const done = (answer: boolean) => {
+      socket.destroy();
+      resolve(answer);
+    };
+    socket.setTimeout(timeoutMs, () => done(false));
+    socket.once("connect", () => done(true));
+    socket.once("error", () => done(false));
+  });
+}
+
+export async function natsAnswers(url: string): Promise<boolean> {
+  const parsed = new URL(url.replace(/^nats:/, "http:"));
+  return tcpAnswers(parsed.hostname, Number(parsed.port || 4222));
+}
+
+export async function postgresAnswers(url: string): Promise<boolean> {
+  const sql = postgres(url, { max: 1, connect_timeout: 3, onnotice: () => {} });
+  try {
+    await sql`select 1`;
+    return true;
+  } catch {
+    return false;
+  } finally {
+    await sql.end({ timeout: 1 });
+  }
+}
+
+export function binaryPath(name: string, extraDirs: string[] = []): string | undefined {
+  for (const dir of [
+    ...extraDirs,
+    ...(process.env.PATH ?? "").split(":"),
+    "/usr/sbin",
+    "/usr/local/bin",
+  ]) {
+    const candidate = join(dir, name);
+    if (dir && existsSync(candidate)) return candidate;
+  }
+  return undefined;
+}
+
+async function waitUntil(
+  check: () => Promise<boolean>,
+  what: string,
+  timeoutMs = 30_000,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (await check()) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`${what} did not become ready within ${timeoutMs} ms`);
+}
+
+function stopProcess(child: ChildProcess, timeoutMs = 5_000): Promise<void> {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) return resolve();
+    const timer = setTimeout(() => child.kill("SIGKILL"), timeoutMs);
+    child.once("exit", () => {
+      clearTimeout(timer);
+      resolve();
+    });
+    child.kill("SIGTERM");
+  });
+}
+
+/** A private nats-server with JetStream, storing under `dataDir`, on a free port. */
+export async function startPrivateNats(dataDir: string): Promise<Running> {
+  const binary = binaryPath("nats-server");
+  if (!binary) throw new Error("nats-server is not installed");
+  mkdirSync(dataDir, { recursive: true });
+  const port = await freePort();
+  const child = spawn(binary, ["-a", "127.0.0.1", "-p", String(port), "-js", "-sd", dataDir], {
+    stdio: "ignore",
+  });
+  const url = `nats://127.0.0.1:${port}`;
+  await waitUntil(() => tcpAnswers("127.0.0.1", port), "private nats-server");
+  return { url, source: "private", stop: () => stopProcess(child) };
+}
+
+const pgBinDirs = [
+  "/usr/lib/postgresql/17/bin",
+  "/usr/lib/postgresql/16/bin",
+  "/usr/lib/postgresql/15/bin",
+];
+
+/**
+ * A private PostgreSQL cluster under `dataDir` (initialised on first use), trust auth, on a
+ * free port. initdb refuses to run as root, so as root it runs as the `postgres` user.
+ */
+export async function startPrivatePostgres(dataDir: string): Promise<Running> {
+  const initdb = binaryPath("initdb", pgBinDirs);
+  const pgCtl = binaryPath("pg_ctl", pgBinDirs);
+  if (!initdb || !pgCtl)
+    throw new Error("PostgreSQL server binaries (initdb, pg_ctl) are not installed");
+  const asRoot = process.getuid?.() === 0;
+  const owner = asRoot ? lookupUser("postgres") : undefined;
+  if (asRoot && !owner)
+    throw new Error("running as root needs a 'postgres' user to own a private cluster");
+  const run = (command: string, args: string[]) => {
+    const result = asRoot
+      ? spawnSync("runuser", ["-u", "postgres", "--", command, ...args], { encoding: "utf8" })
+      : spawnSync(command, args, { encoding: "utf8" });
+    if (result.status !== 0)
+      throw new Error(`${command} failed: ${result.stderr || result.stdout}`);
+  };
+  mkdirSync(dataDir, { recursive: true });
+  if (owner) {
+    chownSync(dataDir, owner.uid, owner.gid);
+    chmodSync(dataDir, 0o700);
+  }
+  const pgdata = join(dataDir, "pgdata");
+  if (!existsSync(join(pgdata, "PG_VERSION"))) {
+    mkdirSync(pgdata, { recursive: true });
+    if (owner) chownSync(pgdata, owner.uid, owner.gid);
+    chmodSync(pgdata, 0o700);
+    run(initdb, ["-D", pgdata, "-U", "postgres", "--auth=trust", "-E", "UTF8", "--no-sync"]);
+    writeFileSync(join(pgdata, "postgresql.auto.conf"), "fsync = off\nmax_connections = 300\n");
+  }
+  const port = await freePort();
+  run(pgCtl, [
+    "-D",
+    pgdata,
+    "-l",
+    join(dataDir, "postgres.log"),
+    "-o",
+    `-p ${port} -k ${dataDir} -c listen_addresses=127.0.0.1`,
+    "-w",
+    "start",
+  ]);
+  const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
+  await waitUntil(() => postgresAnswers(url), "private PostgreSQL");
+  return {
+    url,
+    source: "private",
+    stop: () => {
+      try {
+        run(pgCtl, ["-D", pgdata, "-m", "fast", "-w", "stop"]);
+      } catch {
+        // already stopped
+      }
+      return Promise.resolve();
+    },
+  };
+}
+
+function lookupUser(name: string): { uid: number; gid: number } | undefined {
+  const result = spawnSync("id", ["-u", name], { encoding: "utf8" });
+  const group = spawnSync("id", ["-g", name], { encoding: "utf8" });
+  if (result.status !== 0 || group.status !== 0) return undefined;
+  return { uid: Number(result.stdout.trim()), gid: Number(group.stdout.trim()) };
+}
+
+/** Creates `database` on the server of `url` if it does not exist; returns its URL. */
+export async function ensureDatabase(url: string, database: string): Promise<string> {
+  const sql = postgres(url, { max: 1, onnotice: () => {} });
+  try {
+    const rows = await sql`select 1 from pg_database where datname = ${database}`;
+    if (rows.length === 0) await sql.unsafe(`create database "${database}"`);
+  } finally {
+    await sql.end({ timeout: 1 });
+  }
+  const target = new URL(url);
+  target.pathname = `/${database}`;
+  return target.toString();
+}

@@ -1,0 +1,178 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { freePort } from "./infra.js";
+
+/** Gateway services in start order; the edge last, so /readyz turns green as soon as it listens. */
+export const gatewayServices = [
+  "billing",
+  "ticket",
+  "catalog",
+  "wsfe",
+  "wsfex",
+  "padron",
+  "pdf",
+  "edge",
+] as const;
+
+export interface StackOptions {
+  /** repository root (holds services/) */
+  root: string;
+  natsUrl: string;
+  databaseUrl: string;
+  /** subject prefix isolating this stack on a shared NATS server */
+  prefix?: string | undefined;
+  edgePort?: number | undefined;
+  /** start the authority simulator and point every authority URL at it */
+  simulator?: { port?: number | undefined; stateFile?: string | undefined } | undefined;
+  /** variables for every process (secrets, log level, authority URLs) */
+  env?: Record<string, string> | undefined;
+  /** where process output goes: the terminal (prefixed), kept in memory, or dropped */
+  output?: "terminal" | "memory" | "silent";
+  readyTimeoutMs?: number;
+}
+
+export interface Stack {
+  edgeUrl: string;
+  simulatorUrl: string | undefined;
+  /** the environment every process got (minus nothing: tests reuse it for CLIs) */
+  env: Record<string, string>;
+  /** captured output of every process, when output is "memory" */
+  output(): string;
+  stop(): Promise<void>;
+}
+
+interface Child {
+  name: string;
+  process: ChildProcess;
+}
+
+function entryOf(root: string, name: string, file = "main.js"): string | undefined {
+  const entry = join(root, "services", name, "dist", "src", file);
+  return existsSync(entry) ? entry : undefined;
+}
+
+/** The URLs of the simulator's two worlds, in the variables the services read. */
+export function simulatorAuthorityEnv(simulatorUrl: string): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [environment, suffix] of [
+    ["homologacion", "HOMOLOGACION"],
+    ["produccion", "PRODUCCION"],
+  ] as const) {
+    const base = `${simulatorUrl}/${environment}`;
+    env[`WSAA_URL_${suffix}`] = `${base}/ws/services/LoginCms`;
+    env[`WSFE_URL_${suffix}`] = `${base}/wsfev1/service.asmx`;
+    env[`WSFEX_URL_${suffix}`] = `${base}/wsfexv1/service.asmx`;
+    env[`PADRON_A13_URL_${suffix}`] = `${base}/sr-padron/webservices/personaServiceA13`;
+    env[`PADRON_A10_URL_${suffix}`] = `${base}/sr-padron/webservices/personaServiceA10`;
+    env[`PADRON_A5_URL_${suffix}`] = `${base}/sr-padron/webservices/personaServiceA5`;
+  }
+  return env;
+}
+
+async function waitForHttp(url: string, timeoutMs: number, children: Child[]): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let last = "no answer";
+  while (Date.now() < deadline) {
+    const dead = children.find((c) => c.process.exitCode !== null);
+    if (dead)
+      throw new Error(
+        `${dead.name} exited with code ${String(dead.process.exitCode)} during start`,
+      );
+    try {
+      const response = await fetch(url, { signal: AbortSignal.timeout(2_000) });
+      if (response.ok) return;
+      last = `${response.status} ${await response.text()}`;
+    } catch (error) {
+      last = error instanceof Error ? error.message : String(error);
+    }
+    await new Promise((r) => setTimeout(r, 150));
+  }
+  throw new Error(`${url} not ready within ${timeoutMs} ms (last answer: ${last})`);
+}
+
+/**
+ * Starts every built gateway service as its own process (plus the simulator when asked),
+ * waits until the edge's /readyz is green, and returns a handle that stops them all.
+ */
+export async function startStack(options: StackOptions): Promise<Stack> {
+  const output = options.output ?? "terminal";
+  const captured: string[] = [];
+  const children: Child[] = [];
+  const edgePort = options.edgePort ?? (await freePort());
+  const env: Record<string, string> = {
+    ...(Object.fromEntries(
+      Object.entries(process.env).filter(([, v]) => v !== undefined),
+    ) as Record<string, string>),
+    NATS_URL: options.natsUrl,
+    DATABASE_URL: options.databaseUrl,
+    EDGE_PORT: String(edgePort),
+    ...(options.prefix ? { NATS_PREFIX: options.prefix } : {}),
+    ...options.env,
+  };
+
+  const launch = (name: string, entry: string, extraEnv: Record<string, string> = {}) => {
+    const child = spawn(process.execPath, [entry], {
+      env: { ...env, ...extraEnv },
+      stdio: output === "silent" ? "ignore" : ["ignore", "pipe", "pipe"],
+    });
+    const sink = (chunk: Buffer) => {
+      const text = chunk.toString();
+      if (output === "memory") captured.push(text);
+      else process.stdout.write(text.replace(/^(?=.)/gm, `[${name}] `));
+    };
+    child.stdout?.on("data", sink);
+    child.stderr?.on("data", sink);
+    children.push({ name, process: child });
+  };
+
+  const stop = async () => {
+    await Promise.all(
+      [...children].reverse().map(
+        ({ process: child }) =>
+          new Promise<void>((resolve) => {
+            if (child.exitCode !== null || child.signalCode !== null) return resolve();
+            const timer = setTimeout(() => child.kill("SIGKILL"), 8_000);
+            child.once("exit", () => {
+              clearTimeout(timer);
+              resolve();
+            });
+            child.kill("SIGTERM");
+          }),
+      ),
+    );
+  };
+
+  let simulatorUrl: string | undefined;
+  try {
+    if (options.simulator) {
+      const entry = entryOf(options.root, "authority-sim");
+      if (!entry) throw new Error("the authority simulator is not built (run: npx tsc -b)");
+      const port = options.simulator.port ?? (await freePort());
+      simulatorUrl = `http://127.0.0.1:${port}`;
+      launch("authority-sim", entry, {
+        SIM_PORT: String(port),
+        ...(options.simulator.stateFile ? { SIM_STATE_FILE: options.simulator.stateFile } : {}),
+      });
+      await waitForHttp(
+        `${simulatorUrl}/_control/health`,
+        options.readyTimeoutMs ?? 30_000,
+        children,
+      );
+      Object.assign(env, simulatorAuthorityEnv(simulatorUrl), { SIM_URL: simulatorUrl });
+    }
+    for (const name of gatewayServices) {
+      const entry = entryOf(options.root, name);
+      if (entry) launch(name, entry);
+    }
+    if (!children.some((c) => c.name === "edge"))
+      throw new Error("the edge is not built (run: npx tsc -b)");
+    const edgeUrl = `http://127.0.0.1:${edgePort}`;
+    await waitForHttp(`${edgeUrl}/readyz`, options.readyTimeoutMs ?? 60_000, children);
+    return { edgeUrl, simulatorUrl, env, output: () => captured.join(""), stop };
+  } catch (error) {
+    await stop();
+    const detail = output === "memory" ? `\n${captured.join("").slice(-4000)}` : "";
+    throw new Error(`${error instanceof Error ? error.message : String(error)}${detail}`);
+  }
+}

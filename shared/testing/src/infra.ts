@@ -1,0 +1,125 @@
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import {
+  binaryPath,
+  natsAnswers,
+  postgresAnswers,
+  startPrivateNats,
+  startPrivatePostgres,
+  type Running,
+} from "@pasarela/stack";
+
+export interface TestInfra {
+  natsUrl: string;
+  /** a URL to the server's maintenance database; tests get their own cloned databases */
+  databaseUrl: string;
+  describe: string;
+  stop(): Promise<void>;
+}
+
+const configured = (url: string): Running => ({
+  url,
+  source: "configured",
+  stop: () => Promise.resolve(),
+});
+
+async function containerRuntimeAnswers(): Promise<boolean> {
+  try {
+    const { getContainerRuntimeClient } = await import("testcontainers");
+    await Promise.race([
+      getContainerRuntimeClient(),
+      new Promise((_, reject) => setTimeout(() => reject(new Error("timeout")), 5_000)),
+    ]);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function containerNats(): Promise<Running> {
+  const { GenericContainer, Wait } = await import("testcontainers");
+  const container = await new GenericContainer("nats:2.10-alpine")
+    .withCommand(["-js"])
+    .withExposedPorts(4222)
+    .withWaitStrategy(Wait.forLogMessage(/Server is ready/))
+    .start();
+  return {
+    url: `nats://${container.getHost()}:${container.getMappedPort(4222)}`,
+    source: "container",
+    stop: async () => {
+      await container.stop();
+    },
+  };
+}
+
+async function containerPostgres(): Promise<Running> {
+  const { GenericContainer, Wait } = await import("testcontainers");
+  const container = await new GenericContainer("postgres:16-alpine")
+    .withEnvironment({ POSTGRES_HOST_AUTH_METHOD: "trust" })
+    .withExposedPorts(5432)
+    .withWaitStrategy(Wait.forLogMessage(/database system is ready to accept connections/, 2))
+    .start();
+  return {
+    url: `postgres://postgres@${container.getHost()}:${container.getMappedPort(5432)}/postgres`,
+    source: "container",
+    stop: async () => {
+      await container.stop();
+    },
+  };
+}
+
+/**
+ * NATS with JetStream and PostgreSQL for the tests, in this order: NATS_URL / DATABASE_URL;
+ * containers where a container runtime answers; the installed binaries started privately.
+ * With none of them the run fails saying what to install; it never skips silently.
+ */
+export async function resolveTestInfra(): Promise<TestInfra> {
+  const runDir = join(tmpdir(), `pasarela-test-${process.pid}`);
+  const started: Running[] = [];
+  const stop = async () => {
+    await Promise.all(started.map((r) => r.stop()));
+  };
+  try {
+    let nats: Running | undefined = process.env.NATS_URL
+      ? configured(process.env.NATS_URL)
+      : undefined;
+    let postgres: Running | undefined = process.env.DATABASE_URL
+      ? configured(process.env.DATABASE_URL)
+      : undefined;
+    if (nats && !(await natsAnswers(nats.url)))
+      throw new Error(`NATS_URL ${nats.url} does not answer`);
+    if (postgres && !(await postgresAnswers(postgres.url)))
+      throw new Error("DATABASE_URL does not answer");
+    if ((!nats || !postgres) && (await containerRuntimeAnswers())) {
+      nats ??= await containerNats().then((r) => (started.push(r), r));
+      postgres ??= await containerPostgres().then((r) => (started.push(r), r));
+    }
+    if (!nats) {
+      if (!binaryPath("nats-server")) {
+        throw new Error(
+          "No NATS for the tests: set NATS_URL, run a container runtime, or install nats-server (apt-get install nats-server)",
+        );
+      }
+      nats = await startPrivateNats(join(runDir, "nats"));
+      started.push(nats);
+    }
+    if (!postgres) {
+      if (!binaryPath("initdb", ["/usr/lib/postgresql/15/bin", "/usr/lib/postgresql/16/bin"])) {
+        throw new Error(
+          "No PostgreSQL for the tests: set DATABASE_URL, run a container runtime, or install PostgreSQL (apt-get install postgresql)",
+        );
+      }
+      postgres = await startPrivatePostgres(join(runDir, "postgres"));
+      started.push(postgres);
+    }
+    return {
+      natsUrl: nats.url,
+      databaseUrl: postgres.url,
+      describe: `nats ${nats.source}, postgres ${postgres.source}`,
+      stop,
+    };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}

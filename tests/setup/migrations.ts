@@ -1,0 +1,4 @@
+import type { ServiceMigrations } from "@pasarela/testing";
+
+/** Every service's frozen migrations, run once into the template database of a test run. */
+export const serviceMigrations: ServiceMigrations[] = [];
