@@ -84,7 +84,7 @@ export interface ServeOptions {
 }
 
 export interface Served {
-  stop(): Promise<void>;
+  stop: () => Promise<void>;
 }
 
 export interface Bus {
@@ -304,7 +304,7 @@ export async function connectBus(options: BusOptions): Promise<Bus> {
       const handle$: Served = {
         async stop() {
           // drain: in-flight requests finish and get their replies before the subscription goes
-          await Promise.all(subscriptions.map((s) => s.drain()));
+          await Promise.all(subscriptions.filter((s) => !s.isClosed()).map((s) => s.drain()));
         },
       };
       served.push(handle$);

@@ -72,7 +72,8 @@ export async function migrateToLatest(
     });
     const result = await migrator.migrateToLatest();
     if (result.error instanceof Error) throw result.error;
-    if (result.error !== undefined) throw new Error(`migration failed: ${JSON.stringify(result.error)}`);
+    if (result.error !== undefined)
+      throw new Error(`migration failed: ${JSON.stringify(result.error)}`);
     return result;
   } finally {
     await database.close();

@@ -1,0 +1,133 @@
+import { connectBus, type Binding, type Bus } from "@pasarela/bus";
+import { migrateToLatest, openDatabase, type Database, type Migration } from "@pasarela/db";
+import { createLogger, startTracing, type Logger, type Tracing } from "@pasarela/telemetry";
+
+/** The settings every service process reads (from its own config.ts). */
+export interface BaseSettings {
+  NATS_URL: string;
+  NATS_PREFIX?: string | undefined;
+  NATS_REQUEST_TIMEOUT_MS: number;
+  LOG_LEVEL: string;
+  OTEL_EXPORTER_OTLP_ENDPOINT?: string | undefined;
+}
+
+export interface DatabaseSettings {
+  DATABASE_URL: string;
+  DATABASE_POOL_SIZE: number;
+}
+
+export interface ServiceDefinition<DB, Deps> {
+  name: string;
+  version?: string;
+  settings: BaseSettings & Partial<DatabaseSettings>;
+  /** the service's own schema and frozen migrations; omitted by stateless services */
+  database?: { schema: string; migrations: Record<string, Migration> };
+  /** builds handlers and whatever else the service runs, from the live connections */
+  start(
+    runtime: Runtime<DB>,
+  ): Promise<Deps & { bindings: readonly Binding[]; stop?: () => Promise<void> }>;
+  logger?: Logger;
+}
+
+export interface Runtime<DB> {
+  bus: Bus;
+  db: Database<DB> | undefined;
+  logger: Logger;
+  tracing: Tracing;
+}
+
+export interface RunningService<Deps> {
+  deps: Deps;
+  bus: Bus;
+  stop: () => Promise<void>;
+}
+
+/**
+ * The composition root every service shares: telemetry, migrations, database, bus, the
+ * handlers, and a graceful stop that drains in-flight requests before closing connections.
+ */
+export async function startService<DB, Deps>(
+  definition: ServiceDefinition<DB, Deps>,
+): Promise<RunningService<Deps>> {
+  const { settings } = definition;
+  const logger =
+    definition.logger ?? createLogger({ service: definition.name, level: settings.LOG_LEVEL });
+  const tracing = startTracing({
+    service: definition.name,
+    otlpEndpoint: settings.OTEL_EXPORTER_OTLP_ENDPOINT,
+  });
+  let db: Database<DB> | undefined;
+  if (definition.database) {
+    if (!settings.DATABASE_URL) throw new Error("DATABASE_URL is required");
+    await migrateToLatest(
+      settings.DATABASE_URL,
+      definition.database.schema,
+      definition.database.migrations,
+    );
+    db = openDatabase<DB>({
+      url: settings.DATABASE_URL,
+      schema: definition.database.schema,
+      poolSize: settings.DATABASE_POOL_SIZE ?? 10,
+    });
+  }
+  const bus = await connectBus({
+    url: settings.NATS_URL,
+    prefix: settings.NATS_PREFIX,
+    name: definition.name,
+    logger,
+    tracer: tracing.tracer,
+    defaultTimeoutMs: settings.NATS_REQUEST_TIMEOUT_MS,
+  });
+  const started = await definition.start({ bus, db, logger, tracing });
+  const served = bus.serve(
+    {
+      name: definition.name,
+      version: definition.version ?? "0.1.0",
+      ...(db ? { ready: () => db.ping() } : {}),
+    },
+    started.bindings,
+  );
+  logger.info({ prefix: settings.NATS_PREFIX ?? null }, `${definition.name} started`);
+  let stopped = false;
+  return {
+    deps: started,
+    bus,
+    async stop() {
+      if (stopped) return;
+      stopped = true;
+      await served.stop();
+      await started.stop?.();
+      await bus.close();
+      await db?.close();
+    },
+  };
+}
+
+/** Stops the service cleanly on SIGINT/SIGTERM; a second signal exits at once. */
+export function stopOnSignals(logger: Logger, stop: () => Promise<void>): void {
+  let stopping = false;
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (stopping) process.exit(1);
+    stopping = true;
+    logger.info({ signal }, "stopping");
+    stop()
+      .then(() => process.exit(0))
+      .catch((error: unknown) => {
+        logger.error({ err: error }, "unclean stop");
+        process.exit(1);
+      });
+  };
+  process.on("SIGINT", onSignal);
+  process.on("SIGTERM", onSignal);
+}
+
+/** Entry-point wrapper: a failed start is logged as one line and exits non-zero. */
+export function runMain(name: string, main: () => Promise<void>): void {
+  main().catch((error: unknown) => {
+    const message = error instanceof Error ? error.message : String(error);
+    process.stderr.write(`${JSON.stringify({ level: "fatal", service: name, msg: message })}\n`);
+    process.exit(1);
+  });
+}
+
+export type { Logger };
