@@ -15,5 +15,5 @@ export interface Command<F extends z.ZodType = z.ZodType> {
 }
 
 export function defineCommand<F extends z.ZodType>(command: Command<F>): Command {
-  return command as unknown as Command;
+  return command;
 }
