@@ -224,6 +224,7 @@ export async function connectBus(options: BusOptions): Promise<Bus> {
       },
       parentContext,
     );
+    const started = Date.now();
     await context.with(trace.setSpan(parentContext, span), async () => {
       const ctx = handlerContext(msg, contract.subject);
       let reply: WireReply;
@@ -253,6 +254,10 @@ export async function connectBus(options: BusOptions): Promise<Bus> {
         ctx.logger.error({ err: error }, "handler failed");
         reply = { ok: false, error: appError("INTERNAL") };
       }
+      ctx.logger.debug(
+        { ok: reply.ok, ...(reply.ok ? {} : { code: reply.error.code }), ms: Date.now() - started },
+        "handled",
+      );
       endSpan(span, reply.ok ? undefined : reply.error);
       if (msg.reply) {
         const h = natsHeaders();

@@ -1,12 +1,18 @@
 import { z } from "zod";
 
 /** Spec §2.1: the two worlds of the authority; anything else is a 400. */
-export const environmentSchema = z.enum(["homologacion", "produccion"]);
+export const environmentSchema = z.enum(["homologacion", "produccion"], {
+  error: (issue) =>
+    issue.input === undefined ? "es obligatorio" : 'debe ser "homologacion" o "produccion"',
+});
 export type Environment = z.infer<typeof environmentSchema>;
 
 /** Spec §2.1: 11 digits, no hyphens. */
 export const representadaSchema = z
-  .string()
+  .string({
+    error: (issue) =>
+      issue.input === undefined ? "es obligatorio" : "debe ser un texto de 11 dígitos, sin guiones",
+  })
   .regex(/^\d{11}$/, "debe tener exactamente 11 dígitos, sin guiones");
 
 /** WSAA service ids a certificate can be delegated for (spec §5.9). */

@@ -1,0 +1,112 @@
+import swagger from "@fastify/swagger";
+import swaggerUi from "@fastify/swagger-ui";
+import type { Tracer } from "@opentelemetry/api";
+import type { Bus } from "@pasarela/bus";
+import { billing } from "@pasarela/contracts";
+import type { Logger } from "@pasarela/telemetry";
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from "fastify";
+import {
+  jsonSchemaTransform,
+  serializerCompiler,
+  validatorCompiler,
+  type ZodTypeProvider,
+} from "fastify-type-provider-zod";
+import { makeAuthenticate } from "./auth/authenticate.js";
+import { makeKeyCache, type KeyCache } from "./auth/key-cache.js";
+import { unwrap } from "./http/edge-error.js";
+import { registerErrorHandling } from "./http/error-handler.js";
+import { inRequestContext, registerTracing } from "./http/tracing.js";
+import { registerHealthRoutes } from "./routes/health.js";
+import { routeModules, type Caller, type RouteModule } from "./routes/index.js";
+import { configureZodMessages } from "./zod-locale.js";
+
+export interface AppDeps {
+  bus: Bus;
+  logger: Logger;
+  tracer: Tracer;
+  bodyLimit?: number;
+  keyCacheTtlMs?: number;
+  /** route groups to serve; all of them by default (tests add their own) */
+  routes?: readonly RouteModule[];
+}
+
+export interface EdgeApp {
+  app: FastifyInstance;
+  keyCache: KeyCache;
+  close: () => Promise<void>;
+}
+
+/**
+ * Plugin order: error handling and tracing first (they see everything), then the OpenAPI
+ * document, health, and the /api routes behind authentication.
+ */
+export async function buildApp(deps: AppDeps): Promise<EdgeApp> {
+  configureZodMessages();
+  const routes = deps.routes ?? routeModules;
+  const app = Fastify({
+    // pino's Logger is a FastifyBaseLogger at run time; the declared generics differ
+    // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion
+    loggerInstance: deps.logger as FastifyBaseLogger,
+    disableRequestLogging: true,
+    bodyLimit: deps.bodyLimit ?? 1_048_576,
+    requestIdHeader: false,
+    return503OnClosing: true,
+  }).withTypeProvider<ZodTypeProvider>();
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  registerErrorHandling(app);
+  registerTracing(app, deps.tracer);
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: "3.0.3",
+      info: {
+        title: "pasarela",
+        description:
+          'API JSON frente a los web services de factura electrónica de AFIP/ARCA. Errores: `{error, code, details?}`; 401 siempre `{"error":"No autorizado"}`.',
+        version: "0.1.0",
+      },
+      components: {
+        securitySchemes: { apiKey: { type: "http", scheme: "bearer", description: "API key" } },
+      },
+      security: [{ apiKey: [] }],
+    },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(swaggerUi, { routePrefix: "/docs" });
+
+  const keyCache = makeKeyCache(deps.keyCacheTtlMs ?? 300_000);
+  const revoked = deps.bus.listen(billing.keyRevoked, (event) => keyCache.revoke(event.keyId));
+  // Events sent while disconnected are lost to a core subscription: forget everything instead.
+  deps.bus.onReconnect(() => keyCache.clear());
+
+  const services = [...new Set(["billing", ...routes.flatMap((r) => r.services)])];
+  registerHealthRoutes(app, deps.bus, services);
+
+  const call: Caller = async (request, contract, body) =>
+    unwrap(
+      await inRequestContext(request, () =>
+        deps.bus.request(contract, body, {
+          accountId: request.principal?.accountId,
+          requestId: request.id,
+        }),
+      ),
+    );
+  const authenticate = makeAuthenticate(deps.bus, keyCache);
+  await app.register(
+    async (api) => {
+      api.addHook("onRequest", (request) => inRequestContext(request, () => authenticate(request)));
+      for (const module of routes) await api.register(module.plugin, { bus: deps.bus, call });
+    },
+    { prefix: "/api" },
+  );
+  await app.ready();
+  return {
+    app,
+    keyCache,
+    close: async () => {
+      revoked.unsubscribe();
+      await app.close();
+    },
+  };
+}

@@ -1,0 +1,102 @@
+import {
+  appError,
+  catalogue,
+  invalidField,
+  invalidJson,
+  kindOf,
+  type AppError,
+} from "@pasarela/errors";
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { hasZodFastifySchemaValidationErrors } from "fastify-type-provider-zod";
+import { EdgeError } from "./edge-error.js";
+import { statusOfKind } from "./status.js";
+
+interface ValidationEntry {
+  keyword: string;
+  instancePath: string;
+  message?: string;
+  params: Record<string, unknown>;
+}
+
+/** Every error body but the 401: `{error, code}` plus `details` where there are any. */
+export function sendError(reply: FastifyReply, error: AppError): FastifyReply {
+  const status = statusOfKind[kindOf(error.code)];
+  if (error.code === "UNAUTHORIZED") {
+    return reply.code(401).send({ error: catalogue.UNAUTHORIZED.message });
+  }
+  if (error.code === "REJECTION_CAP" && typeof error.details?.retryAfterSeconds === "number") {
+    void reply.header("retry-after", String(error.details.retryAfterSeconds));
+  }
+  return reply.code(status).send({
+    error: error.message,
+    code: error.code,
+    ...(error.details ? { details: error.details } : {}),
+  });
+}
+
+const fieldLabel = (path: string, prefix: string) => {
+  const field = path.replace(/^\//, "").replaceAll("/", ".");
+  return field ? `${prefix}${field}` : "";
+};
+
+/** Fastify and zod failures in the catalogue's words, naming the field or the problem. */
+export function toAppError(error: FastifyError, request: FastifyRequest): AppError {
+  if (error instanceof EdgeError) return error.appError;
+  if (hasZodFastifySchemaValidationErrors(error)) {
+    // fastify's validation entry type lives in a path NodeNext cannot resolve: state its shape
+    const validation = error.validation as readonly ValidationEntry[];
+    const [first] = validation;
+    const where =
+      error.validationContext === "body" || !error.validationContext
+        ? ""
+        : `${error.validationContext}.`;
+    if (first?.keyword === "unrecognized_keys") {
+      const keys = (first.params.keys as string[] | undefined) ?? [];
+      const base = fieldLabel(first.instancePath, where);
+      return invalidField(
+        keys.map((k) => (base ? `${base}.${k}` : k)).join(", "),
+        "no es un campo aceptado",
+      );
+    }
+    return invalidField(
+      fieldLabel(first?.instancePath ?? "", where) || "(cuerpo)",
+      first?.message ?? "es inválido",
+    );
+  }
+  switch (error.code) {
+    case "FST_ERR_CTP_EMPTY_JSON_BODY":
+      return invalidJson("el cuerpo está vacío y Content-Type es application/json");
+    case "FST_ERR_CTP_INVALID_MEDIA_TYPE":
+      return invalidJson(
+        `Content-Type ${request.headers["content-type"] ?? "(ninguno)"} no soportado; enviá application/json`,
+      );
+    case "FST_ERR_CTP_BODY_TOO_LARGE":
+      return appError("BODY_TOO_LARGE");
+    case "FST_ERR_CTP_INVALID_CONTENT_LENGTH":
+      return invalidJson("Content-Length no coincide con el cuerpo");
+    default:
+      break;
+  }
+  if (error instanceof SyntaxError || error.code === "FST_ERR_CTP_INVALID_JSON_BODY") {
+    return invalidJson(error.message);
+  }
+  if (typeof error.statusCode === "number" && error.statusCode >= 400 && error.statusCode < 500) {
+    return invalidJson(error.message);
+  }
+  return appError("INTERNAL");
+}
+
+/** The single error handler and the not-found answer. */
+export function registerErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    const mapped = toAppError(error, request);
+    if (mapped.code === "INTERNAL") request.log.error({ err: error }, "unexpected error");
+    return sendError(reply, mapped);
+  });
+  app.setNotFoundHandler((request, reply) =>
+    sendError(reply, {
+      ...appError("ROUTE_NOT_FOUND"),
+      message: `Ruta no encontrada: ${request.method} ${request.url.split("?")[0] ?? ""}`,
+    }),
+  );
+}

@@ -1,0 +1,20 @@
+import type { ErrorKind } from "@pasarela/errors";
+
+/**
+ * The one place where an error kind becomes an HTTP status (spec §7). NATS no-responders and
+ * timeouts are the gateway's own outage ("unavailable"), never a 4xx.
+ */
+export const statusOfKind: Record<ErrorKind, number> = {
+  invalid: 400,
+  unauthenticated: 401,
+  quota: 402,
+  forbidden: 403,
+  not_found: 404,
+  conflict: 409,
+  too_large: 413,
+  rejected: 422,
+  rate_limited: 429,
+  internal: 500,
+  upstream: 502,
+  unavailable: 503,
+};

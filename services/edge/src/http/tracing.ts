@@ -1,0 +1,74 @@
+import {
+  context,
+  propagation,
+  ROOT_CONTEXT,
+  SpanKind,
+  SpanStatusCode,
+  trace,
+  type Context,
+  type Span,
+  type Tracer,
+} from "@opentelemetry/api";
+import type { FastifyInstance, FastifyRequest } from "fastify";
+
+declare module "fastify" {
+  interface FastifyRequest {
+    span?: Span;
+    otelContext?: Context;
+  }
+}
+
+/**
+ * One server span per HTTP request, continuing the caller's `traceparent` when it sends one.
+ * The response carries `traceparent` back, and every bus request made for it carries the same
+ * trace in NATS headers.
+ */
+export function registerTracing(app: FastifyInstance, tracer: Tracer): void {
+  app.addHook("onRequest", (request, reply, done) => {
+    const parent = propagation.extract(ROOT_CONTEXT, request.headers);
+    const span = tracer.startSpan(
+      `${request.method} ${request.routeOptions.url ?? "unmatched"}`,
+      {
+        kind: SpanKind.SERVER,
+        attributes: {
+          "http.request.method": request.method,
+          "url.path": request.url.split("?")[0],
+        },
+      },
+      parent,
+    );
+    request.span = span;
+    request.otelContext = trace.setSpan(parent, span);
+    const { traceId } = span.spanContext();
+    request.log = request.log.child({ trace_id: traceId, span_id: span.spanContext().spanId });
+    const carrier: Record<string, string> = {};
+    propagation.inject(request.otelContext, carrier);
+    if (carrier.traceparent) void reply.header("traceparent", carrier.traceparent);
+    void reply.header("x-request-id", request.id);
+    done();
+  });
+  app.addHook("onResponse", (request, reply, done) => {
+    const span = request.span;
+    if (span) {
+      span.setAttribute("http.response.status_code", reply.statusCode);
+      if (reply.statusCode >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
+      span.end();
+    }
+    request.log.info(
+      {
+        method: request.method,
+        route: request.routeOptions.url,
+        status: reply.statusCode,
+        ms: Math.round(reply.elapsedTime * 10) / 10,
+        accountId: request.principal?.accountId,
+      },
+      "request",
+    );
+    done();
+  });
+}
+
+/** Runs `work` inside the request's trace context (bus requests then carry it). */
+export function inRequestContext<T>(request: FastifyRequest, work: () => Promise<T>): Promise<T> {
+  return request.otelContext ? context.with(request.otelContext, work) : work();
+}

@@ -1,0 +1,26 @@
+import type { Bus } from "@pasarela/bus";
+import type { Contract, ReplyOf, RequestOf } from "@pasarela/contracts";
+import type { FastifyRequest } from "fastify";
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+
+/** Sends a contract's request for an HTTP request: its trace, account and request id. */
+export type Caller = <C extends Contract>(
+  request: FastifyRequest,
+  contract: C,
+  body: RequestOf<C>,
+) => Promise<ReplyOf<C>>;
+
+export interface RouteDeps {
+  bus: Bus;
+  call: Caller;
+}
+
+/**
+ * A group of /api routes and the services they need: /readyz asks exactly those services, so
+ * the edge is ready when everything its routes depend on answers.
+ */
+export interface RouteModule {
+  readonly name: string;
+  readonly services: readonly string[];
+  readonly plugin: FastifyPluginAsyncZod<RouteDeps>;
+}
