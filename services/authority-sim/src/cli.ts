@@ -1,0 +1,137 @@
+import { readFile } from "node:fs/promises";
+import { pathToFileURL } from "node:url";
+import { makeControlClient } from "./control/client.js";
+import type { ControlClient } from "./control/client.js";
+import { ENVIRONMENTS, FAULT_MODES, FAULT_SERVICES, WSN_SERVICES } from "./state.js";
+import type { Environment, FaultMode, FaultService, WsnService } from "./state.js";
+
+const USAGE =
+  "usage: sim <cert|ca|delegate|pos|fault|stats|reset|settings|forget-tas> --environment <env> [options]";
+
+export class UsageError extends Error {}
+
+function parseFlags(args: readonly string[]): Map<string, string> {
+  const flags = new Map<string, string>();
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i] ?? "";
+    if (!arg.startsWith("--")) throw new UsageError(`unexpected argument ${arg}`);
+    const eq = arg.indexOf("=");
+    if (eq > 0) {
+      flags.set(arg.slice(2, eq), arg.slice(eq + 1));
+      continue;
+    }
+    const value = args[i + 1];
+    if (value === undefined || value.startsWith("--")) throw new UsageError(`${arg} needs a value`);
+    flags.set(arg.slice(2), value);
+    i++;
+  }
+  return flags;
+}
+
+function pick<T extends string>(
+  flags: Map<string, string>,
+  name: string,
+  allowed: readonly T[],
+): T {
+  const v = flags.get(name);
+  if (v === undefined) throw new UsageError(`missing --${name}`);
+  if (!(allowed as readonly string[]).includes(v)) {
+    throw new UsageError(`--${name} must be one of ${allowed.join(", ")}`);
+  }
+  return v as T;
+}
+
+function required(flags: Map<string, string>, name: string): string {
+  const v = flags.get(name);
+  if (v === undefined) throw new UsageError(`missing --${name}`);
+  return v;
+}
+
+function numberFlag(flags: Map<string, string>, name: string): number | undefined {
+  const v = flags.get(name);
+  if (v === undefined) return undefined;
+  const n = Number(v);
+  if (!Number.isFinite(n)) throw new UsageError(`--${name} must be a number`);
+  return n;
+}
+
+/** Runs one command; returns what goes to stdout (JSON text, or a PEM for cert/ca). */
+export async function runCli(argv: readonly string[], client: ControlClient): Promise<string> {
+  const [command, ...rest] = argv;
+  if (command === undefined) throw new UsageError(USAGE);
+  const flags = parseFlags(rest);
+  const env: Environment = pick(flags, "environment", ENVIRONMENTS);
+  switch (command) {
+    case "cert": {
+      const csr = await readFile(required(flags, "csr"), "utf8");
+      return client.issueCertificate(env, csr);
+    }
+    case "ca":
+      return client.caCertificate(env);
+    case "delegate":
+      return JSON.stringify(
+        await client.delegate(env, {
+          cuit: required(flags, "cuit"),
+          alias: required(flags, "alias"),
+          service: pick<WsnService>(flags, "service", WSN_SERVICES),
+        }),
+      );
+    case "pos": {
+      const ptoVta = numberFlag(flags, "pto-vta");
+      if (ptoVta === undefined) throw new UsageError("missing --pto-vta");
+      const service = flags.has("service")
+        ? pick<"wsfe" | "wsfex">(flags, "service", ["wsfe", "wsfex"])
+        : "wsfe";
+      return JSON.stringify(
+        await client.enablePointOfSale(env, { cuit: required(flags, "cuit"), ptoVta, service }),
+      );
+    }
+    case "fault": {
+      const rate = numberFlag(flags, "rate");
+      const latencyMs = numberFlag(flags, "latency-ms");
+      return JSON.stringify(
+        await client.setFault(env, {
+          service: pick<FaultService>(flags, "service", FAULT_SERVICES),
+          mode: pick<FaultMode>(flags, "mode", FAULT_MODES),
+          ...(rate === undefined ? {} : { rate }),
+          ...(latencyMs === undefined ? {} : { latencyMs }),
+        }),
+      );
+    }
+    case "stats":
+      return JSON.stringify(await client.stats(env));
+    case "reset":
+      return JSON.stringify(await client.reset(env));
+    case "settings": {
+      const single = flags.get("enforce-single-ta");
+      const offset = numberFlag(flags, "clock-offset-ms");
+      return JSON.stringify(
+        await client.settings(env, {
+          ...(single === undefined ? {} : { enforceSingleTa: single === "true" }),
+          ...(offset === undefined ? {} : { clockOffsetMs: offset }),
+        }),
+      );
+    }
+    case "forget-tas":
+      return JSON.stringify(await client.forgetTas(env));
+    default:
+      throw new UsageError(`unknown command ${command}. ${USAGE}`);
+  }
+}
+
+async function main(): Promise<void> {
+  const client = makeControlClient(process.env["SIM_URL"] ?? "http://127.0.0.1:4400");
+  try {
+    const out = await runCli(process.argv.slice(2), client);
+    process.stdout.write(out.endsWith("\n") ? out : `${out}\n`);
+  } catch (error) {
+    process.stderr.write(
+      `${JSON.stringify({ error: error instanceof Error ? error.message : String(error) })}\n`,
+    );
+    process.exitCode = error instanceof UsageError ? 2 : 1;
+  }
+}
+
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  await main();
+}

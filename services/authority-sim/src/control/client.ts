@@ -1,0 +1,100 @@
+import type { Environment, FaultMode, FaultService, WsnService } from "../state.js";
+
+export interface Stats {
+  logins: Record<string, number>;
+  requests: Record<string, number>;
+  total: number;
+}
+
+export interface FaultInput {
+  service: FaultService;
+  mode: FaultMode;
+  rate?: number;
+  latencyMs?: number;
+}
+
+export interface SettingsInput {
+  /** false lets a certificate obtain a new TA while one is still valid. */
+  enforceSingleTa?: boolean;
+  /** Shifts the environment's clock (ms), e.g. to expire TAs without waiting 12 h. */
+  clockOffsetMs?: number;
+}
+
+/** Typed client for the simulator's control API (used by the CLI and other packages' tests). */
+export interface ControlClient {
+  health(): Promise<{ ok: true }>;
+  caCertificate(environment: Environment): Promise<string>;
+  issueCertificate(environment: Environment, csrPem: string): Promise<string>;
+  delegate(
+    environment: Environment,
+    input: { cuit: string; alias: string; service: WsnService },
+  ): Promise<{ ok: true }>;
+  enablePointOfSale(
+    environment: Environment,
+    input: { cuit: string; ptoVta: number; service?: "wsfe" | "wsfex" },
+  ): Promise<{ ok: true }>;
+  setFault(environment: Environment, input: FaultInput): Promise<{ ok: true }>;
+  stats(environment: Environment): Promise<Stats>;
+  reset(environment: Environment): Promise<{ ok: true }>;
+  settings(environment: Environment, input: SettingsInput): Promise<{ ok: true }>;
+  forgetTas(environment: Environment): Promise<{ ok: true }>;
+  setCotizacion(
+    environment: Environment,
+    input: { monId: string; cotiz: number },
+  ): Promise<{ ok: true }>;
+  setPermit(
+    environment: Environment,
+    input: { idPermiso: string; dstMerc: number; status: "OK" | "NO" },
+  ): Promise<{ ok: true }>;
+}
+
+export class ControlError extends Error {
+  constructor(
+    message: string,
+    readonly status: number,
+  ) {
+    super(message);
+  }
+}
+
+export function makeControlClient(baseUrl: string): ControlClient {
+  const root = baseUrl.replace(/\/+$/, "");
+  async function call<T>(method: "GET" | "POST", path: string, body?: unknown): Promise<T> {
+    const res = await fetch(`${root}/_control${path}`, {
+      method,
+      headers: body === undefined ? {} : { "content-type": "application/json" },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await res.text();
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      throw new ControlError(`control API answered ${res.status} with non-JSON body`, res.status);
+    }
+    if (!res.ok) {
+      const message =
+        typeof parsed === "object" && parsed !== null && "error" in parsed
+          ? String(parsed.error)
+          : `HTTP ${res.status}`;
+      throw new ControlError(message, res.status);
+    }
+    return parsed as T;
+  }
+  return {
+    health: () => call("GET", "/health"),
+    caCertificate: async (env) =>
+      (await call<{ certificate: string }>("GET", `/${env}/ca`)).certificate,
+    issueCertificate: async (env, csr) =>
+      (await call<{ certificate: string }>("POST", `/${env}/cert`, { csr })).certificate,
+    delegate: (env, input) => call("POST", `/${env}/delegations`, input),
+    enablePointOfSale: (env, input) => call("POST", `/${env}/pos`, input),
+    setFault: (env, input) => call("POST", `/${env}/faults`, input),
+    stats: (env) => call("GET", `/${env}/stats`),
+    reset: (env) => call("POST", `/${env}/reset`, {}),
+    settings: (env, input) => call("POST", `/${env}/settings`, input),
+    forgetTas: (env) => call("POST", `/${env}/forget-tas`, {}),
+    setCotizacion: (env, input) => call("POST", `/${env}/cotizaciones`, input),
+    setPermit: (env, input) => call("POST", `/${env}/permits`, input),
+  };
+}

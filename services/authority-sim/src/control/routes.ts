@@ -1,0 +1,168 @@
+import { z } from "zod";
+import { CsrError, issueCertificate } from "../ca.js";
+import { isValidCuit } from "../cuit.js";
+import { ENVIRONMENTS, FAULT_MODES, FAULT_SERVICES, WSN_SERVICES, resetWorld } from "../state.js";
+import type { Environment } from "../state.js";
+import type { World } from "../world.js";
+
+export interface ControlResponse {
+  status: number;
+  body: unknown;
+}
+
+const cuit = z
+  .string()
+  .regex(/^\d{11}$/, "cuit must be 11 digits")
+  .refine(isValidCuit, "cuit has an invalid check digit");
+
+const schemas = {
+  cert: z.object({ csr: z.string().min(1) }),
+  delegation: z.object({ cuit, alias: z.string().min(1), service: z.enum(WSN_SERVICES) }),
+  pos: z.object({
+    cuit,
+    ptoVta: z.number().int().min(1).max(99998),
+    service: z.enum(["wsfe", "wsfex"]).default("wsfe"),
+  }),
+  fault: z.object({
+    service: z.enum(FAULT_SERVICES),
+    mode: z.enum(FAULT_MODES),
+    rate: z.number().min(0).max(1).default(1),
+    latencyMs: z.number().int().min(0).max(600_000).default(0),
+  }),
+  settings: z.object({
+    enforceSingleTa: z.boolean().optional(),
+    clockOffsetMs: z.number().int().optional(),
+  }),
+  cotizacion: z.object({ monId: z.string().min(1).max(3), cotiz: z.number().positive() }),
+  permit: z.object({
+    idPermiso: z.string().min(1),
+    dstMerc: z.number().int(),
+    status: z.enum(["OK", "NO"]),
+  }),
+};
+
+const ok = { status: 200, body: { ok: true } } as const;
+
+function bad(error: z.ZodError): ControlResponse {
+  const issue = error.issues[0];
+  const where = issue === undefined ? "" : issue.path.join(".");
+  return {
+    status: 400,
+    body: { error: `${where === "" ? "" : `${where}: `}${issue?.message ?? "invalid"}` },
+  };
+}
+
+/** The JSON control API under /_control; `worlds` holds one World per environment. */
+export function handleControl(
+  method: string,
+  path: string,
+  body: unknown,
+  worlds: Readonly<Record<Environment, World>>,
+): ControlResponse {
+  if (path === "/_control/health") return ok;
+  const m = /^\/_control\/([^/]+)\/([^/]+)$/.exec(path);
+  if (m === null) return { status: 404, body: { error: `no control route ${path}` } };
+  const envName = m[1] ?? "";
+  if (!(ENVIRONMENTS as readonly string[]).includes(envName)) {
+    return { status: 404, body: { error: `unknown environment ${envName}` } };
+  }
+  const world = worlds[envName as Environment];
+  const state = world.state;
+  const route = `${method} ${m[2] ?? ""}`;
+  switch (route) {
+    case "GET ca":
+      return { status: 200, body: { certificate: state.ca.certPem } };
+    case "GET stats": {
+      const total = Object.values(state.stats.requests).reduce((a, b) => a + b, 0);
+      return { status: 200, body: { ...state.stats, total } };
+    }
+    case "POST cert": {
+      const p = schemas.cert.safeParse(body);
+      if (!p.success) return bad(p.error);
+      try {
+        return {
+          status: 200,
+          body: { certificate: issueCertificate(world.ca, p.data.csr, world.now()) },
+        };
+      } catch (error) {
+        if (error instanceof CsrError) return { status: 400, body: { error: error.message } };
+        throw error;
+      }
+    }
+    case "POST delegations": {
+      const p = schemas.delegation.safeParse(body);
+      if (!p.success) return bad(p.error);
+      const d = p.data;
+      if (
+        !state.delegations.some(
+          (x) => x.cuit === d.cuit && x.alias === d.alias && x.service === d.service,
+        )
+      ) {
+        state.delegations.push(d);
+        world.commit();
+      }
+      return ok;
+    }
+    case "POST pos": {
+      const p = schemas.pos.safeParse(body);
+      if (!p.success) return bad(p.error);
+      const d = p.data;
+      if (
+        !state.pointsOfSale.some(
+          (x) => x.cuit === d.cuit && x.ptoVta === d.ptoVta && x.service === d.service,
+        )
+      ) {
+        state.pointsOfSale.push(d);
+        world.commit();
+      }
+      return ok;
+    }
+    case "POST faults": {
+      const p = schemas.fault.safeParse(body);
+      if (!p.success) return bad(p.error);
+      state.faults[p.data.service] = {
+        mode: p.data.mode,
+        rate: p.data.rate,
+        latencyMs: p.data.latencyMs,
+      };
+      world.commit();
+      return ok;
+    }
+    case "POST settings": {
+      const p = schemas.settings.safeParse(body);
+      if (!p.success) return bad(p.error);
+      if (p.data.enforceSingleTa !== undefined) {
+        state.settings.enforceSingleTa = p.data.enforceSingleTa;
+      }
+      if (p.data.clockOffsetMs !== undefined) state.settings.clockOffsetMs = p.data.clockOffsetMs;
+      world.commit();
+      return ok;
+    }
+    case "POST forget-tas":
+      state.tas = {};
+      world.commit();
+      return ok;
+    case "POST cotizaciones": {
+      const p = schemas.cotizacion.safeParse(body);
+      if (!p.success) return bad(p.error);
+      state.cotizaciones[p.data.monId] = p.data.cotiz;
+      world.commit();
+      return ok;
+    }
+    case "POST permits": {
+      const p = schemas.permit.safeParse(body);
+      if (!p.success) return bad(p.error);
+      const key = `${p.data.idPermiso}|${p.data.dstMerc}`;
+      state.deniedPermits = state.deniedPermits.filter((k) => k !== key);
+      if (p.data.status === "NO") state.deniedPermits.push(key);
+      world.commit();
+      return ok;
+    }
+    case "POST reset":
+      resetWorld(state);
+      world.commit();
+      return ok;
+    default:
+      return { status: 404, body: { error: `no control route ${method} ${path}` } };
+  }
+}

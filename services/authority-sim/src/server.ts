@@ -1,0 +1,326 @@
+import { createServer } from "node:http";
+import type { IncomingMessage, Server, ServerResponse } from "node:http";
+import type { Logger } from "pino";
+import { createCa, loadCa } from "./ca.js";
+import { handleControl } from "./control/routes.js";
+import { readAsmxRequest } from "./soap/asmx.js";
+import { asmxFaultResult, asmxOk, runAsmx } from "./soap/service.js";
+import type { AsmxService } from "./soap/service.js";
+import { ENVIRONMENTS, loadState, newEnvState, saveState } from "./state.js";
+import type { Environment, FaultMode, FaultService, SimState } from "./state.js";
+import { handleLoginCms, wsaaFault } from "./wsaa/login.js";
+import { asmxWsdl, wsaaWsdl } from "./wsdl/build.js";
+import type { AsmxWsdlSpec } from "./wsdl/build.js";
+import { WSFE_WSDL } from "./wsdl/wsfe.js";
+import { WSFEX_WSDL } from "./wsdl/wsfex.js";
+import { wsfeService } from "./wsfe/service.js";
+import { wsfexService } from "./wsfex/service.js";
+import type { HandlerResult, World } from "./world.js";
+
+export const PATHS = {
+  wsaa: "/ws/services/LoginCms",
+  wsfe: "/wsfev1/service.asmx",
+  wsfex: "/wsfexv1/service.asmx",
+} as const;
+
+const MAX_BODY = 10 * 1024 * 1024;
+
+export interface SimulatorServerOptions {
+  stateFile?: string | undefined;
+  logger?: Logger | undefined;
+  /** Upper bound for fault mode `timeout` (default 120 s); released early on close. */
+  timeoutHoldMs?: number | undefined;
+}
+
+export interface SimulatorServer {
+  server: Server;
+  worlds: Record<Environment, World>;
+  /** Releases held (timeout-mode) requests and closes every connection. */
+  shutdown(): Promise<void>;
+}
+
+function initialState(stateFile: string | undefined): SimState {
+  const loaded = stateFile === undefined ? undefined : loadState(stateFile);
+  if (loaded !== undefined) return loaded;
+  const now = Date.now();
+  return {
+    version: 1,
+    envs: {
+      homologacion: newEnvState(createCa("homologacion", now)),
+      produccion: newEnvState(createCa("produccion", now)),
+    },
+  };
+}
+
+function readBody(req: IncomingMessage): Promise<string | undefined> {
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let done = false;
+    req.on("data", (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_BODY) {
+        if (!done) resolve(undefined);
+        done = true;
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on("end", () => {
+      if (!done) resolve(Buffer.concat(chunks).toString("utf8"));
+      done = true;
+    });
+    req.on("error", () => {
+      if (!done) resolve(undefined);
+      done = true;
+    });
+  });
+}
+
+function send(res: ServerResponse, result: HandlerResult): void {
+  res.writeHead(result.status, {
+    "content-type": result.contentType,
+    "content-length": Buffer.byteLength(result.body),
+  });
+  res.end(result.body);
+}
+
+function sendJson(res: ServerResponse, status: number, body: unknown): void {
+  send(res, { status, contentType: "application/json; charset=utf-8", body: JSON.stringify(body) });
+}
+
+const ASMX: Record<"wsfe" | "wsfex", { service: AsmxService; wsdl: AsmxWsdlSpec }> = {
+  wsfe: { service: wsfeService, wsdl: WSFE_WSDL },
+  wsfex: { service: wsfexService, wsdl: WSFEX_WSDL },
+};
+
+export function createSimulatorServer(options: SimulatorServerOptions): SimulatorServer {
+  const state = initialState(options.stateFile);
+  const log = options.logger;
+  const persist = (): void => {
+    if (options.stateFile !== undefined) saveState(options.stateFile, state);
+  };
+  persist();
+  const worlds = {} as Record<Environment, World>;
+  for (const environment of ENVIRONMENTS) {
+    const envState = state.envs[environment];
+    worlds[environment] = {
+      environment,
+      state: envState,
+      ca: loadCa(envState.ca),
+      now: () => Date.now() + envState.settings.clockOffsetMs,
+      commit: persist,
+      count(operation) {
+        envState.stats.requests[operation] = (envState.stats.requests[operation] ?? 0) + 1;
+      },
+    };
+  }
+
+  const held = new Set<() => void>();
+  const holdMs = options.timeoutHoldMs ?? 120_000;
+  let closing = false;
+
+  function hold(req: IncomingMessage): Promise<void> {
+    return new Promise((resolve) => {
+      const release = (): void => {
+        clearTimeout(timer);
+        held.delete(release);
+        resolve();
+      };
+      const timer = setTimeout(release, holdMs);
+      held.add(release);
+      req.socket.once("close", release);
+    });
+  }
+
+  const sleep = (ms: number): Promise<void> =>
+    new Promise((resolve) => {
+      const t = setTimeout(resolve, ms);
+      t.unref();
+    });
+
+  /**
+   * Applies the service's configured fault around the real handler. `handle` runs the
+   * operation (and commits its effects); `error501` renders the dialect's infrastructure error.
+   */
+  async function withFaults(
+    world: World,
+    service: FaultService,
+    req: IncomingMessage,
+    res: ServerResponse,
+    handle: () => HandlerResult,
+    error501: () => HandlerResult,
+    unavailable: () => HandlerResult,
+  ): Promise<void> {
+    const fault = world.state.faults[service];
+    if (fault.latencyMs > 0) await sleep(fault.latencyMs);
+    const mode: FaultMode =
+      fault.mode !== "none" && Math.random() < fault.rate ? fault.mode : "none";
+    switch (mode) {
+      case "none":
+        send(res, handle());
+        return;
+      case "error-501":
+        send(res, error501());
+        return;
+      case "unavailable":
+        send(res, unavailable());
+        return;
+      case "timeout":
+        await hold(req);
+        req.socket.destroy();
+        return;
+      case "drop-after-commit":
+        handle();
+        req.socket.destroy();
+        return;
+    }
+  }
+
+  async function serveWsaa(world: World, req: IncomingMessage, res: ServerResponse, body: string) {
+    world.count("loginCms");
+    await withFaults(
+      world,
+      "wsaa",
+      req,
+      res,
+      () => handleLoginCms(world, body),
+      () => wsaaFault(world, "wsaa.internalError"),
+      () => wsaaFault(world, "wsaa.unavailable"),
+    );
+  }
+
+  async function serveAsmx(
+    world: World,
+    kind: "wsfe" | "wsfex",
+    req: IncomingMessage,
+    res: ServerResponse,
+    body: string,
+  ) {
+    const { service } = ASMX[kind];
+    const parsed = readAsmxRequest(
+      req.headers,
+      body,
+      service.ns,
+      new Set(Object.keys(service.operations)),
+    );
+    if (parsed.kind === "fault") {
+      send(res, asmxFaultResult(parsed.version, parsed.message));
+      return;
+    }
+    world.count(parsed.op);
+    await withFaults(
+      world,
+      kind,
+      req,
+      res,
+      () => runAsmx(world, service, parsed.version, parsed.op, parsed.body),
+      () =>
+        asmxOk(
+          world,
+          service,
+          parsed.version,
+          parsed.op,
+          service.errorResult(parsed.op, 501, "Error interno de base de datos"),
+        ),
+      () => ({
+        status: 503,
+        contentType: "text/html; charset=us-ascii",
+        body: "<HTML><HEAD><TITLE>Service Unavailable</TITLE></HEAD><BODY><h2>Service Unavailable</h2></BODY></HTML>",
+      }),
+    );
+  }
+
+  async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? "/", "http://sim.invalid");
+    const method = req.method ?? "GET";
+    if (url.pathname.startsWith("/_control/")) {
+      const raw = method === "GET" ? "" : await readBody(req);
+      let body: unknown = undefined;
+      if (raw !== undefined && raw !== "") {
+        try {
+          body = JSON.parse(raw);
+        } catch {
+          sendJson(res, 400, { error: "body is not JSON" });
+          return;
+        }
+      }
+      const out = handleControl(method, url.pathname, body, worlds);
+      sendJson(res, out.status, out.body);
+      return;
+    }
+    const m = /^\/([^/]+)(\/.*)$/.exec(url.pathname);
+    const envName = m?.[1] ?? "";
+    const rest = m?.[2] ?? "";
+    if (!(ENVIRONMENTS as readonly string[]).includes(envName)) {
+      sendJson(res, 404, { error: "not found" });
+      return;
+    }
+    const world = worlds[envName as Environment];
+    const service = (Object.keys(PATHS) as (keyof typeof PATHS)[]).find(
+      (k) => PATHS[k].toLowerCase() === rest.toLowerCase(),
+    );
+    if (service === undefined) {
+      sendJson(res, 404, { error: "not found" });
+      return;
+    }
+    const wantsWsdl = url.search.toLowerCase() === "?wsdl";
+    if (method === "GET" && wantsWsdl) {
+      const address = `http://${req.headers.host ?? "127.0.0.1"}/${envName}${PATHS[service]}`;
+      const xml = service === "wsaa" ? wsaaWsdl(address) : asmxWsdl(ASMX[service].wsdl, address);
+      send(res, { status: 200, contentType: "text/xml; charset=utf-8", body: xml });
+      return;
+    }
+    if (method !== "POST") {
+      send(res, { status: 405, contentType: "text/plain", body: "Method not allowed" });
+      return;
+    }
+    const body = await readBody(req);
+    if (body === undefined) {
+      send(res, { status: 413, contentType: "text/plain", body: "Request entity too large" });
+      return;
+    }
+    if (service === "wsaa") await serveWsaa(world, req, res, body);
+    else await serveAsmx(world, service, req, res, body);
+  }
+
+  const server = createServer((req, res) => {
+    const started = Date.now();
+    route(req, res)
+      .catch((error: unknown) => {
+        log?.error({ err: error, url: req.url }, "request failed");
+        if (!res.headersSent) {
+          send(res, { status: 500, contentType: "text/plain", body: "internal error" });
+        } else {
+          res.destroy();
+        }
+      })
+      .finally(() => {
+        log?.debug(
+          { method: req.method, url: req.url, status: res.statusCode, ms: Date.now() - started },
+          "request",
+        );
+      });
+  });
+  server.on("clientError", (_err, socket) => {
+    socket.destroy();
+  });
+
+  return {
+    server,
+    worlds,
+    shutdown: () =>
+      new Promise<void>((resolve) => {
+        if (closing) {
+          resolve();
+          return;
+        }
+        closing = true;
+        for (const release of [...held]) release();
+        server.close(() => {
+          resolve();
+        });
+        server.closeAllConnections();
+      }),
+  };
+}

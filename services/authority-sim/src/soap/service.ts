@@ -1,0 +1,78 @@
+import { RequestReadError, asmxContentType, asmxEnvelope, asmxFault, fieldReader } from "./asmx.js";
+import type { FieldReader, HeaderInfo, SoapVersion } from "./asmx.js";
+import type { XmlElement } from "./xml.js";
+import type { HandlerResult, World } from "../world.js";
+
+export interface OpContext {
+  readonly world: World;
+  /** The operation element, or undefined when the body did not carry it (ASMX reads nulls). */
+  readonly body: XmlElement | undefined;
+  readonly r: FieldReader;
+  readonly now: number;
+}
+
+export interface AsmxService {
+  readonly ns: string;
+  header(world: World, now: number): HeaderInfo;
+  readonly operations: Readonly<Record<string, (ctx: OpContext) => string>>;
+  /** The operation's result carrying one infrastructure error (fault mode error-501). */
+  errorResult(op: string, code: number, message: string): string;
+}
+
+function wrap(ns: string, op: string, inner: string): string {
+  return `<${op}Response xmlns="${ns}"><${op}Result>${inner}</${op}Result></${op}Response>`;
+}
+
+export function asmxOk(
+  world: World,
+  service: AsmxService,
+  version: SoapVersion,
+  op: string,
+  inner: string,
+): HandlerResult {
+  return {
+    status: 200,
+    contentType: asmxContentType(version),
+    body: asmxEnvelope(
+      version,
+      service.ns,
+      service.header(world, world.now()),
+      wrap(service.ns, op, inner),
+    ),
+  };
+}
+
+export function asmxFaultResult(version: SoapVersion, message: string): HandlerResult {
+  return { status: 500, contentType: asmxContentType(version), body: asmxFault(version, message) };
+}
+
+export function runAsmx(
+  world: World,
+  service: AsmxService,
+  version: SoapVersion,
+  op: string,
+  body: XmlElement | undefined,
+): HandlerResult {
+  const handler = service.operations[op];
+  if (handler === undefined) {
+    return asmxFaultResult(
+      version,
+      `Server did not recognize the value of HTTP Header SOAPAction: ${service.ns}${op}.`,
+    );
+  }
+  try {
+    const inner = handler({ world, body, r: fieldReader(service.ns), now: world.now() });
+    return asmxOk(world, service, version, op, inner);
+  } catch (error) {
+    if (error instanceof RequestReadError) return asmxFaultResult(version, error.message);
+    return {
+      status: 500,
+      contentType: asmxContentType(version),
+      body: asmxFault(
+        version,
+        `Server was unable to process request. ---> ${error instanceof Error ? error.message : "?"}`,
+        true,
+      ),
+    };
+  }
+}

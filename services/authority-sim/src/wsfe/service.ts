@@ -1,0 +1,516 @@
+import { randomInt } from "node:crypto";
+import type { FieldReader, HeaderInfo } from "../soap/asmx.js";
+import type { AsmxService, OpContext } from "../soap/service.js";
+import { el, escapeXml, formatNumber } from "../soap/xml.js";
+import type { XmlElement } from "../soap/xml.js";
+import type { FeSeries, FeVoucher, Pair } from "../state.js";
+import { arDate, arIsoMicros, arTimestamp, dateFromDayNumber, dayNumber } from "../time.js";
+import { checkToken } from "../token.js";
+import type { World } from "../world.js";
+import { validateDetail } from "./validate.js";
+import type { DetailInput } from "./validate.js";
+import {
+  CBTE_TIPOS,
+  CONCEPTOS,
+  CONDICIONES_IVA,
+  DOC_TIPOS,
+  MONEDAS,
+  OPCIONALES,
+  TIPOS_IVA,
+  TRIBUTOS,
+  cbteClass,
+  cmpClase,
+  isFce,
+} from "./tables.js";
+import type { CbteClass, Param } from "./tables.js";
+
+export const WSFE_NS = "http://ar.gov.afip.dif.FEV1/";
+export const MAX_REG_X_REQ = 250;
+
+export const MSG_AUTH = "Campo Auth no fue ingresado o esta mal formado.";
+export const MSG_NOT_FOUND =
+  "No existen datos en nuestros registros para los parametros ingresados.";
+export const MSG_10016 =
+  "El numero o fecha del comprobante no se corresponde con el proximo a autorizar. " +
+  "Consultar metodo FECompUltimoAutorizado.";
+
+export function errorsXml(errs: readonly Pair[]): string {
+  if (errs.length === 0) return "";
+  return `<Errors>${errs
+    .map((e) => `<Err><Code>${e.code}</Code><Msg>${escapeXml(e.msg)}</Msg></Err>`)
+    .join("")}</Errors>`;
+}
+
+function obsXml(obs: readonly Pair[]): string {
+  if (obs.length === 0) return "";
+  return `<Observaciones>${obs
+    .map((o) => `<Obs><Code>${o.code}</Code><Msg>${escapeXml(o.msg)}</Msg></Obs>`)
+    .join("")}</Observaciones>`;
+}
+
+/** Auth check: Err 500 for a missing Auth, then the token checks (600). */
+function authenticate(ctx: OpContext): { cuit: string } | Pair {
+  const auth = ctx.r.el(ctx.body, "Auth");
+  if (auth === undefined) return { code: 500, msg: MSG_AUTH };
+  const cuit = String(ctx.r.int(auth, "Cuit") ?? 0);
+  const check = checkToken({
+    token: ctx.r.str(auth, "Token") ?? "",
+    sign: ctx.r.str(auth, "Sign") ?? "",
+    secret: ctx.world.state.tokenSecret,
+    service: "wsfe",
+    cuit,
+    nowMs: ctx.now,
+  });
+  if (!check.ok) return { code: 600, msg: `ValidacionDeToken: ${check.message}` };
+  return { cuit };
+}
+
+function isPair(v: { cuit: string } | Pair): v is Pair {
+  return "code" in v;
+}
+
+function enabledPos(world: World, cuit: string, ptoVta: number): boolean {
+  return world.state.pointsOfSale.some(
+    (p) => p.cuit === cuit && p.ptoVta === ptoVta && p.service === "wsfe",
+  );
+}
+
+function seriesKey(cuit: string, ptoVta: number, tipo: number): string {
+  return `${cuit}|${ptoVta}|${tipo}`;
+}
+
+function paramList(tag: string, items: readonly Param[]): string {
+  return `<ResultGet>${items
+    .map(
+      (i) =>
+        `<${tag}><Id>${escapeXml(i.id)}</Id><Desc>${escapeXml(i.desc)}</Desc>` +
+        `<FchDesde>${i.desde}</FchDesde><FchHasta>NULL</FchHasta></${tag}>`,
+    )
+    .join("")}</ResultGet>`;
+}
+
+function paramOp(tag: string, items: readonly Param[]) {
+  return (ctx: OpContext): string => {
+    const a = authenticate(ctx);
+    if (isPair(a)) return errorsXml([a]);
+    return paramList(tag, items);
+  };
+}
+
+function readDetail(r: FieldReader, d: XmlElement): DetailInput {
+  const arr = <T>(wrapper: string, item: string, f: (x: XmlElement) => T): T[] | undefined => {
+    const w = r.el(d, wrapper);
+    return w === undefined ? undefined : r.all(w, item).map(f);
+  };
+  return {
+    concepto: r.int(d, "Concepto") ?? 0,
+    docTipo: r.int(d, "DocTipo") ?? 0,
+    docNro: r.int(d, "DocNro") ?? 0,
+    cbteDesde: r.int(d, "CbteDesde") ?? 0,
+    cbteHasta: r.int(d, "CbteHasta") ?? 0,
+    cbteFch: r.str(d, "CbteFch")?.trim(),
+    impTotal: r.num(d, "ImpTotal") ?? 0,
+    impTotConc: r.num(d, "ImpTotConc") ?? 0,
+    impNeto: r.num(d, "ImpNeto") ?? 0,
+    impOpEx: r.num(d, "ImpOpEx") ?? 0,
+    impTrib: r.num(d, "ImpTrib") ?? 0,
+    impIva: r.num(d, "ImpIVA") ?? 0,
+    fchServDesde: r.str(d, "FchServDesde")?.trim() ?? "",
+    fchServHasta: r.str(d, "FchServHasta")?.trim() ?? "",
+    fchVtoPago: r.str(d, "FchVtoPago")?.trim() ?? "",
+    monId: r.str(d, "MonId")?.trim() ?? "",
+    monCotiz: r.num(d, "MonCotiz"),
+    canMisMonExt: r.str(d, "CanMisMonExt")?.trim() ?? "",
+    condicionIvaReceptorId: r.int(d, "CondicionIVAReceptorId"),
+    cbtesAsoc: arr("CbtesAsoc", "CbteAsoc", (x) => ({
+      tipo: r.int(x, "Tipo") ?? 0,
+      ptoVta: r.int(x, "PtoVta") ?? 0,
+      nro: r.int(x, "Nro") ?? 0,
+      cuit: r.str(x, "Cuit")?.trim() ?? "",
+      cbteFch: r.str(x, "CbteFch")?.trim() ?? "",
+    })),
+    tributos: arr("Tributos", "Tributo", (x) => ({
+      id: r.int(x, "Id") ?? 0,
+      desc: r.str(x, "Desc") ?? "",
+      baseImp: r.num(x, "BaseImp") ?? 0,
+      alic: r.num(x, "Alic") ?? 0,
+      importe: r.num(x, "Importe") ?? 0,
+    })),
+    iva: arr("Iva", "AlicIva", (x) => ({
+      id: r.int(x, "Id") ?? 0,
+      baseImp: r.num(x, "BaseImp") ?? 0,
+      importe: r.num(x, "Importe") ?? 0,
+    })),
+    opcionales: arr("Opcionales", "Opcional", (x) => ({
+      id: r.str(x, "Id")?.trim() ?? "",
+      valor: r.str(x, "Valor") ?? "",
+    })),
+    periodoAsoc: r.el(d, "PeriodoAsoc") !== undefined,
+  };
+}
+
+function newCae(): string {
+  return `7${String(randomInt(0, 1e6)).padStart(6, "0")}${String(randomInt(0, 1e7)).padStart(7, "0")}`;
+}
+
+function detResp(
+  d: DetailInput,
+  fch: string,
+  resultado: string,
+  obs: readonly Pair[],
+  cae = "",
+  vto = "",
+): string {
+  return (
+    `<FECAEDetResponse><Concepto>${d.concepto}</Concepto><DocTipo>${d.docTipo}</DocTipo>` +
+    `<DocNro>${d.docNro}</DocNro><CbteDesde>${d.cbteDesde}</CbteDesde>` +
+    `<CbteHasta>${d.cbteHasta}</CbteHasta>${el("CbteFch", fch)}<Resultado>${resultado}</Resultado>` +
+    `${obsXml(obs)}${el("CAE", cae)}${el("CAEFchVto", vto)}</FECAEDetResponse>`
+  );
+}
+
+function feCaeSolicitar(ctx: OpContext): string {
+  const { r, world } = ctx;
+  const req = r.el(ctx.body, "FeCAEReq");
+  const cab = r.el(req, "FeCabReq");
+  const cantReg = r.int(cab, "CantReg") ?? 0;
+  const ptoVta = r.int(cab, "PtoVta") ?? 0;
+  const cbteTipo = r.int(cab, "CbteTipo") ?? 0;
+  const details = r.all(r.el(req, "FeDetReq"), "FECAEDetRequest").map((d) => readDetail(r, d));
+  const a = authenticate(ctx);
+  if (isPair(a)) return errorsXml([a]);
+  const cuit = a.cuit;
+  const fchProceso = arTimestamp(ctx.now);
+  const today = arDate(ctx.now);
+
+  const errors: Pair[] = [];
+  if (req === undefined || cab === undefined) {
+    errors.push({ code: 10000, msg: "Campo FeCAEReq no fue ingresado o esta mal formado." });
+  } else if (cantReg < 1 || cantReg > 9998) {
+    errors.push({ code: 10001, msg: "Campo CantReg debe estar comprendido entre 1 y 9998." });
+  } else if (cantReg !== details.length) {
+    errors.push({
+      code: 10002,
+      msg: "La cantidad de registros informada en CantReg no coincide con la cantidad de registros enviados en FeDetReq.",
+    });
+  } else if (cantReg > MAX_REG_X_REQ || (isFce(cbteTipo) && cantReg > 1)) {
+    errors.push({
+      code: 10003,
+      msg: isFce(cbteTipo)
+        ? "Para comprobantes MiPyMEs (FCE) solo puede informarse 1 (un) comprobante por requerimiento."
+        : `Campo CantReg no puede superar la cantidad de registros por request (${MAX_REG_X_REQ}). Consultar metodo FECompTotXRequest.`,
+    });
+  }
+  if (errors.length === 0 && (ptoVta < 1 || ptoVta > 99998)) {
+    errors.push({ code: 10004, msg: "Campo PtoVta debe estar comprendido entre 1 y 99998." });
+  }
+  if (errors.length === 0 && cbteTipo <= 0) {
+    errors.push({ code: 10006, msg: "Campo CbteTipo debe ser mayor a 0." });
+  }
+  if (errors.length === 0 && cbteClass(cbteTipo) === undefined) {
+    errors.push({
+      code: 10007,
+      msg: "Campo CbteTipo no se encuentra habilitado para el emisor. Consultar metodo FEParamGetTiposCbte.",
+    });
+  }
+  if (errors.length === 0 && !enabledPos(world, cuit, ptoVta)) {
+    errors.push({
+      code: 10005,
+      msg: "El punto de venta informado no se encuentra habilitado para emitir comprobantes por Web Services (CAE/RECE). Consultar metodo FEParamGetPtosVenta.",
+    });
+  }
+
+  const key = seriesKey(cuit, ptoVta, cbteTipo);
+  const series: FeSeries = world.state.fe[key] ?? { last: 0, lastFch: "", vouchers: {} };
+  const dets: string[] = [];
+  const results: string[] = [];
+  let committed = false;
+  for (const d of details) {
+    const fch = d.cbteFch === undefined || d.cbteFch === "" ? today : d.cbteFch;
+    if (errors.some((e) => e.code !== 10016)) {
+      dets.push(detResp(d, d.cbteFch ?? "", "R", []));
+      results.push("R");
+      continue;
+    }
+    if (d.cbteDesde !== series.last + 1 || (series.lastFch !== "" && fch < series.lastFch)) {
+      if (!errors.some((e) => e.code === 10016)) errors.push({ code: 10016, msg: MSG_10016 });
+      dets.push(detResp(d, fch, "R", []));
+      results.push("R");
+      continue;
+    }
+    const obs = validateDetail({ world, cuit, cbteTipo, today, detail: d, fch });
+    if (obs.length > 0) {
+      dets.push(detResp(d, fch, "R", obs));
+      results.push("R");
+      continue;
+    }
+    const cae = newCae();
+    const vtoDay = dayNumber(fch);
+    const vto = vtoDay === undefined ? fch : dateFromDayNumber(vtoDay + 10);
+    const stored: FeVoucher = {
+      concepto: d.concepto,
+      docTipo: d.docTipo,
+      docNro: d.docNro,
+      cbteDesde: d.cbteDesde,
+      cbteHasta: d.cbteHasta,
+      cbteFch: fch,
+      impTotal: d.impTotal,
+      impTotConc: d.impTotConc,
+      impNeto: d.impNeto,
+      impOpEx: d.impOpEx,
+      impTrib: d.impTrib,
+      impIva: d.impIva,
+      fchServDesde: d.fchServDesde,
+      fchServHasta: d.fchServHasta,
+      fchVtoPago: d.fchVtoPago,
+      monId: d.monId,
+      monCotiz: d.monCotiz ?? 0,
+      canMisMonExt: d.canMisMonExt,
+      condicionIvaReceptorId: d.condicionIvaReceptorId ?? null,
+      cbtesAsoc: d.cbtesAsoc ?? [],
+      tributos: d.tributos ?? [],
+      iva: d.iva ?? [],
+      opcionales: d.opcionales ?? [],
+      cae,
+      caeFchVto: vto,
+      fchProceso,
+      obs: [],
+    };
+    for (let n = d.cbteDesde; n <= d.cbteHasta; n++) series.vouchers[String(n)] = stored;
+    series.last = d.cbteHasta;
+    series.lastFch = fch;
+    committed = true;
+    dets.push(detResp(d, fch, "A", [], cae, vto));
+    results.push("A");
+  }
+  if (committed) {
+    world.state.fe[key] = series;
+    world.commit();
+  }
+  const resultado =
+    results.every((x) => x === "A") && results.length > 0
+      ? "A"
+      : results.some((x) => x === "A")
+        ? "P"
+        : "R";
+  return (
+    `<FeCabResp><Cuit>${cuit}</Cuit><PtoVta>${ptoVta}</PtoVta><CbteTipo>${cbteTipo}</CbteTipo>` +
+    `<FchProceso>${fchProceso}</FchProceso><CantReg>${cantReg}</CantReg>` +
+    `<Resultado>${resultado}</Resultado><Reproceso>N</Reproceso></FeCabResp>` +
+    `<FeDetResp>${dets.join("")}</FeDetResp>${errorsXml(errors)}`
+  );
+}
+
+function feCompUltimoAutorizado(ctx: OpContext): string {
+  const ptoVta = ctx.r.int(ctx.body, "PtoVta") ?? 0;
+  const cbteTipo = ctx.r.int(ctx.body, "CbteTipo") ?? 0;
+  const zero = (errs: Pair[]): string =>
+    `<PtoVta>0</PtoVta><CbteTipo>0</CbteTipo><CbteNro>0</CbteNro>${errorsXml(errs)}`;
+  const a = authenticate(ctx);
+  if (isPair(a)) return zero([a]);
+  if (ptoVta < 1 || ptoVta > 99998) {
+    return zero([{ code: 11000, msg: "Campo PtoVta debe estar comprendido entre 1 y 99998." }]);
+  }
+  if (cbteClass(cbteTipo) === undefined) {
+    return zero([
+      { code: 11001, msg: "Campo CbteTipo invalido. Consultar metodo FEParamGetTiposCbte." },
+    ]);
+  }
+  if (!enabledPos(ctx.world, a.cuit, ptoVta)) {
+    return zero([
+      {
+        code: 11002,
+        msg: "El punto de venta no se encuentra habilitado a usar en el presente WS. Consultar metodo FEParamGetPtosVenta.",
+      },
+    ]);
+  }
+  const last = ctx.world.state.fe[seriesKey(a.cuit, ptoVta, cbteTipo)]?.last ?? 0;
+  return `<PtoVta>${ptoVta}</PtoVta><CbteTipo>${cbteTipo}</CbteTipo><CbteNro>${last}</CbteNro>`;
+}
+
+function voucherXml(v: FeVoucher, nro: number, ptoVta: number, cbteTipo: number): string {
+  const arr = <T>(wrapper: string, items: readonly T[], f: (x: T) => string): string =>
+    items.length === 0 ? "" : `<${wrapper}>${items.map(f).join("")}</${wrapper}>`;
+  return (
+    `<ResultGet><Concepto>${v.concepto}</Concepto><DocTipo>${v.docTipo}</DocTipo>` +
+    `<DocNro>${v.docNro}</DocNro><CbteDesde>${nro}</CbteDesde><CbteHasta>${nro}</CbteHasta>` +
+    `<CbteFch>${v.cbteFch}</CbteFch><ImpTotal>${formatNumber(v.impTotal)}</ImpTotal>` +
+    `<ImpTotConc>${formatNumber(v.impTotConc)}</ImpTotConc><ImpNeto>${formatNumber(v.impNeto)}</ImpNeto>` +
+    `<ImpOpEx>${formatNumber(v.impOpEx)}</ImpOpEx><ImpTrib>${formatNumber(v.impTrib)}</ImpTrib>` +
+    `<ImpIVA>${formatNumber(v.impIva)}</ImpIVA>${el("FchServDesde", v.fchServDesde)}` +
+    `${el("FchServHasta", v.fchServHasta)}${el("FchVtoPago", v.fchVtoPago)}${el("MonId", v.monId)}` +
+    `<MonCotiz>${formatNumber(v.monCotiz)}</MonCotiz>` +
+    (v.canMisMonExt === "" ? "" : el("CanMisMonExt", v.canMisMonExt)) +
+    (v.condicionIvaReceptorId === null
+      ? ""
+      : `<CondicionIVAReceptorId>${v.condicionIvaReceptorId}</CondicionIVAReceptorId>`) +
+    arr(
+      "CbtesAsoc",
+      v.cbtesAsoc,
+      (c) =>
+        `<CbteAsoc><Tipo>${c.tipo}</Tipo><PtoVta>${c.ptoVta}</PtoVta><Nro>${c.nro}</Nro>` +
+        (c.cuit === "" ? "" : el("Cuit", c.cuit)) +
+        (c.cbteFch === "" ? "" : el("CbteFch", c.cbteFch)) +
+        `</CbteAsoc>`,
+    ) +
+    arr(
+      "Tributos",
+      v.tributos,
+      (t) =>
+        `<Tributo><Id>${t.id}</Id>${el("Desc", t.desc)}<BaseImp>${formatNumber(t.baseImp)}</BaseImp>` +
+        `<Alic>${formatNumber(t.alic)}</Alic><Importe>${formatNumber(t.importe)}</Importe></Tributo>`,
+    ) +
+    arr(
+      "Iva",
+      v.iva,
+      (i) =>
+        `<AlicIva><Id>${i.id}</Id><BaseImp>${formatNumber(i.baseImp)}</BaseImp>` +
+        `<Importe>${formatNumber(i.importe)}</Importe></AlicIva>`,
+    ) +
+    arr(
+      "Opcionales",
+      v.opcionales,
+      (o) => `<Opcional>${el("Id", o.id)}${el("Valor", o.valor)}</Opcional>`,
+    ) +
+    `<Resultado>A</Resultado><CodAutorizacion>${v.cae}</CodAutorizacion>` +
+    `<EmisionTipo>CAE</EmisionTipo><FchVto>${v.caeFchVto}</FchVto>` +
+    `<FchProceso>${v.fchProceso}</FchProceso>${obsXml(v.obs)}` +
+    `<PtoVta>${ptoVta}</PtoVta><CbteTipo>${cbteTipo}</CbteTipo></ResultGet>`
+  );
+}
+
+function feCompConsultar(ctx: OpContext): string {
+  const req = ctx.r.el(ctx.body, "FeCompConsReq");
+  const cbteTipo = ctx.r.int(req, "CbteTipo") ?? 0;
+  const cbteNro = ctx.r.int(req, "CbteNro") ?? 0;
+  const ptoVta = ctx.r.int(req, "PtoVta") ?? 0;
+  const a = authenticate(ctx);
+  if (isPair(a)) return errorsXml([a]);
+  if (ptoVta < 1 || ptoVta > 99998) {
+    return errorsXml([{ code: 10200, msg: "Campo PtoVta invalido." }]);
+  }
+  if (cbteClass(cbteTipo) === undefined) {
+    return errorsXml([{ code: 10201, msg: "Campo CbteTipo invalido." }]);
+  }
+  if (cbteNro < 1 || cbteNro > 99999999) {
+    return errorsXml([{ code: 10202, msg: "Campo CbteNro invalido." }]);
+  }
+  const v = ctx.world.state.fe[seriesKey(a.cuit, ptoVta, cbteTipo)]?.vouchers[String(cbteNro)];
+  if (v === undefined) return errorsXml([{ code: 602, msg: MSG_NOT_FOUND }]);
+  return voucherXml(v, cbteNro, ptoVta, cbteTipo);
+}
+
+function feParamGetPtosVenta(ctx: OpContext): string {
+  const a = authenticate(ctx);
+  if (isPair(a)) return errorsXml([a]);
+  const points = ctx.world.state.pointsOfSale
+    .filter((p) => p.cuit === a.cuit && p.service === "wsfe")
+    .map((p) => p.ptoVta)
+    .sort((x, y) => x - y);
+  if (points.length === 0) return errorsXml([{ code: 602, msg: MSG_NOT_FOUND }]);
+  return `<ResultGet>${points
+    .map(
+      (n) =>
+        `<PtoVenta><Nro>${n}</Nro><EmisionTipo>CAE - Ri Iva</EmisionTipo>` +
+        `<Bloqueado>N</Bloqueado><FchBaja>NULL</FchBaja></PtoVenta>`,
+    )
+    .join("")}</ResultGet>`;
+}
+
+function feParamGetCondicionIvaReceptor(ctx: OpContext): string {
+  const clase = ctx.r.str(ctx.body, "ClaseCmp")?.trim() ?? "";
+  const a = authenticate(ctx);
+  if (isPair(a)) return errorsXml([a]);
+  const map: Record<string, CbteClass> = { A: "A", B: "B", C: "C", ALEY: "M", M: "M", "49": "49" };
+  const wanted = clase === "" ? undefined : map[clase.toUpperCase()];
+  if (clase !== "" && wanted === undefined) {
+    return errorsXml([
+      {
+        code: 10244,
+        msg: "El campo ClaseCmp no es valido. Valores permitidos: A, B, C, ALEY o 49.",
+      },
+    ]);
+  }
+  const list = CONDICIONES_IVA.filter((c) => wanted === undefined || c.clases.includes(wanted));
+  return `<ResultGet>${list
+    .map(
+      (c) =>
+        `<CondicionIvaReceptor><Id>${c.id}</Id><Desc>${escapeXml(c.desc)}</Desc>` +
+        `<Cmp_Clase>${cmpClase(c)}</Cmp_Clase></CondicionIvaReceptor>`,
+    )
+    .join("")}</ResultGet>`;
+}
+
+function feParamGetCotizacion(ctx: OpContext): string {
+  const monId = ctx.r.str(ctx.body, "MonId")?.trim() ?? "";
+  const fch = ctx.r.str(ctx.body, "FchCotiz")?.trim() ?? "";
+  const a = authenticate(ctx);
+  if (isPair(a)) return errorsXml([a]);
+  if (monId === "") return errorsXml([{ code: 12001, msg: "Campo MonId es obligatorio." }]);
+  if (fch !== "" && dayNumber(fch) === undefined) {
+    return errorsXml([{ code: 12002, msg: "Campo FchCotiz con formato invalido (yyyymmdd)." }]);
+  }
+  const cotiz = monId === "PES" ? 1 : ctx.world.state.cotizaciones[monId];
+  if (cotiz === undefined || !MONEDAS.some((m) => m.id === monId)) {
+    return errorsXml([
+      {
+        code: 12000,
+        msg: "Campo MonId no se encuentra habilitado. Consultar metodo FEParamGetTiposMonedas.",
+      },
+    ]);
+  }
+  return (
+    `<ResultGet><MonId>${escapeXml(monId)}</MonId><MonCotiz>${formatNumber(cotiz)}</MonCotiz>` +
+    `<FchCotiz>${fch === "" ? arDate(ctx.now) : fch}</FchCotiz></ResultGet>`
+  );
+}
+
+function feCompTotXRequest(ctx: OpContext): string {
+  const a = authenticate(ctx);
+  if (isPair(a)) return `<RegXReq>0</RegXReq>${errorsXml([a])}`;
+  return `<RegXReq>${MAX_REG_X_REQ}</RegXReq>`;
+}
+
+export function wsfeHeader(world: World, now: number): HeaderInfo {
+  return {
+    ambiente:
+      world.environment === "homologacion" ? "HomologacionExterno - efa" : "Produccion - efa",
+    fecha: arIsoMicros(now),
+    id: "4.3.0.0",
+  };
+}
+
+export const wsfeService: AsmxService = {
+  ns: WSFE_NS,
+  header: wsfeHeader,
+  operations: {
+    FEDummy: () => "<AppServer>OK</AppServer><DbServer>OK</DbServer><AuthServer>OK</AuthServer>",
+    FECAESolicitar: feCaeSolicitar,
+    FECompUltimoAutorizado: feCompUltimoAutorizado,
+    FECompConsultar: feCompConsultar,
+    FECompTotXRequest: feCompTotXRequest,
+    FEParamGetTiposCbte: paramOp("CbteTipo", CBTE_TIPOS),
+    FEParamGetTiposConcepto: paramOp("ConceptoTipo", CONCEPTOS),
+    FEParamGetTiposDoc: paramOp("DocTipo", DOC_TIPOS),
+    FEParamGetTiposIva: paramOp("IvaTipo", TIPOS_IVA),
+    FEParamGetTiposMonedas: paramOp("Moneda", MONEDAS),
+    FEParamGetTiposOpcional: paramOp("OpcionalTipo", OPCIONALES),
+    FEParamGetTiposTributos: paramOp("TributoTipo", TRIBUTOS),
+    FEParamGetPtosVenta: feParamGetPtosVenta,
+    FEParamGetCotizacion: feParamGetCotizacion,
+    FEParamGetCondicionIvaReceptor: feParamGetCondicionIvaReceptor,
+  },
+  errorResult(op, code, msg) {
+    const errs = errorsXml([{ code, msg }]);
+    switch (op) {
+      case "FECompUltimoAutorizado":
+        return `<PtoVta>0</PtoVta><CbteTipo>0</CbteTipo><CbteNro>0</CbteNro>${errs}`;
+      case "FECompTotXRequest":
+        return `<RegXReq>0</RegXReq>${errs}`;
+      case "FEDummy":
+        return "<AppServer>OK</AppServer><DbServer>ERROR</DbServer><AuthServer>OK</AuthServer>";
+      default:
+        return errs;
+    }
+  },
+};
