@@ -4,7 +4,7 @@ import type { Tracer } from "@opentelemetry/api";
 import type { Bus } from "@pasarela/bus";
 import { billing } from "@pasarela/contracts";
 import type { Logger } from "@pasarela/telemetry";
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from "fastify";
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from "fastify";
 import {
   jsonSchemaTransform,
   serializerCompiler,
@@ -47,7 +47,8 @@ export async function buildApp(deps: AppDeps): Promise<EdgeApp> {
     // pino's Logger is a FastifyBaseLogger at run time; the declared generics differ
     // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion
     loggerInstance: deps.logger as FastifyBaseLogger,
-    disableRequestLogging: true,
+    // one line per request is written by the tracing hook, with trace ids and status
+    logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: deps.bodyLimit ?? 1_048_576,
     requestIdHeader: false,
     return503OnClosing: true,

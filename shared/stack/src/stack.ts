@@ -125,8 +125,14 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     child.stderr?.on("data", sink);
     children.push({ name, process: child });
   };
+  // If this process dies without a clean stop, take the children with it.
+  const killAll = () => {
+    for (const { process: child } of children) if (child.exitCode === null) child.kill("SIGKILL");
+  };
+  process.once("exit", killAll);
 
   const stop = async () => {
+    process.removeListener("exit", killAll);
     await Promise.all(
       [...children].reverse().map(
         ({ process: child }) =>

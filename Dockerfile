@@ -1,0 +1,19 @@
+# One image for every service; SERVICE picks the entry point (services/<SERVICE>/dist/src/main.js).
+FROM node:20-bookworm-slim AS build
+WORKDIR /app
+COPY package.json package-lock.json tsconfig.base.json tsconfig.json ./
+COPY shared ./shared
+COPY services ./services
+COPY tests/tsconfig.json ./tests/tsconfig.json
+COPY tests/setup ./tests/setup
+COPY tests/support ./tests/support
+RUN npm ci --no-audit --no-fund && npx tsc -b && npm prune --omit=dev
+
+FROM node:20-bookworm-slim
+ENV NODE_ENV=production
+WORKDIR /app
+COPY --from=build /app /app
+USER node
+ARG SERVICE=edge
+ENV SERVICE=${SERVICE}
+CMD ["sh", "-c", "exec node services/${SERVICE}/dist/src/main.js"]
