@@ -2,3 +2,4 @@ export * from "./contract.js";
 export * from "./common/fields.js";
 export { healthContract } from "./common/health.js";
 export * as billing from "./billing/index.js";
+export * as ticket from "./ticket/index.js";

@@ -87,6 +87,8 @@ export async function startService<DB, Deps>(
     },
     started.bindings,
   );
+  // The server must know the subscriptions before anyone is told the service is up.
+  await bus.connection.flush();
   logger.info({ prefix: settings.NATS_PREFIX ?? null }, `${definition.name} started`);
   let stopped = false;
   return {

@@ -1,0 +1,56 @@
+import type { ColumnType } from "kysely";
+
+type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
+type NullableTimestamp = ColumnType<
+  Date | null,
+  Date | string | null | undefined,
+  Date | string | null
+>;
+
+export type EnvironmentColumn = "homologacion" | "produccion";
+export type CertificateStatusColumn = "pending" | "active" | "replaced" | "cancelled";
+
+export interface RepresentadasTable {
+  id: string;
+  account_id: string;
+  cuit: string;
+  environment: EnvironmentColumn;
+  alias: string;
+  pto_vta: number | null;
+  created_at: Timestamp;
+}
+
+/** One key of a representada and, once uploaded, its certificate. */
+export interface CertificatesTable {
+  id: string;
+  representada_id: string;
+  status: CertificateStatusColumn;
+  /** AES-256-GCM sealed PKCS#8 PEM; never in clear */
+  private_key_sealed: Buffer;
+  csr_pem: string | null;
+  certificate_pem: string | null;
+  fingerprint: string | null;
+  not_before: NullableTimestamp;
+  not_after: NullableTimestamp;
+  created_at: Timestamp;
+  activated_at: NullableTimestamp;
+}
+
+/** The TA of one certificate for one web service, and the login throttle for that pair. */
+export interface AccessTicketsTable {
+  certificate_id: string;
+  service: string;
+  token_sealed: Buffer | null;
+  sign_sealed: Buffer | null;
+  generated_at: NullableTimestamp;
+  expires_at: NullableTimestamp;
+  retry_at: NullableTimestamp;
+  pending_until: NullableTimestamp;
+  updated_at: Timestamp;
+}
+
+export interface TicketDatabase {
+  representadas: RepresentadasTable;
+  certificates: CertificatesTable;
+  access_tickets: AccessTicketsTable;
+}

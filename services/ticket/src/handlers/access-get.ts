@@ -1,0 +1,198 @@
+import type { Handler, HandlerContext } from "@pasarela/bus";
+import type { ReplyInputOf, ticket } from "@pasarela/contracts";
+import {
+  accessTicketPending,
+  appError,
+  fail,
+  ok,
+  type Result,
+  type WebService,
+} from "@pasarela/errors";
+import type { WsaaAdapter } from "../adapters/wsaa.js";
+import type {
+  AccessTicketRow,
+  AccessTicketsRepository,
+  TicketQueries,
+} from "../db/repositories/access-tickets.js";
+import type { CertificateRow, CertificatesRepository } from "../db/repositories/certificates.js";
+import type { RepresentadaRow, RepresentadasRepository } from "../db/repositories/representadas.js";
+import { sealingContext } from "../domain/aliases.js";
+import type { Sealer } from "../domain/sealing.js";
+import {
+  decide,
+  TA_LIFETIME_MS,
+  type StoredTicketState,
+  type TicketPolicy,
+} from "../domain/ticket-policy.js";
+import { isCertificateUsable } from "./usable.js";
+
+type Reply = ReplyInputOf<typeof ticket.accessGet>;
+
+export interface AccessPolicy extends TicketPolicy {
+  /** pause before the next login after the authority refused one */
+  readonly retryAfterMs: number;
+}
+
+function stateOf(row: AccessTicketRow | undefined): StoredTicketState {
+  const hasTicket = row?.token_sealed != null && row.sign_sealed != null;
+  return {
+    expiresAt: hasTicket ? (row.expires_at ?? undefined) : undefined,
+    retryAt: row?.retry_at ?? undefined,
+    pendingUntil: row?.pending_until ?? undefined,
+  };
+}
+
+/**
+ * `ticket.access.get`. Steady state: one indexed read and two decryptions. Otherwise one
+ * login per (certificate, service) however many ask: concurrent requests in this process
+ * share one attempt (single flight), and instances serialise on a Postgres advisory lock
+ * under which the TA is re-read and, if still missing, obtained and stored before replying.
+ */
+export function makeAccessGet(deps: {
+  representadas: RepresentadasRepository;
+  certificates: CertificatesRepository;
+  tickets: AccessTicketsRepository;
+  sealer: Sealer;
+  wsaa: WsaaAdapter;
+  policy: AccessPolicy;
+  now: () => Date;
+}): Handler<typeof ticket.accessGet> {
+  const inFlight = new Map<string, Promise<Result<Reply>>>();
+
+  function open(row: AccessTicketRow, representada: RepresentadaRow): Reply {
+    const { certificate_id: id, service } = row;
+    return {
+      token: deps.sealer.open(row.token_sealed!, sealingContext.token(id, service)),
+      sign: deps.sealer.open(row.sign_sealed!, sealingContext.sign(id, service)),
+      expiresAt: row.expires_at!.toISOString(),
+      cuit: representada.cuit,
+    };
+  }
+
+  async function login(
+    queries: TicketQueries,
+    row: AccessTicketRow | undefined,
+    fallback: boolean,
+    representada: RepresentadaRow,
+    certificate: CertificateRow,
+    service: WebService,
+    logger: HandlerContext["logger"],
+  ): Promise<Result<Reply>> {
+    const { environment } = representada;
+    const keyPem = deps.sealer.open(
+      certificate.private_key_sealed,
+      sealingContext.privateKey(certificate.id),
+    );
+    const result = await deps.wsaa.login(
+      { keyPem, certPem: certificate.certificate_pem! },
+      service,
+      environment,
+    );
+    const now = deps.now();
+    const retryAt = new Date(now.getTime() + deps.policy.retryAfterMs);
+    const log = { certificateId: certificate.id, service, environment };
+    switch (result.kind) {
+      case "ticket": {
+        const { token, sign, generationTime, expirationTime } = result.ticket;
+        // stored before anyone sees it: a TA the authority will not re-issue is never lost
+        await queries.saveTicket(certificate.id, service, {
+          tokenSealed: deps.sealer.seal(token, sealingContext.token(certificate.id, service)),
+          signSealed: deps.sealer.seal(sign, sealingContext.sign(certificate.id, service)),
+          generatedAt: generationTime,
+          expiresAt: expirationTime,
+        });
+        logger.info({ ...log, expiresAt: expirationTime.toISOString() }, "access ticket obtained");
+        return ok({
+          token,
+          sign,
+          expiresAt: expirationTime.toISOString(),
+          cuit: representada.cuit,
+        });
+      }
+      case "already-authenticated": {
+        if (fallback && row) {
+          await queries.saveRefusal(certificate.id, service, { retryAt, pendingUntil: null });
+          logger.info(log, "renewal refused while the stored ticket lives; serving it");
+          return ok(open(row, representada));
+        }
+        // the authority holds a TA we never stored: it can only expire, at the latest 12 h on
+        const pendingUntil =
+          row?.expires_at && row.expires_at > now
+            ? row.expires_at
+            : new Date(now.getTime() + TA_LIFETIME_MS);
+        await queries.saveRefusal(certificate.id, service, { retryAt, pendingUntil });
+        logger.warn(
+          { ...log, pendingUntil: pendingUntil.toISOString() },
+          "authority holds a ticket we lack",
+        );
+        return fail(accessTicketPending(service, environment, pendingUntil.toISOString()));
+      }
+      case "error": {
+        if (fallback && row) {
+          await queries.saveRefusal(certificate.id, service, { retryAt, pendingUntil: null });
+          logger.warn(
+            { ...log, code: result.error.code },
+            "renewal failed; serving the stored ticket",
+          );
+          return ok(open(row, representada));
+        }
+        logger.warn(
+          { ...log, code: result.error.code, detail: result.error.message },
+          "login failed",
+        );
+        return fail(result.error);
+      }
+    }
+  }
+
+  function obtain(
+    representada: RepresentadaRow,
+    certificate: CertificateRow,
+    service: WebService,
+    logger: HandlerContext["logger"],
+  ): Promise<Result<Reply>> {
+    return deps.tickets.withLock(certificate.id, service, async (queries) => {
+      const row = await queries.find(certificate.id, service);
+      const decision = decide(stateOf(row), deps.now(), deps.policy);
+      switch (decision.action) {
+        case "serve":
+          return ok(open(row!, representada));
+        case "wait":
+          return decision.fallback
+            ? ok(open(row!, representada))
+            : fail(
+                accessTicketPending(
+                  service,
+                  representada.environment,
+                  decision.availableAt.toISOString(),
+                ),
+              );
+        case "login":
+          return login(queries, row, decision.fallback, representada, certificate, service, logger);
+      }
+    });
+  }
+
+  return async ({ cuit, environment, service }, ctx) => {
+    if (!ctx.accountId) return fail(appError("REPRESENTADA_NOT_FOUND"));
+    const representada = await deps.representadas.find(ctx.accountId, cuit, environment);
+    if (!representada) return fail(appError("REPRESENTADA_NOT_FOUND"));
+    const certificate = await deps.certificates.active(representada.id);
+    if (!certificate || !isCertificateUsable(certificate, deps.now())) {
+      return fail(appError("NO_ACTIVE_CERTIFICATE"));
+    }
+    const stored = await deps.tickets.find(certificate.id, service);
+    if (decide(stateOf(stored), deps.now(), deps.policy).action === "serve") {
+      return ok(open(stored!, representada));
+    }
+    const key = `${certificate.id}|${service}`;
+    let flight = inFlight.get(key);
+    if (!flight) {
+      flight = obtain(representada, certificate, service, ctx.logger).finally(() =>
+        inFlight.delete(key),
+      );
+      inFlight.set(key, flight);
+    }
+    return flight;
+  };
+}

@@ -1,0 +1,90 @@
+import { randomUUID } from "node:crypto";
+import type { Handler } from "@pasarela/bus";
+import type { ticket } from "@pasarela/contracts";
+import { appError, catalogue, fail, ok } from "@pasarela/errors";
+import type { Activation, CertificatesRepository } from "../db/repositories/certificates.js";
+import type { RepresentadasRepository } from "../db/repositories/representadas.js";
+import { sealingContext } from "../domain/aliases.js";
+import { readCertificate, readPrivateKey } from "../domain/certificate.js";
+import type { Sealer } from "../domain/sealing.js";
+
+export function makeCertificateCreate(deps: {
+  representadas: RepresentadasRepository;
+  certificates: CertificatesRepository;
+  sealer: Sealer;
+  now: () => Date;
+}): Handler<typeof ticket.certificateCreate> {
+  return async (request, ctx) => {
+    const representada = await deps.representadas.findById(request.representadaId);
+    if (!representada) return fail(appError("REPRESENTADA_NOT_FOUND"));
+    const read = readCertificate(request.certificate, deps.now());
+    if (!read.ok) return read;
+    const certificate = read.value;
+
+    let target: Activation["target"];
+    if (request.privateKey !== undefined) {
+      // a pair generated outside the gateway: it must match itself, not the pending CSR
+      const key = readPrivateKey(request.privateKey);
+      if (!key.ok) return key;
+      if (!certificate.matchesKey(key.value)) return fail(appError("CERTIFICATE_KEY_MISMATCH"));
+      const id = randomUUID();
+      target = {
+        kind: "new",
+        id,
+        privateKeySealed: deps.sealer.seal(key.value, sealingContext.privateKey(id)),
+      };
+    } else {
+      const pending = await deps.certificates.pending(representada.id);
+      if (!pending) return fail(appError("CERTIFICATE_NEEDS_KEY"));
+      const keyPem = deps.sealer.open(
+        pending.private_key_sealed,
+        sealingContext.privateKey(pending.id),
+      );
+      if (!certificate.matchesKey(keyPem)) return fail(appError("CERTIFICATE_KEY_MISMATCH"));
+      target = { kind: "pending", id: pending.id };
+    }
+
+    await deps.certificates.activate({
+      representadaId: representada.id,
+      target,
+      certificatePem: certificate.pem,
+      fingerprint: certificate.fingerprint,
+      notBefore: certificate.notBefore,
+      notAfter: certificate.notAfter,
+    });
+    const otherCa =
+      certificate.issuerEnvironment !== undefined &&
+      certificate.issuerEnvironment !== representada.environment
+        ? certificate.issuerEnvironment
+        : undefined;
+    ctx.logger.info(
+      {
+        representadaId: representada.id,
+        fingerprint: certificate.fingerprint,
+        notAfter: certificate.notAfter.toISOString(),
+        pair: target.kind === "new",
+        ...(otherCa ? { issuerEnvironment: otherCa } : {}),
+      },
+      "certificate activated",
+    );
+    return ok({
+      representadaId: representada.id,
+      cuit: representada.cuit,
+      environment: representada.environment,
+      status: "active" as const,
+      notBefore: certificate.notBefore.toISOString(),
+      notAfter: certificate.notAfter.toISOString(),
+      subject: certificate.subject,
+      issuer: certificate.issuer,
+      ...(otherCa
+        ? {
+            warning: {
+              code: "CERTIFICATE_WRONG_ENVIRONMENT" as const,
+              message: catalogue.CERTIFICATE_WRONG_ENVIRONMENT.message,
+              issuerEnvironment: otherCa,
+            },
+          }
+        : {}),
+    });
+  };
+}

@@ -1,0 +1,32 @@
+import type { Handler } from "@pasarela/bus";
+import type { ticket } from "@pasarela/contracts";
+import { appError, fail, ok } from "@pasarela/errors";
+import type { CertificatesRepository } from "../db/repositories/certificates.js";
+import type { RepresentadasRepository } from "../db/repositories/representadas.js";
+import { isCertificateUsable } from "./usable.js";
+
+export function makeRepresentadaGet(deps: {
+  representadas: RepresentadasRepository;
+  certificates: CertificatesRepository;
+  now: () => Date;
+}): Handler<typeof ticket.representadaGet> {
+  return async ({ cuit, environment, requireActiveCertificate }, ctx) => {
+    // without an account nothing can belong to it: the same answer as a stranger's CUIT
+    if (!ctx.accountId) return fail(appError("REPRESENTADA_NOT_FOUND"));
+    const representada = await deps.representadas.find(ctx.accountId, cuit, environment);
+    if (!representada) return fail(appError("REPRESENTADA_NOT_FOUND"));
+    const active = await deps.certificates.active(representada.id);
+    const certificateActive = active !== undefined && isCertificateUsable(active, deps.now());
+    if (requireActiveCertificate && !certificateActive) {
+      return fail(appError("NO_ACTIVE_CERTIFICATE"));
+    }
+    return ok({
+      representadaId: representada.id,
+      cuit: representada.cuit,
+      environment: representada.environment,
+      alias: representada.alias,
+      ptoVta: representada.pto_vta,
+      certificateActive,
+    });
+  };
+}

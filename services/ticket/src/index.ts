@@ -1,0 +1,43 @@
+import { startService, type RunningService } from "@pasarela/service";
+import type { Logger } from "@pasarela/telemetry";
+import { makeWsaaAdapter } from "./adapters/wsaa.js";
+import type { TicketConfig } from "./config.js";
+import type { TicketDatabase } from "./db/database.js";
+import { migrations, schema } from "./db/migrations/index.js";
+import { makeSealer } from "./domain/sealing.js";
+import { ticketBindings } from "./service.js";
+
+export { loadConfig, type TicketConfig } from "./config.js";
+export { migrations, schema } from "./db/migrations/index.js";
+export { isValidCuit } from "./domain/cuit.js";
+
+/** Starts the ticket service on the bus; used by main.ts and by tests in-process. */
+export async function startTicket(
+  config: TicketConfig,
+  logger?: Logger,
+): Promise<RunningService<object>> {
+  const sealer = makeSealer(config.KEY_ENCRYPTION_KEY);
+  const wsaa = makeWsaaAdapter({
+    urls: { homologacion: config.WSAA_URL_HOMOLOGACION, produccion: config.WSAA_URL_PRODUCCION },
+    timeoutMs: config.AUTHORITY_TIMEOUT_MS,
+  });
+  return startService<TicketDatabase, object>({
+    name: "ticket",
+    settings: config,
+    database: { schema, migrations },
+    ...(logger ? { logger } : {}),
+    start: ({ db }) =>
+      Promise.resolve({
+        bindings: ticketBindings({
+          db: db!.db,
+          sealer,
+          wsaa,
+          policy: {
+            refreshAheadMs: config.TA_REFRESH_AHEAD_MS,
+            minRemainingMs: config.TA_MIN_REMAINING_MS,
+            retryAfterMs: config.TA_RETRY_AFTER_MS,
+          },
+        }),
+      }),
+  });
+}

@@ -1,0 +1,50 @@
+import { bind, type Binding } from "@pasarela/bus";
+import { ticket } from "@pasarela/contracts";
+import type { Kysely } from "@pasarela/db";
+import type { WsaaAdapter } from "./adapters/wsaa.js";
+import type { TicketDatabase } from "./db/database.js";
+import { makeAccessTicketsRepository } from "./db/repositories/access-tickets.js";
+import { makeCertificatesRepository } from "./db/repositories/certificates.js";
+import { makeRepresentadasRepository } from "./db/repositories/representadas.js";
+import type { Sealer } from "./domain/sealing.js";
+import { makeAccessGet, type AccessPolicy } from "./handlers/access-get.js";
+import { makeCertificateCreate } from "./handlers/certificate-create.js";
+import { makeRepresentadaCreate } from "./handlers/representada-create.js";
+import { makeRepresentadaGet } from "./handlers/representada-get.js";
+import { makeRepresentadaList } from "./handlers/representada-list.js";
+
+/** Wiring only: repositories, the WSAA adapter and handlers bound to their subjects. */
+export function ticketBindings(deps: {
+  db: Kysely<TicketDatabase>;
+  sealer: Sealer;
+  wsaa: WsaaAdapter;
+  policy: AccessPolicy;
+  now?: () => Date;
+}): Binding[] {
+  const representadas = makeRepresentadasRepository(deps.db);
+  const certificates = makeCertificatesRepository(deps.db);
+  const tickets = makeAccessTicketsRepository(deps.db);
+  const now = deps.now ?? (() => new Date());
+  const { sealer } = deps;
+  return [
+    bind(ticket.representadaCreate, makeRepresentadaCreate({ representadas, sealer })),
+    bind(ticket.representadaList, makeRepresentadaList({ representadas, certificates })),
+    bind(ticket.representadaGet, makeRepresentadaGet({ representadas, certificates, now })),
+    bind(
+      ticket.certificateCreate,
+      makeCertificateCreate({ representadas, certificates, sealer, now }),
+    ),
+    bind(
+      ticket.accessGet,
+      makeAccessGet({
+        representadas,
+        certificates,
+        tickets,
+        sealer,
+        wsaa: deps.wsaa,
+        policy: deps.policy,
+        now,
+      }),
+    ),
+  ];
+}

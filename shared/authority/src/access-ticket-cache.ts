@@ -1,0 +1,101 @@
+import type { Bus } from "@pasarela/bus";
+import { ticket, type Environment, type ReplyOf, type WebService } from "@pasarela/contracts";
+import { ok, type Result } from "@pasarela/errors";
+
+export type AccessTicket = ReplyOf<typeof ticket.accessGet>;
+
+export interface AccessTicketCache {
+  /**
+   * The TA for (account, represented CUIT, environment, service): from memory while it has
+   * more than `refreshAheadMs` left, otherwise from `ticket.access.get` (one request per key
+   * at a time, however many callers wait). Failures are answered, never cached.
+   */
+  get: (
+    accountId: string,
+    cuit: string,
+    environment: Environment,
+    service: WebService,
+  ) => Promise<Result<AccessTicket>>;
+  /** Drops one entry, e.g. after the business service rejected its token. */
+  invalidate: (
+    accountId: string,
+    cuit: string,
+    environment: Environment,
+    service: WebService,
+  ) => void;
+  clear: () => void;
+}
+
+export interface AccessTicketCacheOptions {
+  /** hand back to `ticket` this long before expiry (it renews ahead of expiry too) */
+  refreshAheadMs?: number;
+  /**
+   * how long a TA already inside the refresh window is still reused: `ticket` answers the
+   * stored TA while the authority will not issue the next, and asking it on every call
+   * would turn the last minutes of a TA into a request per query
+   */
+  nearExpiryHoldMs?: number;
+  now?: () => number;
+}
+
+interface Entry {
+  readonly ticket: AccessTicket;
+  readonly reuseUntil: number;
+}
+
+/** The caller side of access tickets (wsfe, wsfex, padron): steady state costs no NATS trip. */
+export function makeAccessTicketCache(
+  bus: Pick<Bus, "request">,
+  options: AccessTicketCacheOptions = {},
+): AccessTicketCache {
+  const refreshAheadMs = options.refreshAheadMs ?? 120_000;
+  const nearExpiryHoldMs = options.nearExpiryHoldMs ?? 30_000;
+  const now = options.now ?? Date.now;
+  const entries = new Map<string, Entry>();
+  const inFlight = new Map<string, Promise<Result<AccessTicket>>>();
+  const keyOf = (accountId: string, cuit: string, environment: string, service: string) =>
+    `${accountId}|${cuit}|${environment}|${service}`;
+
+  function reuseUntil(expiresAt: number, at: number): number {
+    const ahead = expiresAt - refreshAheadMs;
+    // a few seconds of margin so a token is not sent that expires on the way
+    return ahead > at ? ahead : Math.min(at + nearExpiryHoldMs, expiresAt - 5_000);
+  }
+
+  async function fetchTicket(
+    key: string,
+    accountId: string,
+    body: { cuit: string; environment: Environment; service: WebService },
+  ): Promise<Result<AccessTicket>> {
+    const reply = await bus.request(ticket.accessGet, body, { accountId });
+    if (reply.ok) {
+      const at = now();
+      const until = reuseUntil(Date.parse(reply.value.expiresAt), at);
+      if (until > at) entries.set(key, { ticket: reply.value, reuseUntil: until });
+      else entries.delete(key);
+    }
+    return reply;
+  }
+
+  return {
+    get(accountId, cuit, environment, service) {
+      const key = keyOf(accountId, cuit, environment, service);
+      const entry = entries.get(key);
+      if (entry && entry.reuseUntil > now()) return Promise.resolve(ok(entry.ticket));
+      let flight = inFlight.get(key);
+      if (!flight) {
+        flight = fetchTicket(key, accountId, { cuit, environment, service }).finally(() =>
+          inFlight.delete(key),
+        );
+        inFlight.set(key, flight);
+      }
+      return flight;
+    },
+    invalidate(accountId, cuit, environment, service) {
+      entries.delete(keyOf(accountId, cuit, environment, service));
+    },
+    clear() {
+      entries.clear();
+    },
+  };
+}

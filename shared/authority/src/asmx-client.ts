@@ -1,0 +1,212 @@
+import { XMLParser } from "fast-xml-parser";
+import type { SoapFailure } from "./soap-client.js";
+
+/**
+ * A SOAP 1.1 client for the authority's .NET ASMX services (WSFEv1, WSFEXv1), written as XML
+ * templates over `fetch` rather than with the `soap` package: ASMX silently ignores unqualified
+ * or misplaced elements (authority-ws.md §1.1, §8.11), so the request text is spelled out by
+ * the caller in WSDL order under one default namespace, and the hot path of a query costs one
+ * string concatenation and one parse instead of a WSDL-driven serializer.
+ */
+export interface AsmxClient {
+  readonly endpoint: string;
+  readonly namespace: string;
+  /**
+   * Posts `<operation xmlns=namespace>{innerXml}</operation>` and answers the parsed
+   * `<operation>Result` element (or `{}` when it is empty); every failure is a value.
+   */
+  call: (operation: string, innerXml: string) => Promise<AsmxOutcome>;
+}
+
+export type AsmxOutcome =
+  | { readonly ok: true; readonly result: XmlObject }
+  | { readonly ok: false; readonly failure: SoapFailure };
+
+/** What fast-xml-parser makes of an element: text, a child record, or a list of repeats. */
+export type XmlValue = string | XmlObject | XmlValue[];
+export interface XmlObject {
+  readonly [name: string]: XmlValue;
+}
+
+export interface AsmxClientOptions {
+  endpoint: string;
+  /** target namespace of the service, with its trailing slash */
+  namespace: string;
+  timeoutMs: number;
+  /** injectable for tests; the global fetch keeps connections alive */
+  fetch?: typeof fetch;
+}
+
+const SOAP11 = "http://schemas.xmlsoap.org/soap/envelope/";
+
+// Values stay strings: the service prints doubles in shortest form and ids such as "002" or
+// "5" are published as text; callers convert field by field.
+const parser = new XMLParser({
+  ignoreAttributes: true,
+  removeNSPrefix: true,
+  parseTagValue: false,
+  trimValues: true,
+  processEntities: true,
+});
+
+const XML_ESCAPES: Record<string, string> = {
+  "&": "&amp;",
+  "<": "&lt;",
+  ">": "&gt;",
+  '"': "&quot;",
+  "'": "&apos;",
+};
+
+/** Text for an element body; every value from a caller passes through here. */
+export function xmlText(value: string | number): string {
+  return String(value).replace(/[&<>"']/g, (c) => XML_ESCAPES[c] ?? c);
+}
+
+/** `<name>value</name>`, escaped. */
+export function xmlElement(name: string, value: string | number): string {
+  return `<${name}>${xmlText(value)}</${name}>`;
+}
+
+/** A child record, or undefined when the element is absent, empty or text. */
+export function xmlChild(parent: XmlValue | undefined, name: string): XmlObject | undefined {
+  if (parent === undefined || typeof parent === "string" || Array.isArray(parent)) return undefined;
+  const value = parent[name];
+  if (value === undefined || typeof value === "string") return undefined;
+  return Array.isArray(value) ? (value[0] as XmlObject | undefined) : value;
+}
+
+/** The text of a child, or undefined; `<CAE />` is "". */
+export function xmlString(parent: XmlValue | undefined, name: string): string | undefined {
+  if (parent === undefined || typeof parent === "string" || Array.isArray(parent)) return undefined;
+  const value = parent[name];
+  return typeof value === "string" ? value : undefined;
+}
+
+/** Repeated children as a list whether the service sent none, one or many. */
+export function xmlList(parent: XmlValue | undefined, name: string): XmlObject[] {
+  if (parent === undefined || typeof parent === "string" || Array.isArray(parent)) return [];
+  const value = parent[name];
+  if (value === undefined || typeof value === "string") return [];
+  return (Array.isArray(value) ? value : [value]).filter(
+    (v): v is XmlObject => typeof v === "object" && !Array.isArray(v),
+  );
+}
+
+function record(value: unknown): Record<string, unknown> | undefined {
+  return typeof value === "object" && value !== null && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : undefined;
+}
+
+function faultOf(body: Record<string, unknown>, status: number): SoapFailure | undefined {
+  const fault = record(body.Fault);
+  if (!fault) return undefined;
+  // SOAP 1.1 faultcode/faultstring; SOAP 1.2 Code/Value and Reason/Text
+  const code12 = record(fault.Code)?.Value;
+  const reason12 = record(fault.Reason)?.Text;
+  const rawCode =
+    typeof fault.faultcode === "string"
+      ? fault.faultcode
+      : typeof code12 === "string"
+        ? code12
+        : "";
+  const message =
+    typeof fault.faultstring === "string"
+      ? fault.faultstring
+      : typeof reason12 === "string"
+        ? reason12
+        : "";
+  return {
+    kind: "fault",
+    code: rawCode.includes(":") ? rawCode.slice(rawCode.lastIndexOf(":") + 1) : rawCode,
+    message: message.trim(),
+    status,
+  };
+}
+
+function isAbort(error: unknown): boolean {
+  const name = (error as { name?: unknown } | null)?.name;
+  return name === "TimeoutError" || name === "AbortError";
+}
+
+function networkMessage(error: unknown): string {
+  const cause = (error as { cause?: { code?: unknown; message?: unknown } } | null)?.cause;
+  const code = typeof cause?.code === "string" ? `${cause.code}: ` : "";
+  const message =
+    typeof cause?.message === "string"
+      ? cause.message
+      : error instanceof Error
+        ? error.message
+        : String(error);
+  return `${code}${message}`;
+}
+
+export function makeAsmxClient(options: AsmxClientOptions): AsmxClient {
+  const doFetch = options.fetch ?? fetch;
+  const { endpoint, namespace, timeoutMs } = options;
+  return {
+    endpoint,
+    namespace,
+    async call(operation, innerXml) {
+      const envelope =
+        `<?xml version="1.0" encoding="utf-8"?><soap:Envelope xmlns:soap="${SOAP11}">` +
+        `<soap:Body><${operation} xmlns="${namespace}">${innerXml}</${operation}></soap:Body>` +
+        `</soap:Envelope>`;
+      let status: number;
+      let text: string;
+      try {
+        const response = await doFetch(endpoint, {
+          method: "POST",
+          headers: {
+            "content-type": "text/xml; charset=utf-8",
+            soapaction: `"${namespace}${operation}"`,
+          },
+          body: envelope,
+          signal: AbortSignal.timeout(timeoutMs),
+        });
+        status = response.status;
+        text = await response.text();
+      } catch (error) {
+        if (isAbort(error)) return { ok: false, failure: { kind: "timeout", timeoutMs } };
+        return { ok: false, failure: { kind: "network", message: networkMessage(error) } };
+      }
+      let doc: unknown;
+      try {
+        doc = parser.parse(text);
+      } catch (error) {
+        return status >= 300
+          ? { ok: false, failure: { kind: "http", status } }
+          : {
+              ok: false,
+              failure: {
+                kind: "unreadable",
+                message: error instanceof Error ? error.message : String(error),
+              },
+            };
+      }
+      const body = record(record(record(doc)?.Envelope)?.Body);
+      if (body) {
+        const fault = faultOf(body, status);
+        if (fault) return { ok: false, failure: fault };
+      }
+      if (status >= 300) return { ok: false, failure: { kind: "http", status } };
+      const response = record(body?.[`${operation}Response`]);
+      if (!response) {
+        return {
+          ok: false,
+          failure: { kind: "unreadable", message: `no ${operation}Response in the answer` },
+        };
+      }
+      const result = response[`${operation}Result`];
+      if (result === undefined || result === "") return { ok: true, result: {} };
+      const parsed = record(result);
+      if (!parsed) {
+        return {
+          ok: false,
+          failure: { kind: "unreadable", message: `${operation}Result is not an element` },
+        };
+      }
+      return { ok: true, result: parsed as XmlObject };
+    },
+  };
+}

@@ -1,0 +1,75 @@
+import {
+  authorityUnavailable,
+  certificateEnvironmentMismatch,
+  serviceNotDelegated,
+  type AppError,
+  type Environment,
+  type WebService,
+} from "@pasarela/errors";
+import type { SoapFailure } from "./soap-client.js";
+
+/**
+ * What a failed loginCms means to the gateway. `already-authenticated` is not an error yet:
+ * only the ticket service knows whether it holds the TA the authority is talking about.
+ */
+export type WsaaFailureClass =
+  | { readonly kind: "already-authenticated"; readonly message: string }
+  | { readonly kind: "error"; readonly error: AppError };
+
+const NOT_AUTHORIZED_CODES = new Set(["coe.notAuthorized", "LoginFault", "wsaa.LoginFault"]);
+
+/**
+ * Spec §7.2 and ARCHITECTURE §3: not delegated → 403 naming service and environment; a
+ * certificate of the other CA → 403 mix-up; everything else, including faults we do not
+ * recognise, → 502, because a 403 must never be a guess.
+ */
+export function classifyWsaaFailure(
+  failure: SoapFailure,
+  service: WebService,
+  environment: Environment,
+): WsaaFailureClass {
+  switch (failure.kind) {
+    case "fault": {
+      const { code, message } = failure;
+      if (code === "coe.alreadyAuthenticated") return { kind: "already-authenticated", message };
+      if (NOT_AUTHORIZED_CODES.has(code) || /no autorizado a acceder al servicio/i.test(message)) {
+        return {
+          kind: "error",
+          error: serviceNotDelegated(service, environment, message || undefined),
+        };
+      }
+      if (code === "cms.cert.untrusted") {
+        return {
+          kind: "error",
+          error: certificateEnvironmentMismatch(environment, message || undefined),
+        };
+      }
+      return {
+        kind: "error",
+        error: authorityUnavailable(`WSAA ${code}${message ? `: ${message}` : ""}`, {
+          authorityCode: code,
+        }),
+      };
+    }
+    case "timeout":
+      return {
+        kind: "error",
+        error: authorityUnavailable(`WSAA no respondió en ${failure.timeoutMs} ms`),
+      };
+    case "http":
+      return {
+        kind: "error",
+        error: authorityUnavailable(`WSAA respondió HTTP ${failure.status}`),
+      };
+    case "network":
+      return {
+        kind: "error",
+        error: authorityUnavailable(`WSAA inalcanzable: ${failure.message}`),
+      };
+    case "unreadable":
+      return {
+        kind: "error",
+        error: authorityUnavailable(`respuesta de WSAA ilegible: ${failure.message}`),
+      };
+  }
+}

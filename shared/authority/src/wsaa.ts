@@ -1,0 +1,68 @@
+import { XMLParser } from "fast-xml-parser";
+import { createSoapClient, type SoapFailure } from "./soap-client.js";
+
+/** The credentials and validity of a TA (loginTicketResponse, authority-ws.md §2.5). */
+export interface LoginTicket {
+  readonly token: string;
+  readonly sign: string;
+  readonly generationTime: Date;
+  readonly expirationTime: Date;
+}
+
+export type WsaaLoginOutcome =
+  | { readonly ok: true; readonly ticket: LoginTicket }
+  | { readonly ok: false; readonly failure: SoapFailure };
+
+export interface WsaaClient {
+  readonly endpoint: string;
+  /** `loginCms(in0 = base64 CMS)`; faults, timeouts and garbage come back as values. */
+  loginCms: (cmsBase64: string) => Promise<WsaaLoginOutcome>;
+}
+
+// Values stay strings: token and sign are opaque base64, never numbers.
+const parser = new XMLParser({ parseTagValue: false, ignoreAttributes: true, trimValues: true });
+
+/** Parses the TA XML that travels escaped inside `loginCmsReturn`; undefined when malformed. */
+export function parseLoginTicket(xml: string): LoginTicket | undefined {
+  let doc: unknown;
+  try {
+    doc = parser.parse(xml);
+  } catch {
+    return undefined;
+  }
+  const response = (doc as { loginTicketResponse?: Record<string, unknown> }).loginTicketResponse;
+  const header = response?.header as Record<string, unknown> | undefined;
+  const credentials = response?.credentials as Record<string, unknown> | undefined;
+  const token = credentials?.token;
+  const sign = credentials?.sign;
+  const generationTime = new Date(String(header?.generationTime));
+  const expirationTime = new Date(String(header?.expirationTime));
+  if (typeof token !== "string" || token === "" || typeof sign !== "string" || sign === "") {
+    return undefined;
+  }
+  if (Number.isNaN(generationTime.getTime()) || Number.isNaN(expirationTime.getTime())) {
+    return undefined;
+  }
+  return { token, sign, generationTime, expirationTime };
+}
+
+/** A WSAA client on the project's own WSDL (`wsdl/wsaa.wsdl`) at the configured endpoint. */
+export function makeWsaaClient(options: { endpoint: string; timeoutMs: number }): WsaaClient {
+  const soap = createSoapClient({ wsdl: "wsaa.wsdl", ...options });
+  return {
+    endpoint: options.endpoint,
+    async loginCms(cmsBase64) {
+      const outcome = await soap.call("loginCms", { in0: cmsBase64 });
+      if (!outcome.ok) return outcome;
+      const returned = (outcome.result as { loginCmsReturn?: unknown } | null)?.loginCmsReturn;
+      const ticket = typeof returned === "string" ? parseLoginTicket(returned) : undefined;
+      if (!ticket) {
+        return {
+          ok: false,
+          failure: { kind: "unreadable", message: "loginCmsReturn is not a TA" },
+        };
+      }
+      return { ok: true, ticket };
+    },
+  };
+}

@@ -1,0 +1,29 @@
+import { z } from "zod";
+import { defineContract } from "../contract.js";
+import { environmentSchema, idSchema, representadaSchema } from "../common/fields.js";
+
+/**
+ * `ticket.representada.get`: resolves (account from the header, cuit, environment). A CUIT of
+ * another account answers exactly like an unknown one. With `requireActiveCertificate` a
+ * representada without a usable certificate is NO_ACTIVE_CERTIFICATE instead of a reply.
+ */
+export const representadaGet = defineContract({
+  subject: "ticket.representada.get",
+  request: z
+    .object({
+      cuit: representadaSchema,
+      environment: environmentSchema,
+      requireActiveCertificate: z.boolean().default(false),
+    })
+    .strict(),
+  reply: z.object({
+    representadaId: idSchema,
+    cuit: representadaSchema,
+    environment: environmentSchema,
+    alias: z.string(),
+    ptoVta: z.number().int().nullable(),
+    certificateActive: z.boolean(),
+  }),
+  errors: ["REPRESENTADA_NOT_FOUND", "NO_ACTIVE_CERTIFICATE"],
+  timeoutMs: 5_000,
+});
