@@ -1,9 +1,13 @@
 import * as billing from "../../services/billing/src/db/migrations/index.js";
+import * as catalog from "../../services/catalog/src/db/migrations/index.js";
 import * as ticket from "../../services/ticket/src/db/migrations/index.js";
+import * as wsfe from "../../services/wsfe/src/db/migrations/index.js";
 import type { ServiceMigrations } from "@pasarela/testing";
 
 /** Every service's frozen migrations, run once into the template database of a test run. */
 export const serviceMigrations: ServiceMigrations[] = [
   { schema: billing.schema, migrations: billing.migrations },
+  { schema: catalog.schema, migrations: catalog.migrations },
   { schema: ticket.schema, migrations: ticket.migrations },
+  { schema: wsfe.schema, migrations: wsfe.migrations },
 ];

@@ -57,10 +57,18 @@ export function unknownTabla(tabla: string, valid: readonly string[]): AppError 
   };
 }
 
+/**
+ * Completes "El campo <field> …" for a VAT rate outside the accepted list; zod schemas use it
+ * so a rate refused by validation reads exactly like `invalidAlicuota`.
+ */
+export function alicuotaNotAccepted(value: unknown): string {
+  return `tiene una alícuota de IVA no aceptada (${String(value)}). Alícuotas aceptadas: ${list(ALICUOTAS_IVA)}`;
+}
+
 export function invalidAlicuota(field: string, value: unknown): AppError {
   return {
     code: "INVALID_FIELD",
-    message: `El campo ${field} tiene una alícuota de IVA no aceptada (${String(value)}). Alícuotas aceptadas: ${list(ALICUOTAS_IVA)}`,
+    message: `El campo ${field} ${alicuotaNotAccepted(value)}`,
     details: { field, accepted: ALICUOTAS_IVA.map(Number) },
   };
 }
@@ -167,5 +175,38 @@ export function rejectionCap(retryAfterSeconds: number): AppError {
     code: "REJECTION_CAP",
     message: `${catalogue.REJECTION_CAP.message}; el bloqueo se levanta solo a medida que pasa la hora`,
     details: { retryAfterSeconds },
+  };
+}
+
+/** Spec §7.3 (11002): the authority's own text tells the caller where to enable the point of sale. */
+export function pointOfSaleNotEnabled(
+  ptoVta: number,
+  service: WebService,
+  environment: Environment,
+  authority: { code: number; message: string },
+): AppError {
+  return {
+    code: "POINT_OF_SALE_NOT_ENABLED",
+    message: `El punto de venta ${ptoVta} no está habilitado para ${service} en ${environment}: la AFIP respondió ${authority.code} "${authority.message}". Declaralo con modalidad web services (también en homologación) y consultá /api/wsfe/parametros/puntos-de-venta`,
+    details: {
+      field: "ptoVta",
+      ptoVta,
+      service,
+      environment,
+      authorityCode: authority.code,
+      authorityMessage: authority.message,
+    },
+  };
+}
+
+/** A query the authority refused for a reason in the request; its code and text reach the caller. */
+export function authorityQueryRefused(
+  service: WebService,
+  authority: { code: number; message: string },
+): AppError {
+  return {
+    code: "AUTHORITY_QUERY_REFUSED",
+    message: `${catalogue.AUTHORITY_QUERY_REFUSED.message} (${service}, código ${authority.code}): ${authority.message}`,
+    details: { service, authorityCode: authority.code, authorityMessage: authority.message },
   };
 }

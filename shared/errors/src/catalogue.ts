@@ -180,6 +180,16 @@ export const catalogue = {
   /** docTipo + docNro already used by a live customer of the account */
   CLIENTE_DUPLICATE: entry("conflict", false, "Ya tenés un cliente con ese documento"),
 
+  // --- authority answers that are the caller's to fix (spec §7.1, §7.3, 400) ---
+  /** the authority says the point of sale is not enabled for the web service (WSFEv1 11002, WSFEX 1607) */
+  POINT_OF_SALE_NOT_ENABLED: entry(
+    "invalid",
+    false,
+    "El punto de venta no está habilitado para facturar por web services",
+  ),
+  /** the authority refused a query for a reason in the request (its code and text in details) */
+  AUTHORITY_QUERY_REFUSED: entry("invalid", false, "La AFIP rechazó la consulta"),
+
   // --- issuance (spec §7.2–7.6, 409/422/429) ---
   /** the authority answered Resultado R; details in observaciones/errores */
   AUTHORITY_REJECTED: entry("rejected", false, "La AFIP rechazó el comprobante"),

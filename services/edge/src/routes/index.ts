@@ -1,7 +1,17 @@
+import { clientesRoutes } from "./clientes.js";
 import { cuentaRoutes } from "./cuenta.js";
+import { productosRoutes } from "./productos.js";
 import type { RouteModule } from "./route-module.js";
+import { wsfeRoutes } from "./wsfe.js";
+import { wsfexRoutes } from "./wsfex.js";
 
 /** Every /api route group, in registration order. */
-export const routeModules: readonly RouteModule[] = [cuentaRoutes];
+export const routeModules: readonly RouteModule[] = [
+  cuentaRoutes,
+  clientesRoutes,
+  productosRoutes,
+  wsfeRoutes,
+  wsfexRoutes,
+];
 
 export type { Caller, RouteDeps, RouteModule } from "./route-module.js";

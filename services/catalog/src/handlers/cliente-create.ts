@@ -1,0 +1,20 @@
+import { randomUUID } from "node:crypto";
+import type { Handler } from "@pasarela/bus";
+import type { catalog } from "@pasarela/contracts";
+import { appError, fail, ok } from "@pasarela/errors";
+import type { ClientesRepository } from "../db/repositories/clientes.js";
+import { documentoProblem } from "../domain/documento.js";
+
+export function makeClienteCreate(
+  clientes: ClientesRepository,
+): Handler<typeof catalog.clienteCreate> {
+  return async (input, ctx) => {
+    if (!ctx.accountId) return fail(appError("UNAUTHORIZED"));
+    const problem = documentoProblem(input.docTipo, input.docNro);
+    if (problem) return fail(problem);
+    const created = await clientes.insert(ctx.accountId, randomUUID(), input);
+    if (created === "duplicate") return fail(appError("CLIENTE_DUPLICATE"));
+    ctx.logger.info({ clienteId: created.id }, "cliente created");
+    return ok(created);
+  };
+}

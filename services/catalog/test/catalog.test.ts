@@ -1,0 +1,167 @@
+import { randomUUID } from "node:crypto";
+import { connectBus, type Bus } from "@pasarela/bus";
+import { catalog } from "@pasarela/contracts";
+import { startTracing } from "@pasarela/telemetry";
+import { capturingLogger, fileInfra, type FileInfra } from "@pasarela/testing";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { loadConfig, startCatalog } from "../src/index.js";
+
+describe("catalog service over the bus", () => {
+  let infra: FileInfra;
+  let client: Bus;
+  let stop: () => Promise<void>;
+  const { logger } = capturingLogger("catalog");
+
+  beforeAll(async () => {
+    infra = await fileInfra();
+    const service = await startCatalog(
+      loadConfig({
+        NATS_URL: infra.natsUrl,
+        NATS_PREFIX: infra.prefix,
+        DATABASE_URL: infra.databaseUrl,
+      }),
+      logger,
+    );
+    stop = service.stop;
+    client = await connectBus({
+      url: infra.natsUrl,
+      prefix: infra.prefix,
+      name: "test",
+      logger,
+      tracer: startTracing({ service: "test" }).tracer,
+    });
+  });
+
+  afterAll(async () => {
+    await client?.close();
+    await stop?.();
+    await infra?.cleanup();
+  });
+
+  const as = (accountId: string) => ({ accountId });
+
+  it("stores a customer with nulls for what was not sent and answers it by id", async () => {
+    const accountId = randomUUID();
+    const created = await client.request(
+      catalog.clienteCreate,
+      { docTipo: 80, docNro: "20111111112", razonSocial: "  Juan Pérez  " },
+      as(accountId),
+    );
+    if (!created.ok) throw new Error(created.error.message);
+    expect(created.value).toMatchObject({
+      docTipo: 80,
+      docNro: "20111111112",
+      razonSocial: "Juan Pérez",
+      condicionIvaReceptorId: null,
+      email: null,
+      domicilio: null,
+    });
+    const got = await client.request(catalog.clienteGet, { id: created.value.id }, as(accountId));
+    expect(got).toEqual({ ok: true, value: created.value });
+  });
+
+  it("resolves ids only within their account, and never for a malformed or missing account", async () => {
+    const owner = randomUUID();
+    const created = await client.request(
+      catalog.productoCreate,
+      { descripcion: "Hora de consultoría", precioUnitario: "15000.00" },
+      as(owner),
+    );
+    if (!created.ok) throw new Error(created.error.message);
+    const notFound = {
+      ok: false,
+      error: { code: "PRODUCTO_NOT_FOUND", message: "Producto no encontrado" },
+    };
+    expect(
+      await client.request(catalog.productoGet, { id: created.value.id }, as(randomUUID())),
+    ).toEqual(notFound);
+    expect(await client.request(catalog.productoGet, { id: created.value.id })).toEqual(notFound);
+    expect(await client.request(catalog.productoGet, { id: "not-a-uuid" }, as(owner))).toEqual(
+      notFound,
+    );
+    expect(
+      await client.request(
+        catalog.productoUpdate,
+        { id: created.value.id, changes: { descripcion: "x" } },
+        as(randomUUID()),
+      ),
+    ).toEqual(notFound);
+    expect(
+      await client.request(catalog.productoDelete, { id: created.value.id }, as(randomUUID())),
+    ).toEqual(notFound);
+    expect(
+      (await client.request(catalog.productoGet, { id: created.value.id }, as(owner))).ok,
+    ).toBe(true);
+  });
+
+  it("checks the CUIT of the resulting document when a PATCH changes only one half", async () => {
+    const accountId = randomUUID();
+    const created = await client.request(
+      catalog.clienteCreate,
+      { docTipo: 96, docNro: "12345678", razonSocial: "Ana" },
+      as(accountId),
+    );
+    if (!created.ok) throw new Error(created.error.message);
+    const toCuit = await client.request(
+      catalog.clienteUpdate,
+      { id: created.value.id, changes: { docTipo: 80 } },
+      as(accountId),
+    );
+    expect(toCuit).toMatchObject({
+      ok: false,
+      error: { code: "INVALID_FIELD", details: { field: "docNro" } },
+    });
+    const both = await client.request(
+      catalog.clienteUpdate,
+      { id: created.value.id, changes: { docTipo: 80, docNro: "27111111115" } },
+      as(accountId),
+    );
+    // 27111111115: Σ = 2·5+7·4+1·(3+2+7+6+5+4+3+2) = 70, 70 mod 11 = 4, 11 − 4 = 7 ≠ 5
+    expect(both.ok).toBe(false);
+    const valid = await client.request(
+      catalog.clienteUpdate,
+      { id: created.value.id, changes: { docTipo: 80, docNro: "30000000007" } },
+      as(accountId),
+    );
+    expect(valid).toMatchObject({
+      ok: true,
+      value: { docTipo: 80, docNro: "30000000007", razonSocial: "Ana" },
+    });
+  });
+
+  it("keeps prices as the exact decimal text that was sent", async () => {
+    const accountId = randomUUID();
+    for (const precioUnitario of ["1210.50", "0.000001", "999999999999.999999", "0"]) {
+      const created = await client.request(
+        catalog.productoCreate,
+        { descripcion: "p", precioUnitario, alicuotaIva: 10.5 },
+        as(accountId),
+      );
+      expect(created).toMatchObject({ ok: true, value: { precioUnitario, alicuotaIva: 10.5 } });
+    }
+  });
+
+  it("drops leading zeros so one document cannot be stored twice", async () => {
+    const accountId = randomUUID();
+    const first = await client.request(
+      catalog.clienteCreate,
+      { docTipo: 96, docNro: "01234567", razonSocial: "A" },
+      as(accountId),
+    );
+    expect(first).toMatchObject({ ok: true, value: { docNro: "1234567" } });
+    const second = await client.request(
+      catalog.clienteCreate,
+      { docTipo: 96, docNro: "1234567", razonSocial: "B" },
+      as(accountId),
+    );
+    expect(second).toMatchObject({ ok: false, error: { code: "CLIENTE_DUPLICATE" } });
+  });
+
+  it("refuses a cursor it never issued, naming the field", async () => {
+    const listed = await client.request(catalog.clienteList, { cursor: "abc" }, as(randomUUID()));
+    expect(listed).toMatchObject({
+      ok: false,
+      error: { code: "INVALID_FIELD", details: { field: "cursor" } },
+    });
+  });
+});

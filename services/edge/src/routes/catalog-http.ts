@@ -1,0 +1,42 @@
+import { z } from "zod";
+
+/**
+ * HTTP shapes shared by /api/clientes and /api/productos, declared so the OpenAPI document
+ * shows every answer a route can give; the bodies themselves come from the error handler.
+ */
+export const errorBodySchema = z.object({
+  error: z.string().describe("Mensaje para personas"),
+  code: z.string().describe("Código estable del catálogo de errores"),
+  details: z.record(z.string(), z.unknown()).optional(),
+});
+
+const errorBody = (description: string) => errorBodySchema.describe(description);
+
+export const invalidResponse = errorBody(
+  "Cuerpo, parámetro o campo inválido: el mensaje lo nombra",
+);
+export const readOnlyResponse = errorBody(
+  "API key de solo lectura: Esta API key es de solo lectura y no puede modificar datos de la cuenta.",
+);
+
+/**
+ * Any text: a malformed id answers the same 404 as an unknown one, so nothing tells whether
+ * an id exists in another account.
+ */
+export const idParamsSchema = z
+  .object({ id: z.string().describe("id (UUID) del registro") })
+  .strict();
+
+/** `limit` 1–100 (20 by default) and the opaque `cursor` of the previous page. */
+export const pageQuery = {
+  limit: z.coerce
+    .number()
+    .int("debe ser un entero")
+    .min(1, "debe estar entre 1 y 100")
+    .max(100, "debe estar entre 1 y 100")
+    .default(20)
+    .describe("Tamaño de página, 1 a 100 (20 por omisión)"),
+  cursor: z.string().min(1).max(200).optional().describe("El nextCursor de la página anterior"),
+};
+
+export const noContentResponse = z.null().describe("Eliminado; sin cuerpo");

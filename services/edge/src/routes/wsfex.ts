@@ -1,0 +1,86 @@
+import { wsfex } from "@pasarela/contracts";
+import { unsupportedCbteTipo } from "@pasarela/errors";
+import { z } from "zod";
+import { EdgeError } from "../http/edge-error.js";
+import type { RouteModule } from "./route-module.js";
+
+const tags = ["wsfex"];
+const accepted: readonly number[] = wsfex.WSFEX_CBTE_TIPOS;
+
+// Checked here rather than in the schema so the 400 lists the accepted types (spec §7.2).
+function requireSupported(cbteTipo: number): void {
+  if (!accepted.includes(cbteTipo)) throw new EdgeError(unsupportedCbteTipo(cbteTipo, accepted));
+}
+
+const errorBody = z.object({
+  error: z.string(),
+  code: z.string(),
+  details: z.record(z.string(), z.unknown()).optional(),
+});
+const errors = {
+  400: errorBody.describe(
+    "Cuerpo o campo inválido, cbteTipo no soportado (19, 20, 21), punto de venta no habilitado",
+  ),
+  401: z.object({ error: z.literal("No autorizado") }),
+  403: errorBody.describe(
+    "Representada no registrada o sin certificado activo; certificado no delegado para wsfex; certificado del otro entorno; la representada no delegó wsfex",
+  ),
+  502: errorBody.describe(
+    "Falla de la AFIP (501, timeout, WSAA no disponible): reintentar sin cambios",
+  ),
+};
+
+/** `/api/wsfex/*`: WSFEXv1 queries (spec §4.1–4.3). Queries consume no quota. */
+export const wsfexRoutes: RouteModule = {
+  name: "wsfex",
+  services: ["wsfex", "ticket"],
+  plugin: (app, { call }) => {
+    app.post(
+      "/wsfex/ultimo-comprobante",
+      {
+        schema: {
+          summary: "Último comprobante de exportación autorizado (FEXGetLast_CMP)",
+          tags,
+          body: wsfex.ultimoComprobanteLast.request,
+          response: { 200: wsfex.ultimoComprobanteLast.reply, ...errors },
+        },
+      },
+      (request) => {
+        requireSupported(request.body.cbteTipo);
+        return call(request, wsfex.ultimoComprobanteLast, request.body);
+      },
+    );
+    app.post(
+      "/wsfex/comprobante",
+      {
+        schema: {
+          summary: "Comprobante de exportación por número (FEXGetCMP)",
+          description:
+            "Encontrado: {found: true, comprobante: {FEXGetCMPResult}} tal como lo devuelve la AFIP. No encontrado: {found: false, comprobante: null}.",
+          tags,
+          body: wsfex.comprobanteGet.request,
+          response: { 200: wsfex.comprobanteReplySchema, ...errors },
+        },
+      },
+      (request) => {
+        requireSupported(request.body.cbteTipo);
+        return call(request, wsfex.comprobanteGet, request.body);
+      },
+    );
+    app.post(
+      "/wsfex/permiso",
+      {
+        schema: {
+          summary: "Validar permiso de embarque (FEXCheck_Permiso)",
+          description:
+            "status A: válido para ese destino; otro valor: el estado que informa la AFIP.",
+          tags,
+          body: wsfex.permisoVerify.request,
+          response: { 200: wsfex.permisoReplySchema, ...errors },
+        },
+      },
+      (request) => call(request, wsfex.permisoVerify, request.body),
+    );
+    return Promise.resolve();
+  },
+};

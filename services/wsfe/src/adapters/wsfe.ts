@@ -1,0 +1,300 @@
+import {
+  makeAsmxClient,
+  withAccessTicket,
+  xmlChild,
+  xmlElement,
+  xmlList,
+  xmlString,
+  type AccessTicket,
+  type AccessTicketCache,
+  type AsmxClient,
+  type TicketedAttempt,
+  type XmlObject,
+} from "@pasarela/authority";
+import type { SoapFailure } from "@pasarela/authority";
+import type { Environment } from "@pasarela/contracts";
+import {
+  authorityQueryRefused,
+  authorityUnavailable,
+  certificateEnvironmentMismatch,
+  fail,
+  ok,
+  pointOfSaleNotEnabled,
+  representadaNotDelegated,
+  type AppError,
+  type Result,
+} from "@pasarela/errors";
+import type { AuthorityComprobante } from "../domain/comprobante.js";
+import type { AuthorityRow } from "../domain/parametros.js";
+
+export const WSFE_NAMESPACE = "http://ar.gov.afip.dif.FEV1/";
+
+/** Who the call is for: the account (header), the represented CUIT and the environment. */
+export interface WsfeCaller {
+  readonly accountId: string;
+  readonly cuit: string;
+  readonly environment: Environment;
+}
+
+export interface Cotizacion {
+  readonly moneda: string;
+  readonly cotizacion: number;
+  readonly fecha: string;
+}
+
+export interface WsfeAdapter {
+  /** FECompUltimoAutorizado: the last authorized number (0 when none yet). */
+  ultimoAutorizado: (
+    caller: WsfeCaller,
+    query: { ptoVta: number; cbteTipo: number },
+  ) => Promise<Result<number>>;
+  /** FECompConsultar: the voucher, or undefined when the authority has none (602). */
+  consultar: (
+    caller: WsfeCaller,
+    query: { ptoVta: number; cbteTipo: number; cbteNro: number },
+  ) => Promise<Result<AuthorityComprobante | undefined>>;
+  /** An FEParamGet* list: the rows of `row` inside ResultGet; none (602) is an empty list. */
+  parametros: (
+    caller: WsfeCaller,
+    operation: string,
+    row: string,
+  ) => Promise<Result<AuthorityRow[]>>;
+  /** FEParamGetCotizacion for today. */
+  cotizacion: (caller: WsfeCaller, moneda: string) => Promise<Result<Cotizacion>>;
+}
+
+interface AuthorityErr {
+  readonly code: number;
+  readonly message: string;
+}
+
+// Errors that name something in the request: the caller can fix them (spec §7.1).
+const CALLER_CODES = new Set([
+  11000, 11001, 10200, 10201, 10202, 10244, 12000, 12001, 12002, 10006, 10007,
+]);
+// Point of sale not enabled for web services: 11002 (FECompUltimoAutorizado), 10005
+// (FECAESolicitar), 10104 (FECompConsultar).
+const POINT_OF_SALE_CODES = new Set([11002, 10005, 10104]);
+const NOT_FOUND = 602;
+
+/** The first `Errors/Err` of a result, if any. */
+function firstError(result: XmlObject): AuthorityErr | undefined {
+  const err = xmlList(xmlChild(result, "Errors"), "Err")[0];
+  if (!err) return undefined;
+  const code = Number(xmlString(err, "Code"));
+  return { code: Number.isFinite(code) ? code : -1, message: xmlString(err, "Msg") ?? "" };
+}
+
+/**
+ * The classification of spec §7.2 for WSFEv1 answers, and only here (ARCHITECTURE §3).
+ * 600 comes in several flavours told apart by text: the represented CUIT missing from the
+ * token's relations (403), a token signed by the other environment's WSAA (403 mix-up), and
+ * token problems the gateway can cure with a fresh TA (expired, another service's).
+ * Anything not recognised is the authority's side: 502, never a guessed 403.
+ */
+export function classifyWsfeError<T>(
+  err: AuthorityErr,
+  context: { cuit: string; environment: Environment; ptoVta?: number | undefined },
+): TicketedAttempt<T> {
+  const { cuit, environment } = context;
+  const done = (error: AppError): TicketedAttempt<T> => ({
+    kind: "done",
+    result: fail(error),
+  });
+  const unavailable = (prefix = "WSFE") =>
+    authorityUnavailable(`${prefix} ${err.code}: ${err.message}`, { authorityCode: err.code });
+  if (err.code === 600) {
+    if (/lista de relaciones/i.test(err.message)) {
+      return done(representadaNotDelegated(cuit, "wsfe", environment, err.message));
+    }
+    if (/verificar hash/i.test(err.message)) {
+      return done(certificateEnvironmentMismatch(environment, err.message));
+    }
+    if (/validaron las fechas|valido Id Sistema/i.test(err.message)) {
+      return { kind: "stale-ticket", error: unavailable("WSFE rechazó el ticket de acceso:") };
+    }
+    return done(unavailable());
+  }
+  if (POINT_OF_SALE_CODES.has(err.code) && context.ptoVta !== undefined) {
+    return done(pointOfSaleNotEnabled(context.ptoVta, "wsfe", environment, err));
+  }
+  if (CALLER_CODES.has(err.code)) return done(authorityQueryRefused("wsfe", err));
+  return done(unavailable());
+}
+
+/** A transport failure as the caller's 502, with enough detail to tell which. */
+export function describeWsfeFailure(failure: SoapFailure): AppError {
+  switch (failure.kind) {
+    case "timeout":
+      return authorityUnavailable(`WSFE no respondió en ${failure.timeoutMs} ms`);
+    case "http":
+      return authorityUnavailable(`WSFE respondió HTTP ${failure.status}`, {
+        httpStatus: failure.status,
+      });
+    case "network":
+      return authorityUnavailable(`WSFE inalcanzable: ${failure.message}`);
+    case "unreadable":
+      return authorityUnavailable(`respuesta de WSFE ilegible: ${failure.message}`);
+    case "fault":
+      return authorityUnavailable(`WSFE respondió SOAP Fault ${failure.code}: ${failure.message}`);
+  }
+}
+
+const auth = (ticket: AccessTicket) =>
+  `<Auth>${xmlElement("Token", ticket.token)}${xmlElement("Sign", ticket.sign)}${xmlElement("Cuit", ticket.cuit)}</Auth>`;
+
+function intOf(value: string | undefined): number | undefined {
+  return value !== undefined && /^\s*-?\d+\s*$/.test(value) ? Number(value) : undefined;
+}
+
+function numberOf(value: string | undefined): number | undefined {
+  if (value === undefined || value.trim() === "") return undefined;
+  const n = Number(value);
+  return Number.isFinite(n) ? n : undefined;
+}
+
+const unreadable = (what: string): AppError =>
+  authorityUnavailable(`respuesta de WSFE ilegible: ${what}`);
+
+function readComprobante(resultGet: XmlObject): Result<AuthorityComprobante> {
+  const cbteDesde = intOf(xmlString(resultGet, "CbteDesde"));
+  const cbteHasta = intOf(xmlString(resultGet, "CbteHasta"));
+  const impTotal = numberOf(xmlString(resultGet, "ImpTotal"));
+  const impNeto = numberOf(xmlString(resultGet, "ImpNeto"));
+  const impIVA = numberOf(xmlString(resultGet, "ImpIVA"));
+  if (
+    cbteDesde === undefined ||
+    cbteHasta === undefined ||
+    impTotal === undefined ||
+    impNeto === undefined ||
+    impIVA === undefined
+  ) {
+    return fail(unreadable("FECompConsultar sin números de comprobante o importes"));
+  }
+  return ok({
+    codAutorizacion: xmlString(resultGet, "CodAutorizacion") ?? "",
+    resultado: xmlString(resultGet, "Resultado") ?? "",
+    cbteDesde,
+    cbteHasta,
+    cbteFch: xmlString(resultGet, "CbteFch") ?? "",
+    impTotal,
+    impNeto,
+    impIVA,
+  });
+}
+
+function textRow(row: XmlObject): AuthorityRow {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(row)) if (typeof value === "string") out[name] = value;
+  return out;
+}
+
+export function makeWsfeAdapter(deps: {
+  urls: Readonly<Record<Environment, string>>;
+  timeoutMs: number;
+  tickets: AccessTicketCache;
+  fetch?: typeof fetch;
+}): WsfeAdapter {
+  const clients: Record<Environment, AsmxClient> = {
+    homologacion: makeAsmxClient({
+      endpoint: deps.urls.homologacion,
+      namespace: WSFE_NAMESPACE,
+      timeoutMs: deps.timeoutMs,
+      ...(deps.fetch ? { fetch: deps.fetch } : {}),
+    }),
+    produccion: makeAsmxClient({
+      endpoint: deps.urls.produccion,
+      namespace: WSFE_NAMESPACE,
+      timeoutMs: deps.timeoutMs,
+      ...(deps.fetch ? { fetch: deps.fetch } : {}),
+    }),
+  };
+
+  /**
+   * One operation with the cached TA: transport failures are 502s; an `Errors/Err` is
+   * classified, except the codes `accept` turns into a value (602 "no data" for lookups).
+   */
+  function run<T>(
+    caller: WsfeCaller,
+    operation: string,
+    body: string,
+    read: (result: XmlObject, err: AuthorityErr | undefined) => Result<T> | undefined,
+    ptoVta?: number,
+  ): Promise<Result<T>> {
+    const { accountId, cuit, environment } = caller;
+    return withAccessTicket(
+      deps.tickets,
+      { accountId, cuit, environment, service: "wsfe" },
+      async (ticket): Promise<TicketedAttempt<T>> => {
+        const outcome = await clients[environment].call(operation, `${auth(ticket)}${body}`);
+        if (!outcome.ok)
+          return { kind: "done", result: fail(describeWsfeFailure(outcome.failure)) };
+        const err = firstError(outcome.result);
+        const read$ = read(outcome.result, err);
+        if (read$ !== undefined) return { kind: "done", result: read$ };
+        return classifyWsfeError<T>(err ?? { code: -1, message: "respuesta sin resultado" }, {
+          cuit,
+          environment,
+          ptoVta,
+        });
+      },
+    );
+  }
+
+  return {
+    ultimoAutorizado(caller, { ptoVta, cbteTipo }) {
+      return run(
+        caller,
+        "FECompUltimoAutorizado",
+        `${xmlElement("PtoVta", ptoVta)}${xmlElement("CbteTipo", cbteTipo)}`,
+        (result, err) => {
+          if (err) return undefined;
+          const cbteNro = intOf(xmlString(result, "CbteNro"));
+          return cbteNro === undefined ? fail(unreadable("CbteNro ausente")) : ok(cbteNro);
+        },
+        ptoVta,
+      );
+    },
+    consultar(caller, { ptoVta, cbteTipo, cbteNro }) {
+      return run<AuthorityComprobante | undefined>(
+        caller,
+        "FECompConsultar",
+        `<FeCompConsReq>${xmlElement("CbteTipo", cbteTipo)}${xmlElement("CbteNro", cbteNro)}${xmlElement("PtoVta", ptoVta)}</FeCompConsReq>`,
+        (result, err) => {
+          if (err?.code === NOT_FOUND) return ok(undefined);
+          if (err) return undefined;
+          const resultGet = xmlChild(result, "ResultGet");
+          return resultGet ? readComprobante(resultGet) : fail(unreadable("ResultGet ausente"));
+        },
+        ptoVta,
+      );
+    },
+    parametros(caller, operation, row) {
+      return run<AuthorityRow[]>(caller, operation, "", (result, err) => {
+        if (err?.code === NOT_FOUND) return ok([]);
+        if (err) return undefined;
+        return ok(xmlList(xmlChild(result, "ResultGet"), row).map(textRow));
+      });
+    },
+    cotizacion(caller, moneda) {
+      return run<Cotizacion>(
+        caller,
+        "FEParamGetCotizacion",
+        xmlElement("MonId", moneda),
+        (result, err) => {
+          if (err) return undefined;
+          const resultGet = xmlChild(result, "ResultGet");
+          const cotizacion = numberOf(xmlString(resultGet, "MonCotiz"));
+          if (!resultGet || cotizacion === undefined) {
+            return fail(unreadable("FEParamGetCotizacion sin MonCotiz"));
+          }
+          return ok({
+            moneda: xmlString(resultGet, "MonId") ?? moneda,
+            cotizacion,
+            fecha: xmlString(resultGet, "FchCotiz") ?? "",
+          });
+        },
+      );
+    },
+  };
+}

@@ -1,0 +1,94 @@
+import type { wsfe } from "@pasarela/contracts";
+
+type Tabla = wsfe.Tabla;
+
+/** One row of an FEParamGet* list, each child element as text. */
+export type AuthorityRow = Readonly<Record<string, string | undefined>>;
+
+export interface ParametroItem {
+  id: number | string;
+  descripcion: string;
+  vigenciaDesde?: string | null;
+  vigenciaHasta?: string | null;
+  claseComprobante?: string;
+  bloqueado?: boolean;
+  fechaBaja?: string | null;
+}
+
+/** How one list table is read from the authority (authority-ws.md §3.2). */
+export interface ListTable {
+  readonly operation: string;
+  /** the repeated element inside ResultGet */
+  readonly row: string;
+  readonly map: (row: AuthorityRow) => ParametroItem | undefined;
+}
+
+// The authority writes "NULL" for an open-ended date (authority-ws.md §3.2).
+const date = (value: string | undefined): string | null =>
+  value === undefined || value === "" || value.toUpperCase() === "NULL" ? null : value;
+
+const intId = (value: string | undefined): number | undefined => {
+  if (value === undefined || !/^-?\d+$/.test(value.trim())) return undefined;
+  return Number(value);
+};
+
+function dated(idOf: (row: AuthorityRow) => number | string | undefined) {
+  return (row: AuthorityRow): ParametroItem | undefined => {
+    const id = idOf(row);
+    if (id === undefined) return undefined;
+    return {
+      id,
+      descripcion: row.Desc ?? "",
+      vigenciaDesde: date(row.FchDesde),
+      vigenciaHasta: date(row.FchHasta),
+    };
+  };
+}
+
+// Ids keep the WSDL's type: int where it says int, the published text where it says string.
+const stringId = (row: AuthorityRow) => row.Id?.trim() || undefined;
+
+export const listTables: Readonly<Record<Exclude<Tabla, "cotizacion">, ListTable>> = {
+  "tipos-comprobante": {
+    operation: "FEParamGetTiposCbte",
+    row: "CbteTipo",
+    map: dated((row) => intId(row.Id)),
+  },
+  "tipos-documento": {
+    operation: "FEParamGetTiposDoc",
+    row: "DocTipo",
+    map: dated((row) => intId(row.Id)),
+  },
+  "alicuotas-iva": { operation: "FEParamGetTiposIva", row: "IvaTipo", map: dated(stringId) },
+  "tipos-opcional": {
+    operation: "FEParamGetTiposOpcional",
+    row: "OpcionalTipo",
+    map: dated(stringId),
+  },
+  "condicion-iva-receptor": {
+    operation: "FEParamGetCondicionIvaReceptor",
+    row: "CondicionIvaReceptor",
+    map: (row) => {
+      const id = intId(row.Id);
+      if (id === undefined) return undefined;
+      return { id, descripcion: row.Desc ?? "", claseComprobante: row.Cmp_Clase ?? "" };
+    },
+  },
+  "puntos-de-venta": {
+    operation: "FEParamGetPtosVenta",
+    row: "PtoVenta",
+    map: (row) => {
+      const id = intId(row.Nro);
+      if (id === undefined) return undefined;
+      return {
+        id,
+        descripcion: row.EmisionTipo ?? "",
+        bloqueado: row.Bloqueado?.toUpperCase() === "S",
+        fechaBaja: date(row.FchBaja),
+      };
+    },
+  },
+};
+
+/** Spec §4.6: `cotizacion` without `moneda` quotes the US dollar, the common case. */
+export const DEFAULT_MONEDA = "DOL";

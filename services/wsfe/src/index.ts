@@ -1,0 +1,53 @@
+import { makeAccessTicketCache, type AccessTicketCache } from "@pasarela/authority";
+import { startService, type RunningService } from "@pasarela/service";
+import type { Logger } from "@pasarela/telemetry";
+import { makeWsfeAdapter } from "./adapters/wsfe.js";
+import type { WsfeConfig } from "./config.js";
+import type { WsfeDatabase } from "./db/database.js";
+import { migrations, schema } from "./db/migrations/index.js";
+import {
+  makeComprobantesEmailRepository,
+  type ComprobantesEmailRepository,
+} from "./db/repositories/comprobantes-email.js";
+import { wsfeBindings } from "./service.js";
+
+export { loadConfig, type WsfeConfig } from "./config.js";
+export { migrations, schema } from "./db/migrations/index.js";
+export { classifyWsfeError, describeWsfeFailure, makeWsfeAdapter } from "./adapters/wsfe.js";
+export type { ComprobanteKey, EmailRecord } from "./domain/comprobante.js";
+
+export interface WsfeDeps {
+  /** the caller-side TA cache: tests and benchmarks read or clear it */
+  tickets: AccessTicketCache;
+  /** e-mail records of vouchers; issuance writes them, tests seed them */
+  emails: ComprobantesEmailRepository;
+}
+
+/** Starts the wsfe service on the bus; used by main.ts and by tests in-process. */
+export async function startWsfe(
+  config: WsfeConfig,
+  logger?: Logger,
+): Promise<RunningService<WsfeDeps>> {
+  return startService<WsfeDatabase, WsfeDeps>({
+    name: "wsfe",
+    settings: config,
+    database: { schema, migrations },
+    ...(logger ? { logger } : {}),
+    start: ({ bus, db }) => {
+      const tickets = makeAccessTicketCache(bus);
+      const wsfe = makeWsfeAdapter({
+        urls: {
+          homologacion: config.WSFE_URL_HOMOLOGACION,
+          produccion: config.WSFE_URL_PRODUCCION,
+        },
+        timeoutMs: config.AUTHORITY_TIMEOUT_MS,
+        tickets,
+      });
+      return Promise.resolve({
+        tickets,
+        emails: makeComprobantesEmailRepository(db!.db),
+        bindings: wsfeBindings({ db: db!.db, bus, wsfe }),
+      });
+    },
+  });
+}

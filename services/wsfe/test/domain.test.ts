@@ -1,0 +1,63 @@
+import { describe, expect, it } from "vitest";
+import { foundComprobante, twoDecimals } from "../src/domain/comprobante.js";
+import { listTables } from "../src/domain/parametros.js";
+import { resolvePtoVta } from "../src/domain/point-of-sale.js";
+
+describe("wsfe domain", () => {
+  it("rounds impTotal to two decimals and adds email only when there is one", () => {
+    expect(twoDecimals(122.456)).toBe(122.46);
+    expect(twoDecimals(1.005)).toBe(1.01);
+    expect(twoDecimals(-2.675)).toBe(-2.68);
+    const voucher = {
+      codAutorizacion: "1",
+      resultado: "A",
+      cbteDesde: 1,
+      cbteHasta: 1,
+      cbteFch: "20260101",
+      impTotal: 10.999,
+      impNeto: 9.09,
+      impIVA: 1.909,
+    };
+    expect(foundComprobante(voucher, undefined)).not.toHaveProperty("email");
+    expect(foundComprobante(voucher, { to: "a@b.c", status: "sent", error: null })).toMatchObject({
+      impTotal: 11,
+      email: { to: "a@b.c", status: "sent", error: null },
+    });
+  });
+
+  it("resolves the point of sale: requested, else configured, else a 400 naming ptoVta", () => {
+    expect(resolvePtoVta(4, 2)).toEqual({ ok: true, value: 4 });
+    expect(resolvePtoVta(undefined, 2)).toEqual({ ok: true, value: 2 });
+    const missing = resolvePtoVta(undefined, null);
+    expect(missing.ok || missing.error.code).toBe("INVALID_FIELD");
+    expect(missing.ok || missing.error.message).toContain("ptoVta");
+  });
+
+  it("keeps the authority's ids as published and NULL dates as null", () => {
+    expect(
+      listTables["alicuotas-iva"].map({
+        Id: "5",
+        Desc: "21%",
+        FchDesde: "20090220",
+        FchHasta: "NULL",
+      }),
+    ).toEqual({ id: "5", descripcion: "21%", vigenciaDesde: "20090220", vigenciaHasta: null });
+    expect(
+      listTables["tipos-comprobante"].map({
+        Id: "11",
+        Desc: "Factura C",
+        FchDesde: "20110330",
+        FchHasta: "NULL",
+      }),
+    ).toMatchObject({ id: 11 });
+    expect(
+      listTables["puntos-de-venta"].map({
+        Nro: "3",
+        EmisionTipo: "CAE - Ri Iva",
+        Bloqueado: "N",
+        FchBaja: "NULL",
+      }),
+    ).toEqual({ id: 3, descripcion: "CAE - Ri Iva", bloqueado: false, fechaBaja: null });
+    expect(listTables["tipos-documento"].map({ Desc: "sin id" })).toBeUndefined();
+  });
+});

@@ -1,0 +1,226 @@
+import {
+  makeAsmxClient,
+  withAccessTicket,
+  xmlChild,
+  xmlElement,
+  xmlString,
+  type AccessTicket,
+  type AccessTicketCache,
+  type AsmxClient,
+  type SoapFailure,
+  type TicketedAttempt,
+  type XmlObject,
+} from "@pasarela/authority";
+import type { Environment } from "@pasarela/contracts";
+import {
+  authorityQueryRefused,
+  authorityUnavailable,
+  certificateEnvironmentMismatch,
+  fail,
+  ok,
+  pointOfSaleNotEnabled,
+  representadaNotDelegated,
+  type AppError,
+  type Result,
+} from "@pasarela/errors";
+
+// lower-case "fexv1": the namespace differs from WSFEv1's in more than the name
+export const WSFEX_NAMESPACE = "http://ar.gov.afip.dif.fexv1/";
+
+export interface WsfexCaller {
+  readonly accountId: string;
+  readonly cuit: string;
+  readonly environment: Environment;
+}
+
+export interface WsfexAdapter {
+  /** FEXGetLast_CMP: the last authorized number (0 when none yet). */
+  ultimoComprobante: (
+    caller: WsfexCaller,
+    query: { ptoVta: number; cbteTipo: number },
+  ) => Promise<Result<number>>;
+  /** FEXGetCMP: the `FEXGetCMPResult` as the authority sent it, or undefined (1020). */
+  comprobante: (
+    caller: WsfexCaller,
+    query: { ptoVta: number; cbteTipo: number; cbteNro: number },
+  ) => Promise<Result<XmlObject | undefined>>;
+  /** FEXCheck_Permiso: the authority's `Status` text. */
+  permiso: (
+    caller: WsfexCaller,
+    query: { idPermiso: string; dstMerc: number },
+  ) => Promise<Result<string>>;
+}
+
+interface AuthorityErr {
+  readonly code: number;
+  readonly message: string;
+}
+
+// Request problems the caller can fix: CUIT 0, types and numbers out of range (spec §7.1).
+const CALLER_CODES = new Set([1002, 1520, 1530, 1606]);
+// Point of sale not of kind FEEWS: 1607 (FEXGetLast_CMP), 1510 (FEXAuthorize).
+const POINT_OF_SALE_CODES = new Set([1607, 1510]);
+const NOT_FOUND = 1020;
+
+/** WSFEX sends one `FEXErr` per answer; ErrCode 0 is success. */
+function errorOf(result: XmlObject): AuthorityErr | undefined {
+  const err = xmlChild(result, "FEXErr");
+  if (!err) return undefined;
+  const code = Number(xmlString(err, "ErrCode"));
+  if (code === 0) return undefined;
+  return { code: Number.isFinite(code) ? code : -1, message: xmlString(err, "ErrMsg") ?? "" };
+}
+
+/**
+ * The classification of spec §7.2 for WSFEXv1 answers, and only here (ARCHITECTURE §3). WSFEX
+ * wraps token problems in 1000 "Usuario no autorizado ... ValidacionDeToken: ..." and a CUIT
+ * outside the token's relations in 1001; the text after ValidacionDeToken reads as in WSFEv1.
+ */
+export function classifyWsfexError<T>(
+  err: AuthorityErr,
+  context: { cuit: string; environment: Environment; ptoVta?: number | undefined },
+): TicketedAttempt<T> {
+  const { cuit, environment } = context;
+  const done = (error: AppError): TicketedAttempt<T> => ({ kind: "done", result: fail(error) });
+  const unavailable = (prefix = "WSFEX") =>
+    authorityUnavailable(`${prefix} ${err.code}: ${err.message}`, { authorityCode: err.code });
+  if (err.code === 1001 || (err.code === 1000 && /lista de relaciones/i.test(err.message))) {
+    return done(representadaNotDelegated(cuit, "wsfex", environment, err.message));
+  }
+  if (err.code === 1000) {
+    if (/verificar hash/i.test(err.message)) {
+      return done(certificateEnvironmentMismatch(environment, err.message));
+    }
+    if (/validaron las fechas|valido Id Sistema/i.test(err.message)) {
+      return { kind: "stale-ticket", error: unavailable("WSFEX rechazó el ticket de acceso:") };
+    }
+    return done(unavailable());
+  }
+  if (POINT_OF_SALE_CODES.has(err.code) && context.ptoVta !== undefined) {
+    return done(pointOfSaleNotEnabled(context.ptoVta, "wsfex", environment, err));
+  }
+  if (CALLER_CODES.has(err.code)) return done(authorityQueryRefused("wsfex", err));
+  return done(unavailable());
+}
+
+export function describeWsfexFailure(failure: SoapFailure): AppError {
+  switch (failure.kind) {
+    case "timeout":
+      return authorityUnavailable(`WSFEX no respondió en ${failure.timeoutMs} ms`);
+    case "http":
+      return authorityUnavailable(`WSFEX respondió HTTP ${failure.status}`, {
+        httpStatus: failure.status,
+      });
+    case "network":
+      return authorityUnavailable(`WSFEX inalcanzable: ${failure.message}`);
+    case "unreadable":
+      return authorityUnavailable(`respuesta de WSFEX ilegible: ${failure.message}`);
+    case "fault":
+      return authorityUnavailable(`WSFEX respondió SOAP Fault ${failure.code}: ${failure.message}`);
+  }
+}
+
+const credentials = (ticket: AccessTicket) =>
+  `${xmlElement("Token", ticket.token)}${xmlElement("Sign", ticket.sign)}${xmlElement("Cuit", ticket.cuit)}`;
+
+const unreadable = (what: string): AppError =>
+  authorityUnavailable(`respuesta de WSFEX ilegible: ${what}`);
+
+export function makeWsfexAdapter(deps: {
+  urls: Readonly<Record<Environment, string>>;
+  timeoutMs: number;
+  tickets: AccessTicketCache;
+  fetch?: typeof fetch;
+}): WsfexAdapter {
+  const client = (endpoint: string): AsmxClient =>
+    makeAsmxClient({
+      endpoint,
+      namespace: WSFEX_NAMESPACE,
+      timeoutMs: deps.timeoutMs,
+      ...(deps.fetch ? { fetch: deps.fetch } : {}),
+    });
+  const clients: Record<Environment, AsmxClient> = {
+    homologacion: client(deps.urls.homologacion),
+    produccion: client(deps.urls.produccion),
+  };
+
+  function run<T>(
+    caller: WsfexCaller,
+    operation: string,
+    body: (ticket: AccessTicket) => string,
+    read: (result: XmlObject, err: AuthorityErr | undefined) => Result<T> | undefined,
+    ptoVta?: number,
+  ): Promise<Result<T>> {
+    const { accountId, cuit, environment } = caller;
+    return withAccessTicket(
+      deps.tickets,
+      { accountId, cuit, environment, service: "wsfex" },
+      async (ticket): Promise<TicketedAttempt<T>> => {
+        const outcome = await clients[environment].call(operation, body(ticket));
+        if (!outcome.ok) {
+          return { kind: "done", result: fail(describeWsfexFailure(outcome.failure)) };
+        }
+        const err = errorOf(outcome.result);
+        const value = read(outcome.result, err);
+        if (value !== undefined) return { kind: "done", result: value };
+        return classifyWsfexError<T>(err ?? { code: -1, message: "respuesta sin resultado" }, {
+          cuit,
+          environment,
+          ptoVta,
+        });
+      },
+    );
+  }
+
+  return {
+    ultimoComprobante(caller, { ptoVta, cbteTipo }) {
+      return run(
+        caller,
+        "FEXGetLast_CMP",
+        // ClsFEX_LastCMP: the point of sale and type travel inside Auth (authority-ws.md §4.1)
+        (ticket) =>
+          `<Auth>${credentials(ticket)}${xmlElement("Pto_venta", ptoVta)}${xmlElement("Cbte_Tipo", cbteTipo)}</Auth>`,
+        (result, err) => {
+          if (err) return undefined;
+          const nro = xmlString(xmlChild(result, "FEXResult_LastCMP"), "Cbte_nro");
+          return nro !== undefined && /^\d+$/.test(nro.trim())
+            ? ok(Number(nro))
+            : fail(unreadable("FEXResult_LastCMP sin Cbte_nro"));
+        },
+        ptoVta,
+      );
+    },
+    comprobante(caller, { ptoVta, cbteTipo, cbteNro }) {
+      return run<XmlObject | undefined>(
+        caller,
+        "FEXGetCMP",
+        // `Cbte_tipo` with a lower-case t in FEXGetCMP, unlike FEXAuthorize (§8.11)
+        (ticket) =>
+          `<Auth>${credentials(ticket)}</Auth><Cmp>${xmlElement("Cbte_tipo", cbteTipo)}${xmlElement("Punto_vta", ptoVta)}${xmlElement("Cbte_nro", cbteNro)}</Cmp>`,
+        (result, err) => {
+          if (err?.code === NOT_FOUND) return ok(undefined);
+          if (err) return undefined;
+          return xmlChild(result, "FEXResultGet")
+            ? ok(result)
+            : fail(unreadable("FEXGetCMP sin FEXResultGet"));
+        },
+        ptoVta,
+      );
+    },
+    permiso(caller, { idPermiso, dstMerc }) {
+      return run(
+        caller,
+        "FEXCheck_Permiso",
+        (ticket) =>
+          `<Auth>${credentials(ticket)}</Auth>${xmlElement("ID_Permiso", idPermiso)}${xmlElement("Dst_merc", dstMerc)}`,
+        (result, err) => {
+          if (err) return undefined;
+          const status = xmlString(xmlChild(result, "FEXResultGet"), "Status");
+          return status === undefined || status === ""
+            ? fail(unreadable("FEXCheck_Permiso sin Status"))
+            : ok(status);
+        },
+      );
+    },
+  };
+}

@@ -1,0 +1,18 @@
+import type { Handler } from "@pasarela/bus";
+import type { wsfex } from "@pasarela/contracts";
+import { appError, fail, ok } from "@pasarela/errors";
+import type { WsfexAdapter } from "../adapters/wsfex.js";
+import { permisoStatus } from "../domain/permiso.js";
+
+export function makePermisoVerify(deps: {
+  wsfex: WsfexAdapter;
+}): Handler<typeof wsfex.permisoVerify> {
+  return async ({ environment, representada, idPermiso, dstMerc }, ctx) => {
+    if (!ctx.accountId) return fail(appError("REPRESENTADA_NOT_FOUND"));
+    const status = await deps.wsfex.permiso(
+      { accountId: ctx.accountId, cuit: representada, environment },
+      { idPermiso, dstMerc },
+    );
+    return status.ok ? ok({ status: permisoStatus(status.value) }) : status;
+  };
+}

@@ -1,0 +1,42 @@
+import { makeAccessTicketCache, type AccessTicketCache } from "@pasarela/authority";
+import { startService, type RunningService } from "@pasarela/service";
+import type { Logger } from "@pasarela/telemetry";
+import { makeWsfexAdapter } from "./adapters/wsfex.js";
+import type { WsfexConfig } from "./config.js";
+import { wsfexBindings } from "./service.js";
+
+export { loadConfig, type WsfexConfig } from "./config.js";
+export { classifyWsfexError, describeWsfexFailure, makeWsfexAdapter } from "./adapters/wsfex.js";
+export { permisoStatus } from "./domain/permiso.js";
+
+export interface WsfexDeps {
+  /** the caller-side TA cache: tests and benchmarks read or clear it */
+  tickets: AccessTicketCache;
+}
+
+/**
+ * Starts the wsfex service on the bus; used by main.ts and by tests in-process. Stateless for
+ * queries: export vouchers issued through the gateway will bring its schema.
+ */
+export async function startWsfex(
+  config: WsfexConfig,
+  logger?: Logger,
+): Promise<RunningService<WsfexDeps>> {
+  return startService<never, WsfexDeps>({
+    name: "wsfex",
+    settings: config,
+    ...(logger ? { logger } : {}),
+    start: ({ bus }) => {
+      const tickets = makeAccessTicketCache(bus);
+      const wsfex = makeWsfexAdapter({
+        urls: {
+          homologacion: config.WSFEX_URL_HOMOLOGACION,
+          produccion: config.WSFEX_URL_PRODUCCION,
+        },
+        timeoutMs: config.AUTHORITY_TIMEOUT_MS,
+        tickets,
+      });
+      return Promise.resolve({ tickets, bindings: wsfexBindings({ wsfex }) });
+    },
+  });
+}

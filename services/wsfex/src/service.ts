@@ -1,0 +1,15 @@
+import { bind, type Binding } from "@pasarela/bus";
+import { wsfex } from "@pasarela/contracts";
+import type { WsfexAdapter } from "./adapters/wsfex.js";
+import { makeComprobanteGet } from "./handlers/comprobante-get.js";
+import { makePermisoVerify } from "./handlers/permiso-verify.js";
+import { makeUltimoComprobanteLast } from "./handlers/ultimo-comprobante-last.js";
+
+/** Wiring only: the WSFEXv1 adapter and handlers bound to their subjects. */
+export function wsfexBindings(deps: { wsfex: WsfexAdapter }): Binding[] {
+  return [
+    bind(wsfex.ultimoComprobanteLast, makeUltimoComprobanteLast(deps)),
+    bind(wsfex.comprobanteGet, makeComprobanteGet(deps)),
+    bind(wsfex.permisoVerify, makePermisoVerify(deps)),
+  ];
+}

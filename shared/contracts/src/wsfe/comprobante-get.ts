@@ -1,0 +1,62 @@
+import { z } from "zod";
+import { defineContract } from "../contract.js";
+import { environmentSchema, representadaSchema } from "../common/fields.js";
+import { cbteNroSchema, cbteTipoSchema, ptoVtaSchema } from "./fields.js";
+
+/** Spec §2.5 `email`: present only when the gateway keeps an e-mail record for the voucher. */
+export const comprobanteEmailSchema = z.object({
+  to: z.string(),
+  status: z.string(),
+  error: z.string().nullable(),
+});
+
+/**
+ * Spec §2.5. Found: the authority's data (amounts as numbers, `impTotal` rounded to two
+ * decimals) plus `email` when there is one. Not found (authority 602): `{found: false}` and
+ * nothing else.
+ */
+export const comprobanteReplySchema = z.union([
+  z
+    .object({
+      found: z.literal(true),
+      codAutorizacion: z.string(),
+      resultado: z.string(),
+      cbteDesde: z.number().int(),
+      cbteHasta: z.number().int(),
+      cbteFch: z.string(),
+      impTotal: z.number(),
+      impNeto: z.number(),
+      impIVA: z.number(),
+      email: comprobanteEmailSchema.optional(),
+    })
+    .strict(),
+  z.object({ found: z.literal(false) }).strict(),
+]);
+
+/** `wsfe.comprobante.get` (FECompConsultar, spec §4.5); `ptoVta` resolves as in §4.4. */
+export const comprobanteGet = defineContract({
+  subject: "wsfe.comprobante.get",
+  request: z
+    .object({
+      environment: environmentSchema,
+      representada: representadaSchema,
+      cbteTipo: cbteTipoSchema,
+      cbteNro: cbteNroSchema,
+      ptoVta: ptoVtaSchema.optional(),
+    })
+    .strict(),
+  reply: comprobanteReplySchema,
+  errors: [
+    "UNSUPPORTED_CBTE_TIPO",
+    "REPRESENTADA_NOT_FOUND",
+    "NO_ACTIVE_CERTIFICATE",
+    "SERVICE_NOT_DELEGATED",
+    "CERTIFICATE_ENVIRONMENT_MISMATCH",
+    "REPRESENTADA_NOT_DELEGATED",
+    "POINT_OF_SALE_NOT_ENABLED",
+    "AUTHORITY_QUERY_REFUSED",
+    "ACCESS_TICKET_PENDING",
+    "AUTHORITY_UNAVAILABLE",
+  ],
+  timeoutMs: 65_000,
+});

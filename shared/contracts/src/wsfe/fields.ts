@@ -1,0 +1,30 @@
+import { z } from "zod";
+
+/**
+ * Voucher types WSFEv1 issues and answers for (authority-ws.md §3.9.1); anything else is a
+ * 400 that lists them, before the authority is called.
+ */
+export const WSFE_CBTE_TIPOS = [
+  1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 15, 34, 35, 39, 40, 49, 51, 52, 53, 54, 60, 61, 63, 64,
+  201, 202, 203, 206, 207, 208, 211, 212, 213,
+] as const;
+
+/** Spec §2.1: a point of sale as the authority numbers them (1–99998). */
+export const ptoVtaSchema = z.number().int().min(1).max(99_998);
+/** Spec §2.1; whether the type is supported is checked apart, so the message can list them. */
+export const cbteTipoSchema = z.number().int();
+/** Spec §2.1: voucher numbers are 1–99999999 at the authority. */
+export const cbteNroSchema = z.number().int().min(1).max(99_999_999);
+
+/** Spec §4.6: the parameter tables, by the path segment that names them. */
+export const TABLAS = [
+  "tipos-comprobante",
+  "tipos-documento",
+  "alicuotas-iva",
+  "puntos-de-venta",
+  "condicion-iva-receptor",
+  "tipos-opcional",
+  "cotizacion",
+] as const;
+export const tablaSchema = z.enum(TABLAS);
+export type Tabla = z.infer<typeof tablaSchema>;

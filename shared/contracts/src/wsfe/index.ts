@@ -1,0 +1,16 @@
+export {
+  comprobanteEmailSchema,
+  comprobanteGet,
+  comprobanteReplySchema,
+} from "./comprobante-get.js";
+export {
+  cbteNroSchema,
+  cbteTipoSchema,
+  ptoVtaSchema,
+  TABLAS,
+  tablaSchema,
+  WSFE_CBTE_TIPOS,
+  type Tabla,
+} from "./fields.js";
+export { parametroItemSchema, parametrosGet, parametrosReplySchema } from "./parametros-get.js";
+export { ultimoComprobanteLast, ultimoComprobanteReplySchema } from "./ultimo-comprobante-last.js";

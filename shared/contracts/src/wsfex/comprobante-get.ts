@@ -1,0 +1,37 @@
+import { z } from "zod";
+import { defineContract } from "../contract.js";
+import { environmentSchema, representadaSchema } from "../common/fields.js";
+import { cbteNroSchema, cbteTipoSchema, ptoVtaSchema } from "../wsfe/fields.js";
+import { wsfexQueryErrors } from "./ultimo-comprobante-last.js";
+
+/**
+ * Spec §2.3: found → the authority's `FEXResultGet` as it came (values as text, repeated
+ * blocks as lists) under `FEXGetCMPResult`; not found (authority 1020) → `{found: false,
+ * comprobante: null}`.
+ */
+export const comprobanteReplySchema = z.union([
+  z
+    .object({
+      found: z.literal(true),
+      comprobante: z.object({ FEXGetCMPResult: z.record(z.string(), z.unknown()) }).strict(),
+    })
+    .strict(),
+  z.object({ found: z.literal(false), comprobante: z.null() }).strict(),
+]);
+
+/** `wsfex.comprobante.get` (FEXGetCMP, spec §4.2). */
+export const comprobanteGet = defineContract({
+  subject: "wsfex.comprobante.get",
+  request: z
+    .object({
+      environment: environmentSchema,
+      representada: representadaSchema,
+      ptoVta: ptoVtaSchema,
+      cbteTipo: cbteTipoSchema,
+      cbteNro: cbteNroSchema,
+    })
+    .strict(),
+  reply: comprobanteReplySchema,
+  errors: wsfexQueryErrors,
+  timeoutMs: 65_000,
+});
