@@ -1,8 +1,20 @@
 import { execFile } from "node:child_process";
-import { dirname, resolve } from "node:path";
+import { existsSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
-export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
+/** The repository root, whether this runs from tests/support or compiled from tests/dist. */
+function findRoot(): string {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  while (!existsSync(join(dir, "tsconfig.base.json"))) {
+    const parent = dirname(dir);
+    if (parent === dir) throw new Error("repository root not found");
+    dir = parent;
+  }
+  return dir;
+}
+
+export const repoRoot = findRoot();
 
 export interface CliRun {
   code: number;
