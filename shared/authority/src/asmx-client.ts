@@ -1,4 +1,5 @@
 import { XMLParser } from "fast-xml-parser";
+import { httpPost, type PostAnswer } from "./http-post.js";
 import type { SoapFailure } from "./soap-client.js";
 
 /**
@@ -33,7 +34,7 @@ export interface AsmxClientOptions {
   /** target namespace of the service, with its trailing slash */
   namespace: string;
   timeoutMs: number;
-  /** injectable for tests; the global fetch keeps connections alive */
+  /** injectable for tests; by default node:http over a keep-alive agent */
   fetch?: typeof fetch;
 }
 
@@ -130,7 +131,10 @@ function isAbort(error: unknown): boolean {
 }
 
 function networkMessage(error: unknown): string {
-  const cause = (error as { cause?: { code?: unknown; message?: unknown } } | null)?.cause;
+  // fetch wraps the socket error in `cause`; node:http throws it as is
+  const cause =
+    (error as { cause?: { code?: unknown; message?: unknown } } | null)?.cause ??
+    (error as { code?: unknown; message?: unknown } | null);
   const code = typeof cause?.code === "string" ? `${cause.code}: ` : "";
   const message =
     typeof cause?.message === "string"
@@ -141,8 +145,23 @@ function networkMessage(error: unknown): string {
   return `${code}${message}`;
 }
 
+async function viaFetch(
+  doFetch: typeof fetch,
+  endpoint: string,
+  headers: Record<string, string>,
+  body: string,
+  timeoutMs: number,
+): Promise<PostAnswer> {
+  const response = await doFetch(endpoint, {
+    method: "POST",
+    headers,
+    body,
+    signal: AbortSignal.timeout(timeoutMs),
+  });
+  return { status: response.status, text: await response.text() };
+}
+
 export function makeAsmxClient(options: AsmxClientOptions): AsmxClient {
-  const doFetch = options.fetch ?? fetch;
   const { endpoint, namespace, timeoutMs } = options;
   return {
     endpoint,
@@ -152,20 +171,16 @@ export function makeAsmxClient(options: AsmxClientOptions): AsmxClient {
         `<?xml version="1.0" encoding="utf-8"?><soap:Envelope xmlns:soap="${SOAP11}">` +
         `<soap:Body><${operation} xmlns="${namespace}">${innerXml}</${operation}></soap:Body>` +
         `</soap:Envelope>`;
+      const headers = {
+        "content-type": "text/xml; charset=utf-8",
+        soapaction: `"${namespace}${operation}"`,
+      };
       let status: number;
       let text: string;
       try {
-        const response = await doFetch(endpoint, {
-          method: "POST",
-          headers: {
-            "content-type": "text/xml; charset=utf-8",
-            soapaction: `"${namespace}${operation}"`,
-          },
-          body: envelope,
-          signal: AbortSignal.timeout(timeoutMs),
-        });
-        status = response.status;
-        text = await response.text();
+        ({ status, text } = options.fetch
+          ? await viaFetch(options.fetch, endpoint, headers, envelope, timeoutMs)
+          : await httpPost(endpoint, headers, envelope, timeoutMs));
       } catch (error) {
         if (isAbort(error)) return { ok: false, failure: { kind: "timeout", timeoutMs } };
         return { ok: false, failure: { kind: "network", message: networkMessage(error) } };

@@ -35,3 +35,4 @@ export {
   type XmlValue,
 } from "./asmx-client.js";
 export { withAccessTicket, type TicketedAttempt, type TicketKey } from "./ticketed-call.js";
+export { httpPost, PostTimeout, type PostAnswer } from "./http-post.js";
