@@ -158,6 +158,8 @@ export async function connectBus(options: BusOptions): Promise<Bus> {
     name: options.name,
     maxReconnectAttempts: -1,
     reconnectTimeWait: 500,
+    // Failures become catalogue errors; capturing a stack per request costs more than it tells.
+    noAsyncTraces: true,
   });
   const prefix = options.prefix ?? "";
   const subjectOf = (name: string) => (prefix ? `${prefix}.${name}` : name);

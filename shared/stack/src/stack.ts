@@ -30,6 +30,8 @@ export interface StackOptions {
   /** where process output goes: the terminal (prefixed), kept in memory, or dropped */
   output?: "terminal" | "memory" | "silent";
   readyTimeoutMs?: number;
+  /** extra node flags for every process (for example profiling flags) */
+  nodeArgs?: readonly string[];
 }
 
 export interface Stack {
@@ -112,7 +114,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
   };
 
   const launch = (name: string, entry: string, extraEnv: Record<string, string> = {}) => {
-    const child = spawn(process.execPath, [entry], {
+    const child = spawn(process.execPath, [...(options.nodeArgs ?? []), entry], {
       env: { ...env, ...extraEnv },
       stdio: output === "silent" ? "ignore" : ["ignore", "pipe", "pipe"],
     });
