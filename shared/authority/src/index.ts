@@ -36,3 +36,4 @@ export {
 } from "./asmx-client.js";
 export { withAccessTicket, type TicketedAttempt, type TicketKey } from "./ticketed-call.js";
 export { httpPost, PostTimeout, type PostAnswer } from "./http-post.js";
+export { describeTransportFailure } from "./transport-failure.js";

@@ -7,7 +7,7 @@ import {
   noContentResponse,
   pageQuery,
   readOnlyResponse,
-} from "./catalog-http.js";
+} from "./http-shapes.js";
 import type { RouteModule } from "./route-module.js";
 
 const tags = ["productos"];

@@ -1,34 +1,21 @@
 import { environmentSchema, representadaSchema, wsfe } from "@pasarela/contracts";
-import { invalidField, unknownTabla, unsupportedCbteTipo } from "@pasarela/errors";
+import { invalidField, unknownTabla } from "@pasarela/errors";
 import { z } from "zod";
 import { EdgeError } from "../http/edge-error.js";
+import { errorBody, requireSupportedCbteTipo, unauthorizedResponse } from "./http-shapes.js";
 import type { RouteModule } from "./route-module.js";
 
 const tags = ["wsfe"];
 const accepted: readonly number[] = wsfe.WSFE_CBTE_TIPOS;
 const tablas: readonly string[] = wsfe.TABLAS;
 
-// Checked here rather than in the schema so the 400 lists the accepted types (spec §7.2).
-function requireSupported(cbteTipo: number): void {
-  if (!accepted.includes(cbteTipo)) throw new EdgeError(unsupportedCbteTipo(cbteTipo, accepted));
-}
-
-const errorBody = z.object({
-  error: z.string(),
-  code: z.string(),
-  details: z.record(z.string(), z.unknown()).optional(),
-});
 const errors = {
-  400: errorBody.describe(
-    "Cuerpo o campo inválido, cbteTipo no soportado, punto de venta no habilitado",
-  ),
-  401: z.object({ error: z.literal("No autorizado") }),
-  403: errorBody.describe(
+  400: errorBody("Cuerpo o campo inválido, cbteTipo no soportado, punto de venta no habilitado"),
+  401: unauthorizedResponse,
+  403: errorBody(
     "Representada no registrada o sin certificado activo; certificado no delegado para wsfe; certificado del otro entorno; la representada no delegó wsfe",
   ),
-  502: errorBody.describe(
-    "Falla de la AFIP (501, timeout, WSAA no disponible): reintentar sin cambios",
-  ),
+  502: errorBody("Falla de la AFIP (501, timeout, WSAA no disponible): reintentar sin cambios"),
 };
 
 const parametrosBody = z
@@ -57,7 +44,7 @@ export const wsfeRoutes: RouteModule = {
         },
       },
       (request) => {
-        requireSupported(request.body.cbteTipo);
+        requireSupportedCbteTipo(request.body.cbteTipo, accepted);
         return call(request, wsfe.ultimoComprobanteLast, request.body);
       },
     );
@@ -74,7 +61,7 @@ export const wsfeRoutes: RouteModule = {
         },
       },
       (request) => {
-        requireSupported(request.body.cbteTipo);
+        requireSupportedCbteTipo(request.body.cbteTipo, accepted);
         return call(request, wsfe.comprobanteGet, request.body);
       },
     );

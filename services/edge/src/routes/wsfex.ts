@@ -1,33 +1,19 @@
 import { wsfex } from "@pasarela/contracts";
-import { unsupportedCbteTipo } from "@pasarela/errors";
-import { z } from "zod";
-import { EdgeError } from "../http/edge-error.js";
+import { errorBody, requireSupportedCbteTipo, unauthorizedResponse } from "./http-shapes.js";
 import type { RouteModule } from "./route-module.js";
 
 const tags = ["wsfex"];
 const accepted: readonly number[] = wsfex.WSFEX_CBTE_TIPOS;
 
-// Checked here rather than in the schema so the 400 lists the accepted types (spec §7.2).
-function requireSupported(cbteTipo: number): void {
-  if (!accepted.includes(cbteTipo)) throw new EdgeError(unsupportedCbteTipo(cbteTipo, accepted));
-}
-
-const errorBody = z.object({
-  error: z.string(),
-  code: z.string(),
-  details: z.record(z.string(), z.unknown()).optional(),
-});
 const errors = {
-  400: errorBody.describe(
+  400: errorBody(
     "Cuerpo o campo inválido, cbteTipo no soportado (19, 20, 21), punto de venta no habilitado",
   ),
-  401: z.object({ error: z.literal("No autorizado") }),
-  403: errorBody.describe(
+  401: unauthorizedResponse,
+  403: errorBody(
     "Representada no registrada o sin certificado activo; certificado no delegado para wsfex; certificado del otro entorno; la representada no delegó wsfex",
   ),
-  502: errorBody.describe(
-    "Falla de la AFIP (501, timeout, WSAA no disponible): reintentar sin cambios",
-  ),
+  502: errorBody("Falla de la AFIP (501, timeout, WSAA no disponible): reintentar sin cambios"),
 };
 
 /** `/api/wsfex/*`: WSFEXv1 queries (spec §4.1–4.3). Queries consume no quota. */
@@ -46,7 +32,7 @@ export const wsfexRoutes: RouteModule = {
         },
       },
       (request) => {
-        requireSupported(request.body.cbteTipo);
+        requireSupportedCbteTipo(request.body.cbteTipo, accepted);
         return call(request, wsfex.ultimoComprobanteLast, request.body);
       },
     );
@@ -63,7 +49,7 @@ export const wsfexRoutes: RouteModule = {
         },
       },
       (request) => {
-        requireSupported(request.body.cbteTipo);
+        requireSupportedCbteTipo(request.body.cbteTipo, accepted);
         return call(request, wsfex.comprobanteGet, request.body);
       },
     );

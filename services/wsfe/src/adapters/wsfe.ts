@@ -1,4 +1,5 @@
 import {
+  describeTransportFailure,
   makeAsmxClient,
   withAccessTicket,
   xmlChild,
@@ -123,22 +124,8 @@ export function classifyWsfeError<T>(
 }
 
 /** A transport failure as the caller's 502, with enough detail to tell which. */
-export function describeWsfeFailure(failure: SoapFailure): AppError {
-  switch (failure.kind) {
-    case "timeout":
-      return authorityUnavailable(`WSFE no respondió en ${failure.timeoutMs} ms`);
-    case "http":
-      return authorityUnavailable(`WSFE respondió HTTP ${failure.status}`, {
-        httpStatus: failure.status,
-      });
-    case "network":
-      return authorityUnavailable(`WSFE inalcanzable: ${failure.message}`);
-    case "unreadable":
-      return authorityUnavailable(`respuesta de WSFE ilegible: ${failure.message}`);
-    case "fault":
-      return authorityUnavailable(`WSFE respondió SOAP Fault ${failure.code}: ${failure.message}`);
-  }
-}
+export const describeWsfeFailure = (failure: SoapFailure): AppError =>
+  describeTransportFailure("WSFE", failure);
 
 const auth = (ticket: AccessTicket) =>
   `<Auth>${xmlElement("Token", ticket.token)}${xmlElement("Sign", ticket.sign)}${xmlElement("Cuit", ticket.cuit)}</Auth>`;

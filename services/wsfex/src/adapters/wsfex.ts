@@ -1,4 +1,5 @@
 import {
+  describeTransportFailure,
   makeAsmxClient,
   withAccessTicket,
   xmlChild,
@@ -103,22 +104,8 @@ export function classifyWsfexError<T>(
   return done(unavailable());
 }
 
-export function describeWsfexFailure(failure: SoapFailure): AppError {
-  switch (failure.kind) {
-    case "timeout":
-      return authorityUnavailable(`WSFEX no respondió en ${failure.timeoutMs} ms`);
-    case "http":
-      return authorityUnavailable(`WSFEX respondió HTTP ${failure.status}`, {
-        httpStatus: failure.status,
-      });
-    case "network":
-      return authorityUnavailable(`WSFEX inalcanzable: ${failure.message}`);
-    case "unreadable":
-      return authorityUnavailable(`respuesta de WSFEX ilegible: ${failure.message}`);
-    case "fault":
-      return authorityUnavailable(`WSFEX respondió SOAP Fault ${failure.code}: ${failure.message}`);
-  }
-}
+export const describeWsfexFailure = (failure: SoapFailure): AppError =>
+  describeTransportFailure("WSFEX", failure);
 
 const credentials = (ticket: AccessTicket) =>
   `${xmlElement("Token", ticket.token)}${xmlElement("Sign", ticket.sign)}${xmlElement("Cuit", ticket.cuit)}`;

@@ -1,8 +1,10 @@
+import { unsupportedCbteTipo } from "@pasarela/errors";
 import { z } from "zod";
+import { EdgeError } from "../http/edge-error.js";
 
 /**
- * HTTP shapes shared by /api/clientes and /api/productos, declared so the OpenAPI document
- * shows every answer a route can give; the bodies themselves come from the error handler.
+ * HTTP shapes shared by the route groups, declared so the OpenAPI document shows every answer
+ * a route can give; the bodies themselves come from the single error handler.
  */
 export const errorBodySchema = z.object({
   error: z.string().describe("Mensaje para personas"),
@@ -10,7 +12,15 @@ export const errorBodySchema = z.object({
   details: z.record(z.string(), z.unknown()).optional(),
 });
 
-const errorBody = (description: string) => errorBodySchema.describe(description);
+export const errorBody = (description: string) => errorBodySchema.describe(description);
+
+/** The one 401 body (spec §5.2). */
+export const unauthorizedResponse = z.object({ error: z.literal("No autorizado") });
+
+/** Checked in the route rather than the schema so the 400 lists the accepted types (spec §7.2). */
+export function requireSupportedCbteTipo(cbteTipo: number, accepted: readonly number[]): void {
+  if (!accepted.includes(cbteTipo)) throw new EdgeError(unsupportedCbteTipo(cbteTipo, accepted));
+}
 
 export const invalidResponse = errorBody(
   "Cuerpo, parámetro o campo inválido: el mensaje lo nombra",

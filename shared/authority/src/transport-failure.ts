@@ -1,0 +1,25 @@
+import { authorityUnavailable, type AppError } from "@pasarela/errors";
+import type { SoapFailure } from "./soap-client.js";
+
+/**
+ * A call that produced no business answer is the authority's failure (spec §7.2, 502),
+ * worded so the caller can tell a timeout from an HTTP error or an unreadable answer.
+ */
+export function describeTransportFailure(service: string, failure: SoapFailure): AppError {
+  switch (failure.kind) {
+    case "timeout":
+      return authorityUnavailable(`${service} no respondió en ${failure.timeoutMs} ms`);
+    case "http":
+      return authorityUnavailable(`${service} respondió HTTP ${failure.status}`, {
+        httpStatus: failure.status,
+      });
+    case "network":
+      return authorityUnavailable(`${service} inalcanzable: ${failure.message}`);
+    case "unreadable":
+      return authorityUnavailable(`respuesta de ${service} ilegible: ${failure.message}`);
+    case "fault":
+      return authorityUnavailable(
+        `${service} respondió SOAP Fault ${failure.code}: ${failure.message}`,
+      );
+  }
+}
