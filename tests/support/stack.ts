@@ -17,7 +17,12 @@ export interface E2EStack extends Stack {
  * The whole gateway as separate processes (built dist/), with the simulator behind it, on
  * this test file's own database and subject prefix. Process output is kept for assertions.
  */
-export async function startE2EStack(): Promise<E2EStack> {
+export async function startE2EStack(
+  options: {
+    /** extra variables for every service process, e.g. `AUTHORITY_TIMEOUT_MS` */
+    env?: Record<string, string>;
+  } = {},
+): Promise<E2EStack> {
   const infra: FileInfra = await fileInfra();
   let stack: Stack;
   try {
@@ -31,6 +36,7 @@ export async function startE2EStack(): Promise<E2EStack> {
         API_KEY_PEPPER: randomBytes(32).toString("base64"),
         KEY_ENCRYPTION_KEY: randomBytes(32).toString("base64"),
         LOG_LEVEL: "debug",
+        ...options.env,
       },
       output: "memory",
     });
