@@ -197,11 +197,17 @@ export async function connectBus(options: BusOptions): Promise<Bus> {
   function handlerContext(msg: Msg, subject: string): HandlerContext {
     const accountId = msg.headers?.get(HEADER_ACCOUNT_ID) || undefined;
     const requestId = msg.headers?.get(HEADER_REQUEST_ID) || randomUUID();
+    // A child logger costs an allocation and a pass over the redaction paths: made only when
+    // a handler actually logs.
+    let child: Logger | undefined;
     return {
       accountId,
       requestId,
       subject,
-      logger: logger.child({ subject, requestId, ...(accountId ? { accountId } : {}) }),
+      get logger() {
+        child ??= logger.child({ subject, requestId, ...(accountId ? { accountId } : {}) });
+        return child;
+      },
     };
   }
 
@@ -256,10 +262,16 @@ export async function connectBus(options: BusOptions): Promise<Bus> {
         ctx.logger.error({ err: error }, "handler failed");
         reply = { ok: false, error: appError("INTERNAL") };
       }
-      ctx.logger.debug(
-        { ok: reply.ok, ...(reply.ok ? {} : { code: reply.error.code }), ms: Date.now() - started },
-        "handled",
-      );
+      if (logger.isLevelEnabled("debug")) {
+        ctx.logger.debug(
+          {
+            ok: reply.ok,
+            ...(reply.ok ? {} : { code: reply.error.code }),
+            ms: Date.now() - started,
+          },
+          "handled",
+        );
+      }
       endSpan(span, reply.ok ? undefined : reply.error);
       if (msg.reply) {
         const h = natsHeaders();

@@ -10,6 +10,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { hasZodFastifySchemaValidationErrors } from "fastify-type-provider-zod";
 import { EdgeError } from "./edge-error.js";
 import { statusOfKind } from "./status.js";
+import { traceFields } from "./tracing.js";
 
 interface ValidationEntry {
   keyword: string;
@@ -90,7 +91,9 @@ export function toAppError(error: FastifyError, request: FastifyRequest): AppErr
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const mapped = toAppError(error, request);
-    if (mapped.code === "INTERNAL") request.log.error({ err: error }, "unexpected error");
+    if (mapped.code === "INTERNAL") {
+      request.log.error({ ...traceFields(request), err: error }, "unexpected error");
+    }
     return sendError(reply, mapped);
   });
   app.setNotFoundHandler((request, reply) =>

@@ -39,8 +39,6 @@ export function registerTracing(app: FastifyInstance, tracer: Tracer): void {
     );
     request.span = span;
     request.otelContext = trace.setSpan(parent, span);
-    const { traceId } = span.spanContext();
-    request.log = request.log.child({ trace_id: traceId, span_id: span.spanContext().spanId });
     const carrier: Record<string, string> = {};
     propagation.inject(request.otelContext, carrier);
     if (carrier.traceparent) void reply.header("traceparent", carrier.traceparent);
@@ -56,6 +54,7 @@ export function registerTracing(app: FastifyInstance, tracer: Tracer): void {
     }
     request.log.info(
       {
+        ...traceFields(request),
         method: request.method,
         route: request.routeOptions.url,
         status: reply.statusCode,
@@ -66,6 +65,12 @@ export function registerTracing(app: FastifyInstance, tracer: Tracer): void {
     );
     done();
   });
+}
+
+/** The request's trace and span ids, for its log lines (hooks run outside the span's context). */
+export function traceFields(request: FastifyRequest): { trace_id?: string; span_id?: string } {
+  const spanContext = request.span?.spanContext();
+  return spanContext ? { trace_id: spanContext.traceId, span_id: spanContext.spanId } : {};
 }
 
 /** Runs `work` inside the request's trace context (bus requests then carry it). */
