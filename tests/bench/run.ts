@@ -15,7 +15,7 @@ import { dropDatabase, resolveTestInfra } from "@pasarela/testing";
 import { repoRoot } from "../support/cli.js";
 
 const DURATION_MS = Number(process.env.BENCH_DURATION_MS ?? 8_000);
-const WARMUP_MS = 1_000;
+const WARMUP_MS = 2_000;
 const CUIT = "20111111112";
 const PTO_VTA = 3;
 const CBTE_TIPO = 6;
@@ -41,8 +41,13 @@ async function load(
   concurrency: number,
   call: () => Promise<boolean>,
 ): Promise<Figures> {
+  // warm up at the measured concurrency, so every process has compiled its hot paths
   const warmUntil = performance.now() + WARMUP_MS;
-  while (performance.now() < warmUntil) await call();
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (performance.now() < warmUntil) await call();
+    }),
+  );
   const latencies: number[] = [];
   let errors = 0;
   const started = performance.now();
@@ -174,6 +179,9 @@ async function main(): Promise<void> {
     if (!(await gateway()) || !(await gatewayDefault())) {
       throw new Error("the gateway does not answer /api/wsfe/ultimo-comprobante");
     }
+
+    // every process compiles its hot paths before anything is measured
+    for (const call of [bare, gateway, gatewayDefault]) await load("warm-up", 16, call);
 
     const figures: Figures[] = [];
     for (const concurrency of [1, 32]) {

@@ -49,6 +49,8 @@ export async function buildApp(deps: AppDeps): Promise<EdgeApp> {
     loggerInstance: deps.logger as FastifyBaseLogger,
     // one line per request is written by the tracing hook, with trace ids and status
     logController: new LogController({ disableRequestLogging: true }),
+    // request lines carry the request and trace ids themselves; no child logger per request
+    childLoggerFactory: (logger) => logger,
     bodyLimit: deps.bodyLimit ?? 1_048_576,
     requestIdHeader: false,
     return503OnClosing: true,

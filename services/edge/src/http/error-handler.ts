@@ -92,7 +92,10 @@ export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const mapped = toAppError(error, request);
     if (mapped.code === "INTERNAL") {
-      request.log.error({ ...traceFields(request), err: error }, "unexpected error");
+      request.log.error(
+        { ...traceFields(request), requestId: request.id, err: error },
+        "unexpected error",
+      );
     }
     return sendError(reply, mapped);
   });

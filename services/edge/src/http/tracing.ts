@@ -55,6 +55,7 @@ export function registerTracing(app: FastifyInstance, tracer: Tracer): void {
     request.log.info(
       {
         ...traceFields(request),
+        requestId: request.id,
         method: request.method,
         route: request.routeOptions.url,
         status: reply.statusCode,
