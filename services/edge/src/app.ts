@@ -2,7 +2,7 @@ import swagger from "@fastify/swagger";
 import swaggerUi from "@fastify/swagger-ui";
 import type { Tracer } from "@opentelemetry/api";
 import type { Bus } from "@pasarela/bus";
-import { billing } from "@pasarela/contracts";
+import { billing, configureZodMessages } from "@pasarela/contracts";
 import type { Logger } from "@pasarela/telemetry";
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from "fastify";
 import {
@@ -18,7 +18,6 @@ import { registerErrorHandling } from "./http/error-handler.js";
 import { inRequestContext, registerTracing } from "./http/tracing.js";
 import { registerHealthRoutes } from "./routes/health.js";
 import { routeModules, type Caller, type RouteModule } from "./routes/index.js";
-import { configureZodMessages } from "./zod-locale.js";
 
 export interface AppDeps {
   bus: Bus;

@@ -317,7 +317,12 @@ describe("edge: /api/clientes and /api/productos", () => {
           "obligatorio",
         ],
         ["razonSocial blank", { ...valid, razonSocial: "   " }, "razonSocial", "vacío"],
-        ["an unknown field", { ...valid, cuit: "20111111112" }, "cuit", "no es un campo aceptado"],
+        [
+          "an unknown field",
+          { ...valid, cuit: "20111111112" },
+          "cuit",
+          "no existe en esta operación",
+        ],
       ])("%s", async (_name, body, field, mentions) => {
         const response = await send("POST", "/api/clientes", rw, body);
         expect(response.statusCode, response.body).toBe(400);

@@ -1,3 +1,8 @@
+import { configureZodMessages } from "./common/messages.js";
+
+// Every process that speaks the contracts answers validation problems in the API's Spanish.
+configureZodMessages();
+
 export * from "./contract.js";
 export * from "./common/fields.js";
 export { healthContract } from "./common/health.js";
@@ -6,3 +11,4 @@ export * as ticket from "./ticket/index.js";
 export * as wsfe from "./wsfe/index.js";
 export * as wsfex from "./wsfex/index.js";
 export * as catalog from "./catalog/index.js";
+export { configureZodMessages } from "./common/messages.js";

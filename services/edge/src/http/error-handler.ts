@@ -56,7 +56,7 @@ export function toAppError(error: FastifyError, request: FastifyRequest): AppErr
       const base = fieldLabel(first.instancePath, where);
       return invalidField(
         keys.map((k) => (base ? `${base}.${k}` : k)).join(", "),
-        "no es un campo aceptado",
+        "no existe en esta operación",
       );
     }
     return invalidField(
@@ -78,9 +78,10 @@ export function toAppError(error: FastifyError, request: FastifyRequest): AppErr
     default:
       break;
   }
-  if (error instanceof SyntaxError || error.code === "FST_ERR_CTP_INVALID_JSON_BODY") {
-    return invalidJson(error.message);
+  if (error.code === "FST_ERR_CTP_INVALID_JSON_BODY") {
+    return invalidJson("revisá la sintaxis (comillas, comas, llaves) o el Content-Type");
   }
+  if (error instanceof SyntaxError) return invalidJson(`revisá la sintaxis (${error.message})`);
   if (typeof error.statusCode === "number" && error.statusCode >= 400 && error.statusCode < 500) {
     return invalidJson(error.message);
   }
