@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { defineContract } from "../contract.js";
+import { AUTHORITY_QUERY_TIMEOUT_MS } from "../common/authority-query.js";
 import { environmentSchema, representadaSchema } from "../common/fields.js";
 import { tablaSchema } from "./fields.js";
 
@@ -68,5 +69,5 @@ export const parametrosGet = defineContract({
     "ACCESS_TICKET_PENDING",
     "AUTHORITY_UNAVAILABLE",
   ],
-  timeoutMs: 65_000,
+  timeoutMs: AUTHORITY_QUERY_TIMEOUT_MS,
 });

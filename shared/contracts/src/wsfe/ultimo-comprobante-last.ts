@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { defineContract } from "../contract.js";
+import { AUTHORITY_QUERY_TIMEOUT_MS, authorityQueryErrors } from "../common/authority-query.js";
 import { environmentSchema, representadaSchema } from "../common/fields.js";
 import { cbteTipoSchema, ptoVtaSchema } from "./fields.js";
 
@@ -26,18 +27,6 @@ export const ultimoComprobanteLast = defineContract({
     })
     .strict(),
   reply: ultimoComprobanteReplySchema,
-  errors: [
-    "UNSUPPORTED_CBTE_TIPO",
-    "REPRESENTADA_NOT_FOUND",
-    "NO_ACTIVE_CERTIFICATE",
-    "SERVICE_NOT_DELEGATED",
-    "CERTIFICATE_ENVIRONMENT_MISMATCH",
-    "REPRESENTADA_NOT_DELEGATED",
-    "POINT_OF_SALE_NOT_ENABLED",
-    "AUTHORITY_QUERY_REFUSED",
-    "ACCESS_TICKET_PENDING",
-    "AUTHORITY_UNAVAILABLE",
-  ],
-  // room for a first WSAA login (AUTHORITY_TIMEOUT_MS) plus the WSFE call itself
-  timeoutMs: 65_000,
+  errors: authorityQueryErrors,
+  timeoutMs: AUTHORITY_QUERY_TIMEOUT_MS,
 });

@@ -1,8 +1,8 @@
 import { z } from "zod";
 import { defineContract } from "../contract.js";
+import { AUTHORITY_QUERY_TIMEOUT_MS, authorityQueryErrors } from "../common/authority-query.js";
 import { environmentSchema, representadaSchema } from "../common/fields.js";
 import { cbteNroSchema, cbteTipoSchema, ptoVtaSchema } from "../wsfe/fields.js";
-import { wsfexQueryErrors } from "./ultimo-comprobante-last.js";
 
 /**
  * Spec §2.3: found → the authority's `FEXResultGet` as it came (values as text, repeated
@@ -32,6 +32,6 @@ export const comprobanteGet = defineContract({
     })
     .strict(),
   reply: comprobanteReplySchema,
-  errors: wsfexQueryErrors,
-  timeoutMs: 65_000,
+  errors: authorityQueryErrors,
+  timeoutMs: AUTHORITY_QUERY_TIMEOUT_MS,
 });

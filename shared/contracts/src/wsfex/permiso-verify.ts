@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { defineContract } from "../contract.js";
+import { AUTHORITY_QUERY_TIMEOUT_MS, authorityQueryErrors } from "../common/authority-query.js";
 import { environmentSchema, representadaSchema } from "../common/fields.js";
-import { wsfexQueryErrors } from "./ultimo-comprobante-last.js";
 
 /** Spec §2.4: `A` is a valid permit (the authority answers `OK`); any other state passes through. */
 export const permisoReplySchema = z.object({ status: z.string() }).strict();
@@ -20,6 +20,6 @@ export const permisoVerify = defineContract({
     })
     .strict(),
   reply: permisoReplySchema,
-  errors: wsfexQueryErrors,
-  timeoutMs: 65_000,
+  errors: authorityQueryErrors,
+  timeoutMs: AUTHORITY_QUERY_TIMEOUT_MS,
 });

@@ -1,24 +1,9 @@
 import { z } from "zod";
 import { defineContract } from "../contract.js";
+import { AUTHORITY_QUERY_TIMEOUT_MS, authorityQueryErrors } from "../common/authority-query.js";
 import { environmentSchema, representadaSchema } from "../common/fields.js";
 import { cbteTipoSchema, ptoVtaSchema } from "../wsfe/fields.js";
 import { ultimoComprobanteReplySchema } from "../wsfe/ultimo-comprobante-last.js";
-
-const errors = [
-  "UNSUPPORTED_CBTE_TIPO",
-  "REPRESENTADA_NOT_FOUND",
-  "NO_ACTIVE_CERTIFICATE",
-  "SERVICE_NOT_DELEGATED",
-  "CERTIFICATE_ENVIRONMENT_MISMATCH",
-  "REPRESENTADA_NOT_DELEGATED",
-  "POINT_OF_SALE_NOT_ENABLED",
-  "AUTHORITY_QUERY_REFUSED",
-  "ACCESS_TICKET_PENDING",
-  "AUTHORITY_UNAVAILABLE",
-] as const;
-
-/** Codes every WSFEX query may answer besides the bus's own. */
-export const wsfexQueryErrors = errors;
 
 /**
  * `wsfex.ultimo-comprobante.last` (FEXGetLast_CMP, spec §4.1): `ptoVta` is required for
@@ -35,6 +20,6 @@ export const ultimoComprobanteLast = defineContract({
     })
     .strict(),
   reply: ultimoComprobanteReplySchema,
-  errors,
-  timeoutMs: 65_000,
+  errors: authorityQueryErrors,
+  timeoutMs: AUTHORITY_QUERY_TIMEOUT_MS,
 });
