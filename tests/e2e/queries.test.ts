@@ -379,6 +379,35 @@ describe("queries end to end: /api/wsfe and /api/wsfex through processes, CLIs a
       expect(response.json()).toEqual({ status: "A" });
     });
 
+    it("permiso passes through the authority's state when it is not valid (`sim permit --status NO`)", async () => {
+      const permit = { idPermiso: "26001EC01000123X", dstMerc: 212 };
+      const set = (status: "OK" | "NO") =>
+        stack.sim(
+          "permit",
+          "--environment",
+          env,
+          "--id-permiso",
+          permit.idPermiso,
+          "--dst-merc",
+          String(permit.dstMerc),
+          "--status",
+          status,
+        );
+      expect(await set("NO")).toEqual({ ok: true });
+      try {
+        const denied = await post("/api/wsfex/permiso", as(main, permit));
+        expect(denied.status, denied.text).toBe(200);
+        expect(denied.json()).toEqual({ status: "NO" });
+        // the same permit for another destination is still valid
+        const other = await post("/api/wsfex/permiso", as(main, { ...permit, dstMerc: 203 }));
+        expect(other.json()).toEqual({ status: "A" });
+      } finally {
+        await set("OK");
+      }
+      const valid = await post("/api/wsfex/permiso", as(main, permit));
+      expect(valid.json()).toEqual({ status: "A" });
+    });
+
     it("answers 400 with the authority's 1607 text for a point of sale not enabled for wsfex", async () => {
       const response = await post(
         "/api/wsfex/ultimo-comprobante",

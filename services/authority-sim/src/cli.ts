@@ -6,7 +6,7 @@ import { ENVIRONMENTS, FAULT_MODES, FAULT_SERVICES, WSN_SERVICES } from "./state
 import type { Environment, FaultMode, FaultService, WsnService } from "./state.js";
 
 const USAGE =
-  "usage: sim <cert|ca|delegate|pos|fault|stats|reset|settings|forget-tas> --environment <env> [options]";
+  "usage: sim <cert|ca|delegate|undelegate|pos|fault|permit|stats|reset|settings|forget-tas> --environment <env> [options]";
 
 export class UsageError extends Error {}
 
@@ -76,6 +76,14 @@ export async function runCli(argv: readonly string[], client: ControlClient): Pr
           service: pick<WsnService>(flags, "service", WSN_SERVICES),
         }),
       );
+    case "undelegate":
+      return JSON.stringify(
+        await client.undelegate(env, {
+          cuit: required(flags, "cuit"),
+          alias: required(flags, "alias"),
+          service: pick<WsnService>(flags, "service", WSN_SERVICES),
+        }),
+      );
     case "pos": {
       const ptoVta = numberFlag(flags, "pto-vta");
       if (ptoVta === undefined) throw new UsageError("missing --pto-vta");
@@ -95,6 +103,18 @@ export async function runCli(argv: readonly string[], client: ControlClient): Pr
           mode: pick<FaultMode>(flags, "mode", FAULT_MODES),
           ...(rate === undefined ? {} : { rate }),
           ...(latencyMs === undefined ? {} : { latencyMs }),
+        }),
+      );
+    }
+    case "permit": {
+      const dstMerc = numberFlag(flags, "dst-merc");
+      if (dstMerc === undefined) throw new UsageError("missing --dst-merc");
+      if (!Number.isInteger(dstMerc)) throw new UsageError("--dst-merc must be an integer");
+      return JSON.stringify(
+        await client.setPermit(env, {
+          idPermiso: required(flags, "id-permiso"),
+          dstMerc,
+          status: pick<"OK" | "NO">(flags, "status", ["OK", "NO"]),
         }),
       );
     }

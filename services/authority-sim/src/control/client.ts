@@ -29,6 +29,14 @@ export interface ControlClient {
     environment: Environment,
     input: { cuit: string; alias: string; service: WsnService },
   ): Promise<{ ok: true }>;
+  /**
+   * Withdraws a delegation: the next login no longer gets it (`removed` is false when there
+   * was none); a TA already issued keeps its relations.
+   */
+  undelegate(
+    environment: Environment,
+    input: { cuit: string; alias: string; service: WsnService },
+  ): Promise<{ ok: true; removed: boolean }>;
   enablePointOfSale(
     environment: Environment,
     input: { cuit: string; ptoVta: number; service?: "wsfe" | "wsfex" },
@@ -59,7 +67,11 @@ export class ControlError extends Error {
 
 export function makeControlClient(baseUrl: string): ControlClient {
   const root = baseUrl.replace(/\/+$/, "");
-  async function call<T>(method: "GET" | "POST", path: string, body?: unknown): Promise<T> {
+  async function call<T>(
+    method: "GET" | "POST" | "DELETE",
+    path: string,
+    body?: unknown,
+  ): Promise<T> {
     const res = await fetch(`${root}/_control${path}`, {
       method,
       headers: body === undefined ? {} : { "content-type": "application/json" },
@@ -88,6 +100,7 @@ export function makeControlClient(baseUrl: string): ControlClient {
     issueCertificate: async (env, csr) =>
       (await call<{ certificate: string }>("POST", `/${env}/cert`, { csr })).certificate,
     delegate: (env, input) => call("POST", `/${env}/delegations`, input),
+    undelegate: (env, input) => call("DELETE", `/${env}/delegations`, input),
     enablePointOfSale: (env, input) => call("POST", `/${env}/pos`, input),
     setFault: (env, input) => call("POST", `/${env}/faults`, input),
     stats: (env) => call("GET", `/${env}/stats`),

@@ -103,6 +103,22 @@ export function handleControl(
       }
       return ok;
     }
+    case "DELETE delegations": {
+      // Withdrawn at once: the next login no longer gets it; a TA already issued keeps the
+      // relations it was issued with (its token carries them).
+      const p = schemas.delegation.safeParse(body);
+      if (!p.success) return bad(p.error);
+      const d = p.data;
+      const kept = state.delegations.filter(
+        (x) => !(x.cuit === d.cuit && x.alias === d.alias && x.service === d.service),
+      );
+      const removed = kept.length !== state.delegations.length;
+      if (removed) {
+        state.delegations = kept;
+        world.commit();
+      }
+      return { status: 200, body: { ok: true, removed } };
+    }
     case "POST pos": {
       const p = schemas.pos.safeParse(body);
       if (!p.success) return bad(p.error);

@@ -36,10 +36,20 @@ export interface CertificatesTable {
   activated_at: NullableTimestamp;
 }
 
-/** The TA of one certificate for one web service, and the login throttle for that pair. */
+/**
+ * The TA of one X.509 certificate (by fingerprint) for one web service in one environment, and
+ * the login throttle for it: shared by every representada registered with that certificate.
+ */
 export interface AccessTicketsTable {
-  certificate_id: string;
+  environment: EnvironmentColumn;
+  /** `certificates.fingerprint`: SHA-256 of the DER, lower-case hex */
+  fingerprint: string;
   service: string;
+  /**
+   * Set only on rows carried over from the per-certificate-row key: token and sign are still
+   * sealed for that certificate row; the next login clears it.
+   */
+  sealed_for_certificate_id: ColumnType<string | null, string | null | undefined, string | null>;
   token_sealed: Buffer | null;
   sign_sealed: Buffer | null;
   generated_at: NullableTimestamp;

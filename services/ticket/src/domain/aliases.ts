@@ -8,11 +8,29 @@ export function generateAlias(cuit: string): string {
   return `pasarela${cuit}${randomBytes(3).toString("hex")}`;
 }
 
+/** What an access ticket belongs to: the authority keeps one TA per certificate and service. */
+export interface TicketKey {
+  readonly environment: string;
+  /** SHA-256 of the certificate's DER, lower-case hex */
+  readonly fingerprint: string;
+  readonly service: string;
+}
+
+const ticketRow = (key: TicketKey) =>
+  `ticket.access_tickets:${key.environment}:${key.fingerprint}:${key.service}`;
+
 /** Sealing contexts: a sealed value opens only in the row and column it was written for. */
 export const sealingContext = {
   privateKey: (certificateId: string) => `ticket.certificates:${certificateId}:private_key`,
-  token: (certificateId: string, service: string) =>
+  token: (key: TicketKey) => `${ticketRow(key)}:token`,
+  sign: (key: TicketKey) => `${ticketRow(key)}:sign`,
+  /**
+   * Token and sign stored before access tickets were keyed by fingerprint
+   * (migration 2026-11-22-02) were sealed for the certificate row; they open with these until
+   * the next login replaces them.
+   */
+  legacyToken: (certificateId: string, service: string) =>
     `ticket.access_tickets:${certificateId}:${service}:token`,
-  sign: (certificateId: string, service: string) =>
+  legacySign: (certificateId: string, service: string) =>
     `ticket.access_tickets:${certificateId}:${service}:sign`,
 };

@@ -10,12 +10,13 @@ import {
 } from "@pasarela/errors";
 import type { WsaaAdapter } from "../adapters/wsaa.js";
 import type {
+  AccessTicketKey,
   AccessTicketRow,
   AccessTicketsRepository,
   TicketQueries,
 } from "../db/repositories/access-tickets.js";
 import type { CertificateRow, CertificatesRepository } from "../db/repositories/certificates.js";
-import type { RepresentadaRow, RepresentadasRepository } from "../db/repositories/representadas.js";
+import type { RepresentadasRepository } from "../db/repositories/representadas.js";
 import { sealingContext } from "../domain/aliases.js";
 import type { Sealer } from "../domain/sealing.js";
 import {
@@ -27,6 +28,8 @@ import {
 import { isCertificateUsable } from "./usable.js";
 
 type Reply = ReplyInputOf<typeof ticket.accessGet>;
+/** What one login yields, shared by every registration of the certificate; `cuit` is the caller's. */
+type Ticket = Omit<Reply, "cuit">;
 
 export interface AccessPolicy extends TicketPolicy {
   /** pause before the next login after the authority refused one */
@@ -34,7 +37,9 @@ export interface AccessPolicy extends TicketPolicy {
 }
 
 function stateOf(row: AccessTicketRow | undefined): StoredTicketState {
-  const hasTicket = row?.token_sealed != null && row.sign_sealed != null;
+  // a migrated row that fails its binding check is no TA of ours; its expiry still bounds when
+  // the authority will issue a new one (see "already-authenticated")
+  const hasTicket = row?.token_sealed != null && row.sign_sealed != null && row.sealing_verified;
   return {
     expiresAt: hasTicket ? (row.expires_at ?? undefined) : undefined,
     retryAt: row?.retry_at ?? undefined,
@@ -44,7 +49,8 @@ function stateOf(row: AccessTicketRow | undefined): StoredTicketState {
 
 /**
  * `ticket.access.get`. Steady state: one indexed read and two decryptions. Otherwise one
- * login per (certificate, service) however many ask: concurrent requests in this process
+ * login per (environment, certificate fingerprint, service) however many ask, whichever
+ * representadas and accounts registered that certificate: concurrent requests in this process
  * share one attempt (single flight), and instances serialise on a Postgres advisory lock
  * under which the TA is re-read and, if still missing, obtained and stored before replying.
  */
@@ -57,28 +63,38 @@ export function makeAccessGet(deps: {
   policy: AccessPolicy;
   now: () => Date;
 }): Handler<typeof ticket.accessGet> {
-  const inFlight = new Map<string, Promise<Result<Reply>>>();
+  const inFlight = new Map<string, Promise<Result<Ticket>>>();
 
-  function open(row: AccessTicketRow, representada: RepresentadaRow): Reply {
-    const { certificate_id: id, service } = row;
+  /**
+   * Token and sign are sealed for the row's key; a row carried over by the migration is still
+   * sealed for the certificate row it was obtained with, until the next login replaces it.
+   */
+  function open(row: AccessTicketRow): Ticket {
+    const legacy = row.sealed_for_certificate_id;
     return {
-      token: deps.sealer.open(row.token_sealed!, sealingContext.token(id, service)),
-      sign: deps.sealer.open(row.sign_sealed!, sealingContext.sign(id, service)),
+      token: deps.sealer.open(
+        row.token_sealed!,
+        legacy === null
+          ? sealingContext.token(row)
+          : sealingContext.legacyToken(legacy, row.service),
+      ),
+      sign: deps.sealer.open(
+        row.sign_sealed!,
+        legacy === null ? sealingContext.sign(row) : sealingContext.legacySign(legacy, row.service),
+      ),
       expiresAt: row.expires_at!.toISOString(),
-      cuit: representada.cuit,
     };
   }
 
   async function login(
     queries: TicketQueries,
+    key: AccessTicketKey & { service: WebService },
     row: AccessTicketRow | undefined,
     fallback: boolean,
-    representada: RepresentadaRow,
     certificate: CertificateRow,
-    service: WebService,
     logger: HandlerContext["logger"],
-  ): Promise<Result<Reply>> {
-    const { environment } = representada;
+  ): Promise<Result<Ticket>> {
+    const { environment, service } = key;
     const keyPem = deps.sealer.open(
       certificate.private_key_sealed,
       sealingContext.privateKey(certificate.id),
@@ -90,37 +106,37 @@ export function makeAccessGet(deps: {
     );
     const now = deps.now();
     const retryAt = new Date(now.getTime() + deps.policy.retryAfterMs);
-    const log = { certificateId: certificate.id, service, environment };
+    const log = {
+      certificateId: certificate.id,
+      fingerprint: key.fingerprint,
+      service,
+      environment,
+    };
     switch (result.kind) {
       case "ticket": {
         const { token, sign, generationTime, expirationTime } = result.ticket;
         // stored before anyone sees it: a TA the authority will not re-issue is never lost
-        await queries.saveTicket(certificate.id, service, {
-          tokenSealed: deps.sealer.seal(token, sealingContext.token(certificate.id, service)),
-          signSealed: deps.sealer.seal(sign, sealingContext.sign(certificate.id, service)),
+        await queries.saveTicket(key, {
+          tokenSealed: deps.sealer.seal(token, sealingContext.token(key)),
+          signSealed: deps.sealer.seal(sign, sealingContext.sign(key)),
           generatedAt: generationTime,
           expiresAt: expirationTime,
         });
         logger.info({ ...log, expiresAt: expirationTime.toISOString() }, "access ticket obtained");
-        return ok({
-          token,
-          sign,
-          expiresAt: expirationTime.toISOString(),
-          cuit: representada.cuit,
-        });
+        return ok({ token, sign, expiresAt: expirationTime.toISOString() });
       }
       case "already-authenticated": {
         if (fallback && row) {
-          await queries.saveRefusal(certificate.id, service, { retryAt, pendingUntil: null });
+          await queries.saveRefusal(key, { retryAt, pendingUntil: null });
           logger.info(log, "renewal refused while the stored ticket lives; serving it");
-          return ok(open(row, representada));
+          return ok(open(row));
         }
         // the authority holds a TA we never stored: it can only expire, at the latest 12 h on
         const pendingUntil =
           row?.expires_at && row.expires_at > now
             ? row.expires_at
             : new Date(now.getTime() + TA_LIFETIME_MS);
-        await queries.saveRefusal(certificate.id, service, { retryAt, pendingUntil });
+        await queries.saveRefusal(key, { retryAt, pendingUntil });
         logger.warn(
           { ...log, pendingUntil: pendingUntil.toISOString() },
           "authority holds a ticket we lack",
@@ -129,12 +145,12 @@ export function makeAccessGet(deps: {
       }
       case "error": {
         if (fallback && row) {
-          await queries.saveRefusal(certificate.id, service, { retryAt, pendingUntil: null });
+          await queries.saveRefusal(key, { retryAt, pendingUntil: null });
           logger.warn(
             { ...log, code: result.error.code },
             "renewal failed; serving the stored ticket",
           );
-          return ok(open(row, representada));
+          return ok(open(row));
         }
         logger.warn(
           { ...log, code: result.error.code, detail: result.error.message },
@@ -146,29 +162,28 @@ export function makeAccessGet(deps: {
   }
 
   function obtain(
-    representada: RepresentadaRow,
+    key: AccessTicketKey & { service: WebService },
     certificate: CertificateRow,
-    service: WebService,
     logger: HandlerContext["logger"],
-  ): Promise<Result<Reply>> {
-    return deps.tickets.withLock(certificate.id, service, async (queries) => {
-      const row = await queries.find(certificate.id, service);
+  ): Promise<Result<Ticket>> {
+    return deps.tickets.withLock(key, async (queries) => {
+      const row = await queries.find(key);
       const decision = decide(stateOf(row), deps.now(), deps.policy);
       switch (decision.action) {
         case "serve":
-          return ok(open(row!, representada));
+          return ok(open(row!));
         case "wait":
           return decision.fallback
-            ? ok(open(row!, representada))
+            ? ok(open(row!))
             : fail(
                 accessTicketPending(
-                  service,
-                  representada.environment,
+                  key.service,
+                  key.environment,
                   decision.availableAt.toISOString(),
                 ),
               );
         case "login":
-          return login(queries, row, decision.fallback, representada, certificate, service, logger);
+          return login(queries, key, row, decision.fallback, certificate, logger);
       }
     });
   }
@@ -178,21 +193,31 @@ export function makeAccessGet(deps: {
     const representada = await deps.representadas.find(ctx.accountId, cuit, environment);
     if (!representada) return fail(appError("REPRESENTADA_NOT_FOUND"));
     const certificate = await deps.certificates.active(representada.id);
-    if (!certificate || !isCertificateUsable(certificate, deps.now())) {
+    if (
+      !certificate ||
+      certificate.fingerprint === null ||
+      !isCertificateUsable(certificate, deps.now())
+    ) {
       return fail(appError("NO_ACTIVE_CERTIFICATE"));
     }
-    const stored = await deps.tickets.find(certificate.id, service);
+    // the authority's identity of the TA: the X.509 certificate, not our registration of it
+    const key = {
+      environment: representada.environment,
+      fingerprint: certificate.fingerprint,
+      service,
+    };
+    const forCaller = (ticket: Ticket): Reply => ({ ...ticket, cuit: representada.cuit });
+    const stored = await deps.tickets.find(key);
     if (decide(stateOf(stored), deps.now(), deps.policy).action === "serve") {
-      return ok(open(stored!, representada));
+      return ok(forCaller(open(stored!)));
     }
-    const key = `${certificate.id}|${service}`;
-    let flight = inFlight.get(key);
+    const flightKey = `${key.environment}|${key.fingerprint}|${service}`;
+    let flight = inFlight.get(flightKey);
     if (!flight) {
-      flight = obtain(representada, certificate, service, ctx.logger).finally(() =>
-        inFlight.delete(key),
-      );
-      inFlight.set(key, flight);
+      flight = obtain(key, certificate, ctx.logger).finally(() => inFlight.delete(flightKey));
+      inFlight.set(flightKey, flight);
     }
-    return flight;
+    const result = await flight;
+    return result.ok ? ok(forCaller(result.value)) : result;
   };
 }

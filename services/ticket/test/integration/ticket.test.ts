@@ -313,6 +313,53 @@ describe("ticket: representadas, certificates and access tickets", () => {
     expect(granted.ok).toBe(true);
   });
 
+  it("a certificate that stops being delegated takes effect on the next login: 403 naming the service", async () => {
+    const { accountId, alias, representadaId } = await registered(["wsfex"]);
+    const first = await access(accountId, "wsfex");
+    expect(first.ok ? "ok" : first.error).toBe("ok");
+    if (!first.ok) return;
+    expect(await logins(alias, "wsfex")).toBe(1);
+
+    expect(
+      await control.undelegate("homologacion", { cuit: CUIT, alias, service: "wsfex" }),
+    ).toEqual({ ok: true, removed: true });
+    // the TA already issued carries its relations: it is still served, without a login
+    const stored = await access(accountId, "wsfex");
+    expect(stored.ok && stored.value.token).toBe(first.value.token);
+    expect(await logins(alias, "wsfex")).toBe(1);
+
+    // 12 h on: the TA has expired here (its times moved back) and at the authority
+    const sql = postgres(infra.databaseUrl, { max: 1 });
+    try {
+      const aged = await sql`
+        update ticket.access_tickets
+           set generated_at = generated_at - interval '12 hours 1 minute',
+               expires_at = expires_at - interval '12 hours 1 minute'
+         where service = 'wsfex'
+           and fingerprint in
+               (select fingerprint from ticket.certificates where representada_id = ${representadaId})`;
+      expect(aged.count).toBe(1);
+    } finally {
+      await sql.end();
+    }
+    await control.forgetTas("homologacion");
+
+    const refused = await access(accountId, "wsfex");
+    expect(refused.ok).toBe(false);
+    if (refused.ok) return;
+    expect(refused.error.code).toBe("SERVICE_NOT_DELEGATED");
+    expect(refused.error.message).toContain("wsfex");
+    expect(refused.error.message).toContain("homologacion");
+    expect(refused.error.details).toEqual({ service: "wsfex", environment: "homologacion" });
+    expect(await logins(alias, "wsfex")).toBe(2);
+
+    // delegated again, the next login gets a new TA
+    await control.delegate("homologacion", { cuit: CUIT, alias, service: "wsfex" });
+    const granted = await access(accountId, "wsfex");
+    expect(granted.ok && granted.value.token !== first.value.token).toBe(true);
+    expect(await logins(alias, "wsfex")).toBe(3);
+  });
+
   it("logs in exactly once for 500 concurrent first requests spread over two instances", async () => {
     const { accountId, alias } = await registered(["wsfe"]);
     const answers = await Promise.all(Array.from({ length: 500 }, () => access(accountId)));

@@ -1,7 +1,19 @@
 import { sql, type Kysely, type Selectable, type Transaction } from "kysely";
-import type { AccessTicketsTable, TicketDatabase } from "../database.js";
+import type { TicketKey } from "../../domain/aliases.js";
+import type { AccessTicketsTable, EnvironmentColumn, TicketDatabase } from "../database.js";
 
-export type AccessTicketRow = Selectable<AccessTicketsTable>;
+export type AccessTicketRow = Selectable<AccessTicketsTable> & {
+  /**
+   * False only for a row carried over from the per-certificate-row key whose certificate row is
+   * not (or no longer) a registration of this certificate in this environment: its sealed values
+   * were not written for this key and must not be opened.
+   */
+  sealing_verified: boolean;
+};
+
+export interface AccessTicketKey extends TicketKey {
+  readonly environment: EnvironmentColumn;
+}
 
 export interface StoredTicket {
   tokenSealed: Buffer;
@@ -10,45 +22,58 @@ export interface StoredTicket {
   expiresAt: Date;
 }
 
+type Writable = Partial<
+  Omit<Selectable<AccessTicketsTable>, "environment" | "fingerprint" | "service">
+>;
+
 function ticketQueries(db: Kysely<TicketDatabase> | Transaction<TicketDatabase>) {
-  const upsert = async (
-    certificateId: string,
-    service: string,
-    values: Partial<Omit<AccessTicketRow, "certificate_id" | "service">>,
-  ) => {
+  const upsert = async (key: AccessTicketKey, values: Writable) => {
     const row = { ...values, updated_at: new Date() };
     await db
       .insertInto("access_tickets")
-      .values({ certificate_id: certificateId, service, ...row })
-      .onConflict((oc) => oc.columns(["certificate_id", "service"]).doUpdateSet(row))
+      .values({
+        environment: key.environment,
+        fingerprint: key.fingerprint,
+        service: key.service,
+        ...row,
+      })
+      .onConflict((oc) => oc.columns(["environment", "fingerprint", "service"]).doUpdateSet(row))
       .execute();
   };
   return {
-    find(certificateId: string, service: string): Promise<AccessTicketRow | undefined> {
-      return db
-        .selectFrom("access_tickets")
-        .selectAll()
-        .where("certificate_id", "=", certificateId)
-        .where("service", "=", service)
-        .executeTakeFirst();
+    find(key: AccessTicketKey): Promise<AccessTicketRow | undefined> {
+      return (
+        db
+          .selectFrom("access_tickets as t")
+          // migrated rows only: the certificate row they were sealed for must be this key's
+          .leftJoin("certificates as c", "c.id", "t.sealed_for_certificate_id")
+          .leftJoin("representadas as r", "r.id", "c.representada_id")
+          .selectAll("t")
+          .select(
+            sql<boolean>`(t.sealed_for_certificate_id is null or (
+              c.fingerprint is not distinct from t.fingerprint
+              and r.environment is not distinct from t.environment))`.as("sealing_verified"),
+          )
+          .where("t.environment", "=", key.environment)
+          .where("t.fingerprint", "=", key.fingerprint)
+          .where("t.service", "=", key.service)
+          .executeTakeFirst()
+      );
     },
-    /** A new TA replaces the old one and lifts any throttle. */
-    saveTicket: (certificateId: string, service: string, ticket: StoredTicket) =>
-      upsert(certificateId, service, {
+    /** A new TA replaces the old one, sealed for this key, and lifts any throttle. */
+    saveTicket: (key: AccessTicketKey, ticket: StoredTicket) =>
+      upsert(key, {
         token_sealed: ticket.tokenSealed,
         sign_sealed: ticket.signSealed,
+        sealed_for_certificate_id: null,
         generated_at: ticket.generatedAt,
         expires_at: ticket.expiresAt,
         retry_at: null,
         pending_until: null,
       }),
     /** The authority refused a login: keep whatever TA is stored, wait before the next one. */
-    saveRefusal: (
-      certificateId: string,
-      service: string,
-      refusal: { retryAt: Date; pendingUntil: Date | null },
-    ) =>
-      upsert(certificateId, service, {
+    saveRefusal: (key: AccessTicketKey, refusal: { retryAt: Date; pendingUntil: Date | null }) =>
+      upsert(key, {
         retry_at: refusal.retryAt,
         pending_until: refusal.pendingUntil,
       }),
@@ -61,18 +86,15 @@ export function makeAccessTicketsRepository(db: Kysely<TicketDatabase>) {
   return {
     ...ticketQueries(db),
     /**
-     * Runs `work` holding the cross-instance lock of (certificate, service): a transaction
-     * advisory lock, released at commit, so a crashed holder never leaves it taken. Whoever
-     * waited re-reads the row inside and finds the TA the holder stored.
+     * Runs `work` holding the cross-instance lock of (environment, fingerprint, service): a
+     * transaction advisory lock, released at commit, so a crashed holder never leaves it taken.
+     * Every registration of one certificate takes the same lock; whoever waited re-reads the row
+     * inside and finds the TA the holder stored.
      */
-    withLock<T>(
-      certificateId: string,
-      service: string,
-      work: (queries: TicketQueries) => Promise<T>,
-    ): Promise<T> {
+    withLock<T>(key: AccessTicketKey, work: (queries: TicketQueries) => Promise<T>): Promise<T> {
       return db.transaction().execute(async (trx) => {
-        const key = `ticket.access:${certificateId}:${service}`;
-        await sql`select pg_advisory_xact_lock(hashtextextended(${key}, 0))`.execute(trx);
+        const lock = `ticket.access:${key.environment}:${key.fingerprint}:${key.service}`;
+        await sql`select pg_advisory_xact_lock(hashtextextended(${lock}, 0))`.execute(trx);
         return work(ticketQueries(trx));
       });
     },
