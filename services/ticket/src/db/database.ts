@@ -45,11 +45,6 @@ export interface AccessTicketsTable {
   /** `certificates.fingerprint`: SHA-256 of the DER, lower-case hex */
   fingerprint: string;
   service: string;
-  /**
-   * Set only on rows carried over from the per-certificate-row key: token and sign are still
-   * sealed for that certificate row; the next login clears it.
-   */
-  sealed_for_certificate_id: ColumnType<string | null, string | null | undefined, string | null>;
   token_sealed: Buffer | null;
   sign_sealed: Buffer | null;
   generated_at: NullableTimestamp;

@@ -24,13 +24,4 @@ export const sealingContext = {
   privateKey: (certificateId: string) => `ticket.certificates:${certificateId}:private_key`,
   token: (key: TicketKey) => `${ticketRow(key)}:token`,
   sign: (key: TicketKey) => `${ticketRow(key)}:sign`,
-  /**
-   * Token and sign stored before access tickets were keyed by fingerprint
-   * (migration 2026-11-22-02) were sealed for the certificate row; they open with these until
-   * the next login replaces them.
-   */
-  legacyToken: (certificateId: string, service: string) =>
-    `ticket.access_tickets:${certificateId}:${service}:token`,
-  legacySign: (certificateId: string, service: string) =>
-    `ticket.access_tickets:${certificateId}:${service}:sign`,
 };

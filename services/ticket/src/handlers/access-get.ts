@@ -37,9 +37,7 @@ export interface AccessPolicy extends TicketPolicy {
 }
 
 function stateOf(row: AccessTicketRow | undefined): StoredTicketState {
-  // a migrated row that fails its binding check is no TA of ours; its expiry still bounds when
-  // the authority will issue a new one (see "already-authenticated")
-  const hasTicket = row?.token_sealed != null && row.sign_sealed != null && row.sealing_verified;
+  const hasTicket = row?.token_sealed != null && row.sign_sealed != null;
   return {
     expiresAt: hasTicket ? (row.expires_at ?? undefined) : undefined,
     retryAt: row?.retry_at ?? undefined,
@@ -65,23 +63,11 @@ export function makeAccessGet(deps: {
 }): Handler<typeof ticket.accessGet> {
   const inFlight = new Map<string, Promise<Result<Ticket>>>();
 
-  /**
-   * Token and sign are sealed for the row's key; a row carried over by the migration is still
-   * sealed for the certificate row it was obtained with, until the next login replaces it.
-   */
+  /** Sealed for the row's own key: a ciphertext moved to another row does not open. */
   function open(row: AccessTicketRow): Ticket {
-    const legacy = row.sealed_for_certificate_id;
     return {
-      token: deps.sealer.open(
-        row.token_sealed!,
-        legacy === null
-          ? sealingContext.token(row)
-          : sealingContext.legacyToken(legacy, row.service),
-      ),
-      sign: deps.sealer.open(
-        row.sign_sealed!,
-        legacy === null ? sealingContext.sign(row) : sealingContext.legacySign(legacy, row.service),
-      ),
+      token: deps.sealer.open(row.token_sealed!, sealingContext.token(row)),
+      sign: deps.sealer.open(row.sign_sealed!, sealingContext.sign(row)),
       expiresAt: row.expires_at!.toISOString(),
     };
   }

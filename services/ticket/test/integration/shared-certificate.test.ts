@@ -1,4 +1,4 @@
-import { randomBytes, randomUUID, X509Certificate } from "node:crypto";
+import { X509Certificate } from "node:crypto";
 import {
   makeControlClient,
   startSimulator,
@@ -7,17 +7,13 @@ import {
 } from "@pasarela/authority-sim";
 import type { Bus } from "@pasarela/bus";
 import { ticket } from "@pasarela/contracts";
-import { migrateToLatest } from "@pasarela/db";
 import { capturingLogger, fileInfra, type FileInfra } from "@pasarela/testing";
 import postgres from "postgres";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { migrations, schema, startTicket } from "../../src/index.js";
-import { sealingContext } from "../../src/domain/aliases.js";
-import { makeSealer } from "../../src/domain/sealing.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startTicket } from "../../src/index.js";
 import {
   connectClient,
   externalKeyAndCsr,
-  KEY_ENCRYPTION_KEY,
   newAccount,
   ticketConfig,
   uniqueAlias,
@@ -170,11 +166,9 @@ describe("ticket: one certificate registered for several representadas and accou
         select id from ticket.certificates where fingerprint = ${fingerprint} and status = 'active'`;
       expect(certificates).toHaveLength(3);
       const rows = await sql`
-        select service, environment, sealed_for_certificate_id from ticket.access_tickets
+        select service, environment from ticket.access_tickets
          where fingerprint = ${fingerprint}`;
-      expect(rows).toEqual([
-        { service: "wsfe", environment: "homologacion", sealed_for_certificate_id: null },
-      ]);
+      expect(rows).toEqual([{ service: "wsfe", environment: "homologacion" }]);
     } finally {
       await sql.end();
     }
@@ -187,189 +181,5 @@ describe("ticket: one certificate registered for several representadas and accou
     );
     expect(later.ok && later.value.token).toBe(any.value.token);
     expect(await logins(vendor.alias)).toBe(1);
-  });
-
-  it("carries the TAs stored per certificate row over the upgrade: no login, verified sealing, re-sealed at the next login", async () => {
-    // a database holding only the first migration, with the rows the previous code wrote
-    const serverUrl = inject("databaseServerUrl");
-    const name = `pasarela_t_${randomBytes(6).toString("hex")}`;
-    const admin = postgres(serverUrl, { max: 1, onnotice: () => {} });
-    await admin.unsafe(`create database "${name}"`);
-    const url = new URL(serverUrl);
-    url.pathname = `/${name}`;
-    const databaseUrl = url.toString();
-    const prefix = `${infra.prefix}_m`;
-    let instance: { stop: () => Promise<void> } | undefined;
-    let bus: Bus | undefined;
-    const sql = postgres(databaseUrl, { max: 1, onnotice: () => {} });
-    try {
-      const [firstMigration] = Object.keys(migrations).sort();
-      await migrateToLatest(databaseUrl, schema, {
-        [firstMigration!]: migrations[firstMigration!]!,
-      });
-
-      const vendor = await vendorCertificate(["wsfe", "wsfex"], [CLIENT_A, CLIENT_B]);
-      const other = await vendorCertificate(["wsfe"], []);
-      const sealer = makeSealer(KEY_ENCRYPTION_KEY);
-      const accountA = newAccount();
-      const accountB = newAccount();
-      const accountOther = newAccount();
-      const ids = {
-        repA: randomUUID(),
-        repB: randomUUID(),
-        repOther: randomUUID(),
-        certA: randomUUID(),
-        certB: randomUUID(),
-        certOther: randomUUID(),
-      };
-      const now = Date.now();
-      const hours = (h: number) => new Date(now + h * 3600_000);
-      await sql`insert into ticket.representadas (id, account_id, cuit, environment, alias) values
-        (${ids.repA}, ${accountA}, ${CLIENT_A}, 'homologacion', ${vendor.alias}),
-        (${ids.repB}, ${accountB}, ${CLIENT_B}, 'homologacion', ${vendor.alias}),
-        (${ids.repOther}, ${accountOther}, ${VENDOR}, 'homologacion', ${other.alias})`;
-      const certificateRow = (
-        id: string,
-        representadaId: string,
-        pem: string,
-        keyPem: string,
-        fingerprint: string | null,
-      ) => {
-        const x509 = new X509Certificate(pem);
-        return {
-          id,
-          representada_id: representadaId,
-          status: "active",
-          private_key_sealed: sealer.seal(keyPem, sealingContext.privateKey(id)),
-          certificate_pem: `${x509.toString().trim()}\n`,
-          fingerprint,
-          not_before: new Date(x509.validFrom),
-          not_after: new Date(x509.validTo),
-          activated_at: new Date(now),
-        };
-      };
-      const fingerprint = fingerprintOf(vendor.certificate);
-      const otherFingerprint = fingerprintOf(other.certificate);
-      await sql`insert into ticket.certificates ${sql([
-        // written before fingerprints were relied on: the migration computes it
-        certificateRow(ids.certA, ids.repA, vendor.certificate, vendor.keyPem, null),
-        certificateRow(ids.certB, ids.repB, vendor.certificate, vendor.keyPem, fingerprint),
-        certificateRow(
-          ids.certOther,
-          ids.repOther,
-          other.certificate,
-          other.keyPem,
-          otherFingerprint,
-        ),
-      ])}`;
-      const legacyTicket = (
-        certificateId: string,
-        service: string,
-        token: string,
-        expiresAt: Date,
-      ) => ({
-        certificate_id: certificateId,
-        service,
-        token_sealed: sealer.seal(token, sealingContext.legacyToken(certificateId, service)),
-        sign_sealed: sealer.seal(
-          `${token}-sign`,
-          sealingContext.legacySign(certificateId, service),
-        ),
-        generated_at: new Date(now),
-        expires_at: expiresAt,
-        retry_at: null,
-        pending_until: null,
-      });
-      await sql`insert into ticket.access_tickets ${sql([
-        legacyTicket(ids.certA, "wsfe", "token-a", hours(6)),
-        legacyTicket(ids.certB, "wsfe", "token-b", hours(11)),
-        legacyTicket(ids.certOther, "wsfe", "token-other", hours(8)),
-      ])}`;
-      // registration A was refused wsfex: the authority holds a TA neither registration has
-      await sql`insert into ticket.access_tickets
-        (certificate_id, service, retry_at, pending_until)
-        values (${ids.certA}, 'wsfex', ${hours(0.5)}, ${hours(5)})`;
-
-      // the upgraded service migrates at start
-      instance = await startTicket(
-        ticketConfig(infra, sim, { DATABASE_URL: databaseUrl, NATS_PREFIX: prefix }),
-        logger,
-      );
-      bus = await connectClient({ ...infra, prefix }, logger);
-      const access = (accountId: string, cuit: string, service: "wsfe" | "wsfex" = "wsfe") =>
-        bus!.request(
-          ticket.accessGet,
-          { cuit, environment: "homologacion", service },
-          { accountId },
-        );
-
-      const [computed] = await sql<{ fingerprint: string }[]>`
-        select fingerprint from ticket.certificates where id = ${ids.certA}`;
-      expect(computed?.fingerprint).toBe(fingerprint);
-      const rows = await sql<
-        { fingerprint: string; service: string; sealed_for_certificate_id: string | null }[]
-      >`select fingerprint, service, sealed_for_certificate_id, retry_at, pending_until
-          from ticket.access_tickets order by fingerprint, service`;
-      expect(rows).toHaveLength(3);
-      expect(rows.find((r) => r.fingerprint === fingerprint && r.service === "wsfe")).toMatchObject(
-        { sealed_for_certificate_id: ids.certB },
-      );
-      expect(
-        rows.find((r) => r.fingerprint === fingerprint && r.service === "wsfex"),
-      ).toMatchObject({ sealed_for_certificate_id: ids.certA, pending_until: hours(5) });
-
-      // both registrations share the TA that lives longest, opened with its original sealing
-      for (const [accountId, cuit] of [
-        [accountA, CLIENT_A],
-        [accountB, CLIENT_B],
-      ] as const) {
-        const answer = await access(accountId, cuit);
-        expect(answer.ok ? answer.value : answer.error).toEqual({
-          token: "token-b",
-          sign: "token-b-sign",
-          expiresAt: hours(11).toISOString(),
-          cuit,
-        });
-        // the throttle carried over from A's row holds for B too
-        const pending = await access(accountId, cuit, "wsfex");
-        expect(!pending.ok && pending.error.code).toBe("ACCESS_TICKET_PENDING");
-      }
-      expect(await logins(vendor.alias)).toBe(0);
-      expect(await logins(vendor.alias, "wsfex")).toBe(0);
-
-      // a migrated ciphertext moved to another certificate's row does not open there
-      await sql`update ticket.access_tickets o
-           set token_sealed = v.token_sealed, sign_sealed = v.sign_sealed,
-               sealed_for_certificate_id = v.sealed_for_certificate_id
-          from ticket.access_tickets v
-         where o.fingerprint = ${otherFingerprint} and o.service = 'wsfe'
-           and v.fingerprint = ${fingerprint} and v.service = 'wsfe'`;
-      const moved = await access(accountOther, VENDOR);
-      expect(moved.ok).toBe(true);
-      expect(moved.ok && moved.value.token).not.toBe("token-b");
-      expect(await logins(other.alias)).toBe(1);
-
-      // the next login of the shared certificate replaces the migrated row, sealed for its key
-      await sql`update ticket.access_tickets set expires_at = now() + interval '10 seconds'
-         where fingerprint = ${fingerprint} and service = 'wsfe'`;
-      const renewed = await access(accountA, CLIENT_A);
-      expect(renewed.ok).toBe(true);
-      if (!renewed.ok) return;
-      expect(renewed.value.token).not.toBe("token-b");
-      expect(await logins(vendor.alias)).toBe(1);
-      const [row] = await sql<{ sealed_for_certificate_id: string | null }[]>`
-        select sealed_for_certificate_id from ticket.access_tickets
-         where fingerprint = ${fingerprint} and service = 'wsfe'`;
-      expect(row?.sealed_for_certificate_id).toBeNull();
-      const shared = await access(accountB, CLIENT_B);
-      expect(shared.ok && shared.value.token).toBe(renewed.value.token);
-      expect(await logins(vendor.alias)).toBe(1);
-    } finally {
-      await bus?.close();
-      await instance?.stop();
-      await sql.end();
-      await admin.unsafe(`drop database if exists "${name}" with (force)`);
-      await admin.end();
-    }
   });
 });

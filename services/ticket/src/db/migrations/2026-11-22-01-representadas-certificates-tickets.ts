@@ -52,11 +52,16 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .unique()
     .where(sql.ref("status"), "=", "pending")
     .execute();
+  // The authority keeps one TA per X.509 certificate and service (authority-ws.md §2.1, §8.1),
+  // and one certificate may be registered for several representadas, in several accounts: the
+  // key is the certificate's fingerprint, not our row, so every registration shares one TA. No
+  // foreign key: a shared TA belongs to no single registration.
   await db.schema
     .createTable("access_tickets")
-    .addColumn("certificate_id", "uuid", (c) =>
-      c.notNull().references("certificates.id").onDelete("cascade"),
+    .addColumn("environment", "text", (c) =>
+      c.notNull().check(sql`environment in ('homologacion', 'produccion')`),
     )
+    .addColumn("fingerprint", "text", (c) => c.notNull())
     .addColumn("service", "text", (c) => c.notNull())
     .addColumn("token_sealed", "bytea")
     .addColumn("sign_sealed", "bytea")
@@ -65,7 +70,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn("retry_at", "timestamptz")
     .addColumn("pending_until", "timestamptz")
     .addColumn("updated_at", "timestamptz", (c) => c.notNull().defaultTo(sql`now()`))
-    .addPrimaryKeyConstraint("access_tickets_pkey", ["certificate_id", "service"])
+    .addPrimaryKeyConstraint("access_tickets_pkey", ["environment", "fingerprint", "service"])
     .execute();
 }
 

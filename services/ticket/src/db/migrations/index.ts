@@ -1,11 +1,9 @@
 import type { Migration } from "@pasarela/db";
 import * as representadasCertificatesTickets from "./2026-11-22-01-representadas-certificates-tickets.js";
-import * as accessTicketsByFingerprint from "./2026-11-22-02-access-tickets-by-fingerprint.js";
 
 export const schema = "ticket";
 
 /** In order; names are dated so they sort as they were written. */
 export const migrations: Record<string, Migration> = {
   "2026-11-22-01-representadas-certificates-tickets": representadasCertificatesTickets,
-  "2026-11-22-02-access-tickets-by-fingerprint": accessTicketsByFingerprint,
 };

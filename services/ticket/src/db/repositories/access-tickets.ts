@@ -2,14 +2,7 @@ import { sql, type Kysely, type Selectable, type Transaction } from "kysely";
 import type { TicketKey } from "../../domain/aliases.js";
 import type { AccessTicketsTable, EnvironmentColumn, TicketDatabase } from "../database.js";
 
-export type AccessTicketRow = Selectable<AccessTicketsTable> & {
-  /**
-   * False only for a row carried over from the per-certificate-row key whose certificate row is
-   * not (or no longer) a registration of this certificate in this environment: its sealed values
-   * were not written for this key and must not be opened.
-   */
-  sealing_verified: boolean;
-};
+export type AccessTicketRow = Selectable<AccessTicketsTable>;
 
 export interface AccessTicketKey extends TicketKey {
   readonly environment: EnvironmentColumn;
@@ -42,30 +35,19 @@ function ticketQueries(db: Kysely<TicketDatabase> | Transaction<TicketDatabase>)
   };
   return {
     find(key: AccessTicketKey): Promise<AccessTicketRow | undefined> {
-      return (
-        db
-          .selectFrom("access_tickets as t")
-          // migrated rows only: the certificate row they were sealed for must be this key's
-          .leftJoin("certificates as c", "c.id", "t.sealed_for_certificate_id")
-          .leftJoin("representadas as r", "r.id", "c.representada_id")
-          .selectAll("t")
-          .select(
-            sql<boolean>`(t.sealed_for_certificate_id is null or (
-              c.fingerprint is not distinct from t.fingerprint
-              and r.environment is not distinct from t.environment))`.as("sealing_verified"),
-          )
-          .where("t.environment", "=", key.environment)
-          .where("t.fingerprint", "=", key.fingerprint)
-          .where("t.service", "=", key.service)
-          .executeTakeFirst()
-      );
+      return db
+        .selectFrom("access_tickets")
+        .selectAll()
+        .where("environment", "=", key.environment)
+        .where("fingerprint", "=", key.fingerprint)
+        .where("service", "=", key.service)
+        .executeTakeFirst();
     },
     /** A new TA replaces the old one, sealed for this key, and lifts any throttle. */
     saveTicket: (key: AccessTicketKey, ticket: StoredTicket) =>
       upsert(key, {
         token_sealed: ticket.tokenSealed,
         sign_sealed: ticket.signSealed,
-        sealed_for_certificate_id: null,
         generated_at: ticket.generatedAt,
         expires_at: ticket.expiresAt,
         retry_at: null,
