@@ -8,8 +8,12 @@ async function readText(flag: string, path: string): Promise<Result<string>> {
   try {
     return ok(await readFile(path, "utf8"));
   } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
-    return fail(invalidField(`--${flag}`, `no se pudo leer ${path}: ${reason}`));
+    const code = (error as { code?: unknown }).code;
+    const reason =
+      code === "ENOENT" ? "no existe" : error instanceof Error ? error.message : String(error);
+    return fail(
+      invalidField(`--${flag}`, `apunta a un archivo que no se pudo leer (${path}: ${reason})`),
+    );
   }
 }
 

@@ -72,11 +72,19 @@ export function makeControlClient(baseUrl: string): ControlClient {
     path: string,
     body?: unknown,
   ): Promise<T> {
-    const res = await fetch(`${root}/_control${path}`, {
-      method,
-      headers: body === undefined ? {} : { "content-type": "application/json" },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
+    let res: Response;
+    try {
+      res = await fetch(`${root}/_control${path}`, {
+        method,
+        headers: body === undefined ? {} : { "content-type": "application/json" },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+    } catch (error) {
+      // fetch only says "fetch failed"; the cause names the socket error
+      const cause = (error as { cause?: { code?: unknown; message?: unknown } }).cause;
+      const reason = typeof cause?.code === "string" ? cause.code : String(cause?.message ?? error);
+      throw new ControlError(`the simulator does not answer at ${root} (${reason})`, 0);
+    }
     const text = await res.text();
     let parsed: unknown;
     try {
