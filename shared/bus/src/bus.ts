@@ -20,7 +20,6 @@ import {
 import { connect } from "@nats-io/transport-node";
 import type {
   Contract,
-  ErrorsOf,
   EventContract,
   EventOf,
   ParsedRequestOf,
@@ -35,15 +34,14 @@ import {
   invalidField,
   isErrorCode,
   type AppError,
-  type ErrorCode,
   type Result,
 } from "@pasarela/errors";
 import type { Logger } from "@pasarela/telemetry";
 import type { z } from "zod";
 
 /** Headers the bus writes on every request and event; handlers never read headers themselves. */
-export const HEADER_ACCOUNT_ID = "account-id";
-export const HEADER_REQUEST_ID = "request-id";
+const HEADER_ACCOUNT_ID = "account-id";
+const HEADER_REQUEST_ID = "request-id";
 
 /** What a handler knows about the request beyond its body. */
 export interface HandlerContext {
@@ -90,8 +88,6 @@ export interface Served {
 export interface Bus {
   readonly connection: NatsConnection;
   readonly prefix: string;
-  /** the subject as it travels on this bus (prefix applied) */
-  subject(name: string): string;
   serve(options: ServeOptions, bindings: readonly Binding[]): Served;
   request<C extends Contract>(
     contract: C,
@@ -161,6 +157,7 @@ export async function connectBus(options: BusOptions): Promise<Bus> {
     // Failures become catalogue errors; capturing a stack per request costs more than it tells.
     noAsyncTraces: true,
   });
+  const js = jetstream(connection);
   const prefix = options.prefix ?? "";
   const subjectOf = (name: string) => (prefix ? `${prefix}.${name}` : name);
   const streamName = prefix ? `${prefix.replace(/[^A-Za-z0-9_-]/g, "_")}_EVENTS` : "EVENTS";
@@ -284,7 +281,6 @@ export async function connectBus(options: BusOptions): Promise<Bus> {
   const bus: Bus = {
     connection,
     prefix,
-    subject: subjectOf,
 
     serve(serveOptions, bindings) {
       const instance = randomUUID();
@@ -365,14 +361,10 @@ export async function connectBus(options: BusOptions): Promise<Bus> {
 
     async publish(event, body, requestOptions) {
       const parsed = event.schema.parse(body);
-      await jetstream(connection).publish(
-        subjectOf(event.subject),
-        encoder.encode(JSON.stringify(parsed)),
-        {
-          msgID: parsed.id,
-          headers: outgoingHeaders(requestOptions),
-        },
-      );
+      await js.publish(subjectOf(event.subject), encoder.encode(JSON.stringify(parsed)), {
+        msgID: parsed.id,
+        headers: outgoingHeaders(requestOptions),
+      });
     },
 
     listen(event, handler) {
@@ -421,7 +413,7 @@ export async function connectBus(options: BusOptions): Promise<Bus> {
       }
     },
 
-    jetstream: () => jetstream(connection),
+    jetstream: () => js,
     eventStreamName: () => streamName,
 
     async close() {
@@ -470,8 +462,3 @@ function parseReply<C extends Contract>(contract: C, msg: Msg): Result<ReplyOf<C
   }
   return { ok: false, error: error as AppError };
 }
-
-/** Narrows a reply's error to the codes its contract declares (plus the bus's own). */
-export type ContractError<C extends Contract> =
-  ErrorsOf<C> | "INTERNAL" | "INVALID_FIELD" | "SERVICE_UNAVAILABLE";
-export type { ErrorCode };

@@ -1,12 +1,9 @@
 export {
   bind,
   connectBus,
-  HEADER_ACCOUNT_ID,
-  HEADER_REQUEST_ID,
   type Binding,
   type Bus,
   type BusOptions,
-  type ContractError,
   type Handler,
   type HandlerContext,
   type RequestOptions,

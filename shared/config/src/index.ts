@@ -30,11 +30,6 @@ export const envString = () => z.preprocess(unsetIfEmpty, z.string());
 export const envUrl = () => z.preprocess(unsetIfEmpty, z.url());
 export const envInt = () => z.preprocess(unsetIfEmpty, z.coerce.number().int());
 export const envPort = () => z.preprocess(unsetIfEmpty, z.coerce.number().int().min(0).max(65535));
-export const envBool = () =>
-  z.preprocess(
-    unsetIfEmpty,
-    z.enum(["true", "false", "1", "0"]).transform((v) => v === "true" || v === "1"),
-  );
 
 /** Fragments shared by every service; each service composes the ones it needs. */
 export const natsConfig = {

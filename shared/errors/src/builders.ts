@@ -57,20 +57,9 @@ export function unknownTabla(tabla: string, valid: readonly string[]): AppError 
   };
 }
 
-/**
- * Completes "El campo <field> …" for a VAT rate outside the accepted list; zod schemas use it
- * so a rate refused by validation reads exactly like `invalidAlicuota`.
- */
+/** Completes "El campo <field> …" for a VAT rate outside the accepted list (spec §7.4). */
 export function alicuotaNotAccepted(value: unknown): string {
   return `tiene una alícuota de IVA no aceptada (${String(value)}). Alícuotas aceptadas: ${list(ALICUOTAS_IVA)}`;
-}
-
-export function invalidAlicuota(field: string, value: unknown): AppError {
-  return {
-    code: "INVALID_FIELD",
-    message: `El campo ${field} ${alicuotaNotAccepted(value)}`,
-    details: { field, accepted: ALICUOTAS_IVA.map(Number) },
-  };
 }
 
 export function readOnlyKey(group: WriteGroup): AppError {

@@ -151,8 +151,6 @@ export const catalogue = {
     false,
     "El certificado fue emitido por la AC del otro entorno",
   ),
-  /** the certificate's subject CUIT is not the representada's */
-  CERTIFICATE_CUIT_MISMATCH: entry("invalid", false, "El certificado pertenece a otra CUIT"),
   /** the uploaded private key cannot be read */
   PRIVATE_KEY_INVALID: entry("invalid", false, "La clave privada no es una clave RSA PEM válida"),
   /** no pending key: a certificate issued outside the gateway must come with its key */
@@ -232,5 +230,3 @@ export const catalogue = {
 } as const satisfies Record<string, CatalogueEntry>;
 
 export type ErrorCode = keyof typeof catalogue;
-
-export const errorCodes = Object.keys(catalogue) as ErrorCode[];

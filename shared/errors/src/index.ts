@@ -1,10 +1,4 @@
-export {
-  catalogue,
-  errorCodes,
-  type CatalogueEntry,
-  type ErrorCode,
-  type ErrorKind,
-} from "./catalogue.js";
+export { catalogue, type CatalogueEntry, type ErrorCode, type ErrorKind } from "./catalogue.js";
 export {
   appError,
   fail,

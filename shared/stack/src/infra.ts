@@ -1,5 +1,5 @@
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { chmodSync, chownSync, existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { chmodSync, chownSync, existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { connect as tcpConnect, createServer } from "node:net";
 import { join } from "node:path";
 import postgres from "postgres";
@@ -106,19 +106,23 @@ export async function startPrivateNats(dataDir: string): Promise<Running> {
   return { url, source: "private", stop: () => stopProcess(child) };
 }
 
-const pgBinDirs = [
-  "/usr/lib/postgresql/17/bin",
-  "/usr/lib/postgresql/16/bin",
-  "/usr/lib/postgresql/15/bin",
-];
+/** Debian keeps the server binaries per major version; the newest installed one wins. */
+function pgBinDirs(): string[] {
+  const root = "/usr/lib/postgresql";
+  if (!existsSync(root)) return [];
+  return readdirSync(root)
+    .filter((v) => /^\d+$/.test(v))
+    .sort((a, b) => Number(b) - Number(a))
+    .map((v) => join(root, v, "bin"));
+}
 
 /**
  * A private PostgreSQL cluster under `dataDir` (initialised on first use), trust auth, on a
  * free port. initdb refuses to run as root, so as root it runs as the `postgres` user.
  */
 export async function startPrivatePostgres(dataDir: string): Promise<Running> {
-  const initdb = binaryPath("initdb", pgBinDirs);
-  const pgCtl = binaryPath("pg_ctl", pgBinDirs);
+  const initdb = binaryPath("initdb", pgBinDirs());
+  const pgCtl = binaryPath("pg_ctl", pgBinDirs());
   if (!initdb || !pgCtl)
     throw new Error("PostgreSQL server binaries (initdb, pg_ctl) are not installed");
   const asRoot = process.getuid?.() === 0;

@@ -1,2 +1,2 @@
-export { createLogger, redactedPaths, type Logger, type LoggerSettings } from "./logger.js";
+export { createLogger, type Logger, type LoggerSettings } from "./logger.js";
 export { startTracing, type Tracing, type TracingSettings } from "./tracing.js";

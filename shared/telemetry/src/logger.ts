@@ -8,7 +8,7 @@ export type { Logger } from "pino";
  * never reaches the output: API keys, bearer headers, private keys, WSAA tokens and signs,
  * passwords and connection strings.
  */
-export const redactedPaths = [
+const redactedPaths = [
   "secret",
   "*.secret",
   "authorization",

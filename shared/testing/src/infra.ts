@@ -1,7 +1,6 @@
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import {
-  binaryPath,
   natsAnswers,
   postgresAnswers,
   startPrivateNats,
@@ -15,6 +14,15 @@ export interface TestInfra {
   databaseUrl: string;
   describe: string;
   stop(): Promise<void>;
+}
+
+/** Starts a private server, or fails saying what to install. */
+async function privately(start: () => Promise<Running>, missing: string): Promise<Running> {
+  try {
+    return await start();
+  } catch (error) {
+    throw new Error(`${missing} (${error instanceof Error ? error.message : String(error)})`);
+  }
 }
 
 const configured = (url: string): Running => ({
@@ -94,24 +102,14 @@ export async function resolveTestInfra(): Promise<TestInfra> {
       nats ??= await containerNats().then((r) => (started.push(r), r));
       postgres ??= await containerPostgres().then((r) => (started.push(r), r));
     }
-    if (!nats) {
-      if (!binaryPath("nats-server")) {
-        throw new Error(
-          "No NATS for the tests: set NATS_URL, run a container runtime, or install nats-server (apt-get install nats-server)",
-        );
-      }
-      nats = await startPrivateNats(join(runDir, "nats"));
-      started.push(nats);
-    }
-    if (!postgres) {
-      if (!binaryPath("initdb", ["/usr/lib/postgresql/15/bin", "/usr/lib/postgresql/16/bin"])) {
-        throw new Error(
-          "No PostgreSQL for the tests: set DATABASE_URL, run a container runtime, or install PostgreSQL (apt-get install postgresql)",
-        );
-      }
-      postgres = await startPrivatePostgres(join(runDir, "postgres"));
-      started.push(postgres);
-    }
+    nats ??= await privately(
+      () => startPrivateNats(join(runDir, "nats")),
+      "No NATS for the tests: set NATS_URL, run a container runtime, or install nats-server (apt-get install nats-server)",
+    ).then((r) => (started.push(r), r));
+    postgres ??= await privately(
+      () => startPrivatePostgres(join(runDir, "postgres")),
+      "No PostgreSQL for the tests: set DATABASE_URL, run a container runtime, or install PostgreSQL (apt-get install postgresql)",
+    ).then((r) => (started.push(r), r));
     return {
       natsUrl: nats.url,
       databaseUrl: postgres.url,
