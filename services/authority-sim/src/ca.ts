@@ -42,7 +42,6 @@ export function createCa(environment: Environment, nowMs: number): EnvState["ca"
   return {
     keyPem: forge.pki.privateKeyToPem(key),
     certPem: forge.pki.certificateToPem(cert),
-    nextSerial: 1,
   };
 }
 

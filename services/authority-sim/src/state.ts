@@ -49,14 +49,40 @@ export interface Pair {
   msg: string;
 }
 
-/** An authorized WSFEv1 voucher, kept with the request fields FECompConsultar echoes. */
-export interface FeVoucher {
+export interface CbteAsoc {
+  tipo: number;
+  ptoVta: number;
+  nro: number;
+  cuit: string;
+  cbteFch: string;
+}
+
+export interface Tributo {
+  id: number;
+  desc: string;
+  baseImp: number;
+  alic: number;
+  importe: number;
+}
+
+export interface AlicIva {
+  id: number;
+  baseImp: number;
+  importe: number;
+}
+
+export interface Opcional {
+  id: string;
+  valor: string;
+}
+
+/** FECAEDetRequest fields stored exactly as read; the others get defaults when stored. */
+export interface FeDetailFields {
   concepto: number;
   docTipo: number;
   docNro: number;
   cbteDesde: number;
   cbteHasta: number;
-  cbteFch: string;
   impTotal: number;
   impTotConc: number;
   impNeto: number;
@@ -67,17 +93,21 @@ export interface FeVoucher {
   fchServHasta: string;
   fchVtoPago: string;
   monId: string;
-  monCotiz: number;
   canMisMonExt: string;
+}
+
+/** An authorized WSFEv1 voucher, kept with the request fields FECompConsultar echoes. */
+export interface FeVoucher extends FeDetailFields {
+  cbteFch: string;
+  monCotiz: number;
   condicionIvaReceptorId: number | null;
-  cbtesAsoc: { tipo: number; ptoVta: number; nro: number; cuit: string; cbteFch: string }[];
-  tributos: { id: number; desc: string; baseImp: number; alic: number; importe: number }[];
-  iva: { id: number; baseImp: number; importe: number }[];
-  opcionales: { id: string; valor: string }[];
+  cbtesAsoc: CbteAsoc[];
+  tributos: Tributo[];
+  iva: AlicIva[];
+  opcionales: Opcional[];
   cae: string;
   caeFchVto: string;
   fchProceso: string;
-  obs: Pair[];
 }
 
 export interface FeSeries {
@@ -104,7 +134,7 @@ export interface FexVoucher {
 }
 
 export interface EnvState {
-  ca: { keyPem: string; certPem: string; nextSerial: number };
+  ca: { keyPem: string; certPem: string };
   /** Key for the TA `sign`, which the business services verify. */
   tokenSecret: string;
   settings: { enforceSingleTa: boolean; clockOffsetMs: number };
@@ -131,7 +161,7 @@ export interface SimState {
   envs: Record<Environment, EnvState>;
 }
 
-export const DEFAULT_COTIZACIONES: Readonly<Record<string, number>> = {
+const DEFAULT_COTIZACIONES: Readonly<Record<string, number>> = {
   DOL: 1050.5,
   "002": 1060,
   "060": 1130.25,
@@ -139,12 +169,24 @@ export const DEFAULT_COTIZACIONES: Readonly<Record<string, number>> = {
   "021": 1320.75,
 };
 
-export function noFaults(): Record<FaultService, FaultConfig> {
+function noFaults(): Record<FaultService, FaultConfig> {
   return {
     wsaa: { mode: "none", rate: 1, latencyMs: 0 },
     wsfe: { mode: "none", rate: 1, latencyMs: 0 },
     wsfex: { mode: "none", rate: 1, latencyMs: 0 },
   };
+}
+
+/** A point of sale exists for a service only once the control API enables it (point 1 too). */
+export function isPosEnabled(
+  env: EnvState,
+  service: PointOfSale["service"],
+  cuit: string,
+  ptoVta: number,
+): boolean {
+  return env.pointsOfSale.some(
+    (p) => p.cuit === cuit && p.ptoVta === ptoVta && p.service === service,
+  );
 }
 
 /** Everything but the CA and token key, which survive a reset so issued certificates stay valid. */

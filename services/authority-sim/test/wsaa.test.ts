@@ -21,7 +21,6 @@ import {
   rsaKey,
   signCms,
   soapCall,
-  unescapeXml,
 } from "./helpers.js";
 
 const CUIT = "20111111112";
@@ -347,7 +346,6 @@ describe("WSAA loginCms", () => {
     };
     expect(result.loginCmsReturn).toContain("<loginTicketResponse");
     expect(result.loginCmsReturn).toContain("CN=wsaa, O=AFIP, C=AR, SERIALNUMBER=CUIT 33693450239");
-    expect(unescapeXml("&lt;")).toBe("<");
     await expect(
       soapCall(client, "loginCms", { in0: signCms(id, makeTra("wsfe")) }),
     ).rejects.toThrow(/coe\.alreadyAuthenticated/);

@@ -261,7 +261,6 @@ describe("WSFEv1 dialect", () => {
     expect(rel).toContain(
       `<Code>600</Code><Msg>ValidacionDeToken: No apareció CUIT en lista de relaciones: ${STRANGER}</Msg>`,
     );
-    expect(rel).toContain("lista de relaciones");
     expect(await ultimo(2, 1, DELEGATOR)).toBe(
       "<PtoVta>2</PtoVta><CbteTipo>1</CbteTipo><CbteNro>0</CbteNro>",
     );
@@ -396,7 +395,6 @@ describe("WSFEv1 operations", () => {
   });
 
   it("rejects a voucher per validation rule with the rule's code in Observaciones", async () => {
-    const iva = (s: string) => s;
     const cases: [number, number, Det][] = [
       [10048, 1, { ImpTotal: "150" }],
       [10070, 1, { Iva: undefined, ImpIVA: "0", ImpTotal: "101" }],
@@ -404,7 +402,7 @@ describe("WSFEv1 operations", () => {
       [
         10019,
         1,
-        { Iva: iva("<AlicIva><Id>7</Id><BaseImp>100</BaseImp><Importe>21</Importe></AlicIva>") },
+        { Iva: "<AlicIva><Id>7</Id><BaseImp>100</BaseImp><Importe>21</Importe></AlicIva>" },
       ],
       [10020, 1, { Iva: "<AlicIva><Id>5</Id><BaseImp>0</BaseImp><Importe>21</Importe></AlicIva>" }],
       [

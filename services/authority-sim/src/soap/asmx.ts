@@ -2,8 +2,8 @@ import type { IncomingHttpHeaders } from "node:http";
 import { child, escapeXml, isReadError, parseXml } from "./xml.js";
 import type { XmlElement } from "./xml.js";
 
-export const SOAP11_NS = "http://schemas.xmlsoap.org/soap/envelope/";
-export const SOAP12_NS = "http://www.w3.org/2003/05/soap-envelope";
+const SOAP11_NS = "http://schemas.xmlsoap.org/soap/envelope/";
+const SOAP12_NS = "http://www.w3.org/2003/05/soap-envelope";
 
 export type SoapVersion = "1.1" | "1.2";
 

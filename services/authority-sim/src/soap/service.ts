@@ -1,6 +1,8 @@
 import { RequestReadError, asmxContentType, asmxEnvelope, asmxFault, fieldReader } from "./asmx.js";
 import type { FieldReader, HeaderInfo, SoapVersion } from "./asmx.js";
 import type { XmlElement } from "./xml.js";
+import type { Environment } from "../state.js";
+import { arIsoMicros } from "../time.js";
 import type { HandlerResult, World } from "../world.js";
 
 export interface OpContext {
@@ -13,10 +15,19 @@ export interface OpContext {
 
 export interface AsmxService {
   readonly ns: string;
-  header(world: World, now: number): HeaderInfo;
+  /** FEHeaderInfo as each environment's servers write it; `fecha` is the simulated clock. */
+  readonly header: {
+    readonly ambiente: Readonly<Record<Environment, string>>;
+    readonly id: string;
+  };
   readonly operations: Readonly<Record<string, (ctx: OpContext) => string>>;
   /** The operation's result carrying one infrastructure error (fault mode error-501). */
   errorResult(op: string, code: number, message: string): string;
+}
+
+/** FEDummy/FEXDummy's result; fault mode error-501 reports the database as down. */
+export function dummyResult(dbServer: "OK" | "ERROR"): string {
+  return `<AppServer>OK</AppServer><DbServer>${dbServer}</DbServer><AuthServer>OK</AuthServer>`;
 }
 
 function wrap(ns: string, op: string, inner: string): string {
@@ -30,15 +41,15 @@ export function asmxOk(
   op: string,
   inner: string,
 ): HandlerResult {
+  const header: HeaderInfo = {
+    ambiente: service.header.ambiente[world.environment],
+    fecha: arIsoMicros(world.now()),
+    id: service.header.id,
+  };
   return {
     status: 200,
     contentType: asmxContentType(version),
-    body: asmxEnvelope(
-      version,
-      service.ns,
-      service.header(world, world.now()),
-      wrap(service.ns, op, inner),
-    ),
+    body: asmxEnvelope(version, service.ns, header, wrap(service.ns, op, inner)),
   };
 }
 

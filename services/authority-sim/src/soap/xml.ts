@@ -16,7 +16,7 @@ export interface ReadError {
   readonly message: string;
 }
 
-export function readError(message: string): ReadError {
+function readError(message: string): ReadError {
   return { kind: "read-error", message };
 }
 
@@ -124,6 +124,11 @@ export function escapeXml(value: string): string {
 export function el(name: string, value: string | number | undefined | null): string {
   if (value === undefined || value === null || value === "") return `<${name} />`;
   return `<${name}>${typeof value === "number" ? formatNumber(value) : escapeXml(value)}</${name}>`;
+}
+
+/** The items inside `<wrapper>`, or nothing at all for none: ASMX leaves out empty arrays. */
+export function listXml<T>(wrapper: string, items: readonly T[], item: (x: T) => string): string {
+  return items.length === 0 ? "" : `<${wrapper}>${items.map(item).join("")}</${wrapper}>`;
 }
 
 /** Doubles in shortest form (122, 101.202), as .NET prints them. */

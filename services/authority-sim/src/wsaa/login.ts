@@ -41,7 +41,7 @@ const MESSAGES: Record<string, string> = {
   "wsaa.internalError": "No se ha podido procesar el requerimiento",
 };
 
-export function wsaaHostname(world: World): string {
+function wsaaHostname(world: World): string {
   return world.environment === "homologacion"
     ? "wsaaext0.homo.afip.gov.ar"
     : "wsaaext0.afip.gov.ar";
@@ -133,11 +133,8 @@ function textOf(el: XmlElement | undefined): string | undefined {
   return el?.text.trim();
 }
 
-interface Login {
-  ta: string;
-}
-
-function login(world: World, in0: string): Login {
+/** Runs WSAA's checks in its order; returns the TA XML or throws the first LoginFailure. */
+function login(world: World, in0: string): string {
   const now = world.now();
   const b64 = in0.replace(/\s+/g, "");
   if (b64 === "" || !/^[A-Za-z0-9+/]+={0,2}$/.test(b64) || b64.length % 4 !== 0) {
@@ -253,7 +250,7 @@ function login(world: World, in0: string): Login {
   const sign = signToken(world.state.tokenSecret, token);
   world.state.tas[taKey] = expiration;
   world.commit();
-  const ta =
+  return (
     `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n` +
     `<loginTicketResponse version="1.0">\n    <header>\n` +
     `        <source>${source}</source>\n` +
@@ -263,8 +260,8 @@ function login(world: World, in0: string): Login {
     `        <expirationTime>${arIsoMillis(expiration)}</expirationTime>\n` +
     `    </header>\n    <credentials>\n` +
     `        <token>${token}</token>\n        <sign>${sign}</sign>\n` +
-    `    </credentials>\n</loginTicketResponse>\n`;
-  return { ta };
+    `    </credentials>\n</loginTicketResponse>\n`
+  );
 }
 
 /** loginCms in the Axis dialect; accepts the WSDL namespace and the pyafipws impl-URL form. */
@@ -289,7 +286,7 @@ export function handleLoginCms(world: World, rawBody: string): HandlerResult {
   const in0 = op.children.find((c) => c.name === "in0");
   try {
     if (in0 === undefined) fail("cms.bad");
-    const { ta } = login(world, in0.text);
+    const ta = login(world, in0.text);
     return { status: 200, contentType: AXIS_CONTENT_TYPE, body: axisLoginResponse(op.ns, ta) };
   } catch (error) {
     if (error instanceof LoginFailure) return wsaaFault(world, error.code);

@@ -11,6 +11,14 @@ export interface AsmxWsdlSpec {
   readonly operations: Readonly<Record<string, { input: readonly Field[]; result: string }>>;
 }
 
+/** A complex type followed by its ASMX `ArrayOf<name>` wrapper type. */
+export function withArray(
+  name: string,
+  fields: readonly Field[],
+): Record<string, readonly Field[]> {
+  return { [name]: fields, [`ArrayOf${name}`]: [[name, name, true, true]] };
+}
+
 const XSD_TYPES = new Set(["string", "int", "long", "short", "double", "decimal", "boolean"]);
 
 function typeRef(t: string): string {

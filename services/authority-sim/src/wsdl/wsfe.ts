@@ -1,3 +1,5 @@
+import { WSFE_NS } from "../wsfe/service.js";
+import { withArray } from "./build.js";
 import type { AsmxWsdlSpec, Field } from "./build.js";
 
 const ERR_EVT: readonly Field[] = [
@@ -34,14 +36,19 @@ const DET_REQUEST: readonly Field[] = [
   ["Actividades", "ArrayOfActividad"],
 ];
 
+const CODE_MSG: readonly Field[] = [
+  ["Code", "int"],
+  ["Msg", "string"],
+];
+
+/** A FEParamGet* table: its row type, the array of rows and the response around them. */
 const param = (item: string, idType: string): Record<string, readonly Field[]> => ({
-  [item]: [
+  ...withArray(item, [
     ["Id", idType],
     ["Desc", "string"],
     ["FchDesde", "string"],
     ["FchHasta", "string"],
-  ],
-  [`ArrayOf${item}`]: [[item, item, true, true]],
+  ]),
   [`${item}Response`]: [["ResultGet", `ArrayOf${item}`], ...ERR_EVT],
 });
 
@@ -49,7 +56,7 @@ const auth: Field = ["Auth", "FEAuthRequest"];
 
 /** The project's WSFEv1 contract: the subset of operations the simulator implements. */
 export const WSFE_WSDL: AsmxWsdlSpec = {
-  ns: "http://ar.gov.afip.dif.FEV1/",
+  ns: WSFE_NS,
   documentation: "pasarela authority simulator: WSFEv1 (subset)",
   types: {
     FEAuthRequest: [
@@ -57,21 +64,9 @@ export const WSFE_WSDL: AsmxWsdlSpec = {
       ["Sign", "string"],
       ["Cuit", "long"],
     ],
-    Err: [
-      ["Code", "int"],
-      ["Msg", "string"],
-    ],
-    ArrayOfErr: [["Err", "Err", true, true]],
-    Evt: [
-      ["Code", "int"],
-      ["Msg", "string"],
-    ],
-    ArrayOfEvt: [["Evt", "Evt", true, true]],
-    Obs: [
-      ["Code", "int"],
-      ["Msg", "string"],
-    ],
-    ArrayOfObs: [["Obs", "Obs", true, true]],
+    ...withArray("Err", CODE_MSG),
+    ...withArray("Evt", CODE_MSG),
+    ...withArray("Obs", CODE_MSG),
     FECAERequest: [
       ["FeCabReq", "FECAECabRequest"],
       ["FeDetReq", "ArrayOfFECAEDetRequest"],
@@ -83,45 +78,39 @@ export const WSFE_WSDL: AsmxWsdlSpec = {
     ],
     ArrayOfFECAEDetRequest: [["FECAEDetRequest", "FECAEDetRequest", true, true]],
     FECAEDetRequest: DET_REQUEST,
-    CbteAsoc: [
+    ...withArray("CbteAsoc", [
       ["Tipo", "int"],
       ["PtoVta", "int"],
       ["Nro", "long"],
       ["Cuit", "string"],
       ["CbteFch", "string"],
-    ],
-    ArrayOfCbteAsoc: [["CbteAsoc", "CbteAsoc", true, true]],
-    Tributo: [
+    ]),
+    ...withArray("Tributo", [
       ["Id", "short"],
       ["Desc", "string"],
       ["BaseImp", "double"],
       ["Alic", "double"],
       ["Importe", "double"],
-    ],
-    ArrayOfTributo: [["Tributo", "Tributo", true, true]],
-    AlicIva: [
+    ]),
+    ...withArray("AlicIva", [
       ["Id", "int"],
       ["BaseImp", "double"],
       ["Importe", "double"],
-    ],
-    ArrayOfAlicIva: [["AlicIva", "AlicIva", true, true]],
-    Opcional: [
+    ]),
+    ...withArray("Opcional", [
       ["Id", "string"],
       ["Valor", "string"],
-    ],
-    ArrayOfOpcional: [["Opcional", "Opcional", true, true]],
-    Comprador: [
+    ]),
+    ...withArray("Comprador", [
       ["DocTipo", "int"],
       ["DocNro", "long"],
       ["Porcentaje", "double"],
-    ],
-    ArrayOfComprador: [["Comprador", "Comprador", true, true]],
+    ]),
     Periodo: [
       ["FchDesde", "string"],
       ["FchHasta", "string"],
     ],
-    Actividad: [["Id", "long"]],
-    ArrayOfActividad: [["Actividad", "Actividad", true, true]],
+    ...withArray("Actividad", [["Id", "long"]]),
     FECAEResponse: [
       ["FeCabResp", "FECAECabResponse"],
       ["FeDetResp", "ArrayOfFECAEDetResponse"],
@@ -186,13 +175,12 @@ export const WSFE_WSDL: AsmxWsdlSpec = {
     ...param("Moneda", "string"),
     ...param("OpcionalTipo", "string"),
     ...param("TributoTipo", "short"),
-    PtoVenta: [
+    ...withArray("PtoVenta", [
       ["Nro", "int"],
       ["EmisionTipo", "string"],
       ["Bloqueado", "string"],
       ["FchBaja", "string"],
-    ],
-    ArrayOfPtoVenta: [["PtoVenta", "PtoVenta", true, true]],
+    ]),
     FEPtoVentaResponse: [["ResultGet", "ArrayOfPtoVenta"], ...ERR_EVT],
     Cotizacion: [
       ["MonId", "string"],
@@ -200,12 +188,11 @@ export const WSFE_WSDL: AsmxWsdlSpec = {
       ["FchCotiz", "string"],
     ],
     FECotizacionResponse: [["ResultGet", "Cotizacion"], ...ERR_EVT],
-    CondicionIvaReceptor: [
+    ...withArray("CondicionIvaReceptor", [
       ["Id", "int"],
       ["Desc", "string"],
       ["Cmp_Clase", "string"],
-    ],
-    ArrayOfCondicionIvaReceptor: [["CondicionIvaReceptor", "CondicionIvaReceptor", true, true]],
+    ]),
     CondicionIvaReceptorResponse: [["ResultGet", "ArrayOfCondicionIvaReceptor"], ...ERR_EVT],
   },
   operations: {

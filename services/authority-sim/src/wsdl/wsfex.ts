@@ -1,3 +1,5 @@
+import { WSFEX_NS } from "../wsfex/service.js";
+import { withArray } from "./build.js";
 import type { AsmxWsdlSpec, Field } from "./build.js";
 
 const ERR_EVT: readonly Field[] = [
@@ -7,23 +9,42 @@ const ERR_EVT: readonly Field[] = [
 
 const auth: Field = ["Auth", "ClsFEXAuthRequest"];
 
+const AUTH_FIELDS: readonly Field[] = [
+  ["Token", "string"],
+  ["Sign", "string"],
+  ["Cuit", "long"],
+];
+
+/** The run of fields ClsFEXRequest (FEXAuthorize) and ClsFEXGetCMPR (FEXGetCMP) share. */
+const CMP_FIELDS: readonly Field[] = [
+  ["Tipo_expo", "short"],
+  ["Permiso_existente", "string"],
+  ["Permisos", "ArrayOfPermiso"],
+  ["Dst_cmp", "short"],
+  ["Cliente", "string"],
+  ["Cuit_pais_cliente", "long"],
+  ["Domicilio_cliente", "string"],
+  ["Id_impositivo", "string"],
+  ["Moneda_Id", "string"],
+  ["Moneda_ctz", "decimal"],
+  ["Obs_comerciales", "string"],
+  ["Imp_total", "decimal"],
+  ["Obs", "string"],
+  ["Cmps_asoc", "ArrayOfCmp_asoc"],
+  ["Forma_pago", "string"],
+  ["Incoterms", "string"],
+  ["Incoterms_Ds", "string"],
+  ["Idioma_cbte", "short"],
+  ["Items", "ArrayOfItem"],
+];
+
 /** The project's WSFEXv1 contract: the subset of operations the simulator implements. */
 export const WSFEX_WSDL: AsmxWsdlSpec = {
-  ns: "http://ar.gov.afip.dif.fexv1/",
+  ns: WSFEX_NS,
   documentation: "pasarela authority simulator: WSFEXv1 (subset)",
   types: {
-    ClsFEXAuthRequest: [
-      ["Token", "string"],
-      ["Sign", "string"],
-      ["Cuit", "long"],
-    ],
-    ClsFEX_LastCMP: [
-      ["Token", "string"],
-      ["Sign", "string"],
-      ["Cuit", "long"],
-      ["Pto_venta", "int"],
-      ["Cbte_Tipo", "short"],
-    ],
+    ClsFEXAuthRequest: AUTH_FIELDS,
+    ClsFEX_LastCMP: [...AUTH_FIELDS, ["Pto_venta", "int"], ["Cbte_Tipo", "short"]],
     ClsFEXErr: [
       ["ErrCode", "int"],
       ["ErrMsg", "string"],
@@ -38,41 +59,21 @@ export const WSFEX_WSDL: AsmxWsdlSpec = {
       ["Cbte_Tipo", "short"],
       ["Punto_vta", "int"],
       ["Cbte_nro", "long"],
-      ["Tipo_expo", "short"],
-      ["Permiso_existente", "string"],
-      ["Permisos", "ArrayOfPermiso"],
-      ["Dst_cmp", "short"],
-      ["Cliente", "string"],
-      ["Cuit_pais_cliente", "long"],
-      ["Domicilio_cliente", "string"],
-      ["Id_impositivo", "string"],
-      ["Moneda_Id", "string"],
-      ["Moneda_ctz", "decimal"],
-      ["Obs_comerciales", "string"],
-      ["Imp_total", "decimal"],
-      ["Obs", "string"],
-      ["Cmps_asoc", "ArrayOfCmp_asoc"],
-      ["Forma_pago", "string"],
-      ["Incoterms", "string"],
-      ["Incoterms_Ds", "string"],
-      ["Idioma_cbte", "short"],
-      ["Items", "ArrayOfItem"],
+      ...CMP_FIELDS,
       ["Opcionales", "ArrayOfOpcional"],
       ["Fecha_pago", "string"],
     ],
-    Permiso: [
+    ...withArray("Permiso", [
       ["Id_permiso", "string"],
       ["Dst_merc", "int"],
-    ],
-    ArrayOfPermiso: [["Permiso", "Permiso", true, true]],
-    Cmp_asoc: [
+    ]),
+    ...withArray("Cmp_asoc", [
       ["Cbte_tipo", "short"],
       ["Cbte_punto_vta", "int"],
       ["Cbte_nro", "long"],
       ["Cbte_cuit", "long"],
-    ],
-    ArrayOfCmp_asoc: [["Cmp_asoc", "Cmp_asoc", true, true]],
-    Item: [
+    ]),
+    ...withArray("Item", [
       ["Pro_codigo", "string"],
       ["Pro_ds", "string"],
       ["Pro_qty", "decimal"],
@@ -80,13 +81,11 @@ export const WSFEX_WSDL: AsmxWsdlSpec = {
       ["Pro_precio_uni", "decimal"],
       ["Pro_bonificacion", "decimal"],
       ["Pro_total_item", "decimal"],
-    ],
-    ArrayOfItem: [["Item", "Item", true, true]],
-    Opcional: [
+    ]),
+    ...withArray("Opcional", [
       ["Id", "string"],
       ["Valor", "string"],
-    ],
-    ArrayOfOpcional: [["Opcional", "Opcional", true, true]],
+    ]),
     FEXResponseAuthorize: [["FEXResultAuth", "ClsFEXOutAuthorize"], ...ERR_EVT],
     ClsFEXOutAuthorize: [
       ["Id", "long"],
@@ -113,25 +112,7 @@ export const WSFEX_WSDL: AsmxWsdlSpec = {
       ["Cbte_tipo", "short"],
       ["Punto_vta", "int"],
       ["Cbte_nro", "long"],
-      ["Tipo_expo", "short"],
-      ["Permiso_existente", "string"],
-      ["Permisos", "ArrayOfPermiso"],
-      ["Dst_cmp", "short"],
-      ["Cliente", "string"],
-      ["Cuit_pais_cliente", "long"],
-      ["Domicilio_cliente", "string"],
-      ["Id_impositivo", "string"],
-      ["Moneda_Id", "string"],
-      ["Moneda_ctz", "decimal"],
-      ["Obs_comerciales", "string"],
-      ["Imp_total", "decimal"],
-      ["Obs", "string"],
-      ["Cmps_asoc", "ArrayOfCmp_asoc"],
-      ["Forma_pago", "string"],
-      ["Incoterms", "string"],
-      ["Incoterms_Ds", "string"],
-      ["Idioma_cbte", "short"],
-      ["Items", "ArrayOfItem"],
+      ...CMP_FIELDS,
       ["Fecha_cbte_cae", "string"],
       ["Fch_venc_Cae", "string"],
       ["Cae", "string"],

@@ -1,12 +1,13 @@
-import { randomInt } from "node:crypto";
-import type { FieldReader, HeaderInfo } from "../soap/asmx.js";
+import { newCae } from "../cae.js";
+import type { FieldReader } from "../soap/asmx.js";
+import { dummyResult } from "../soap/service.js";
 import type { AsmxService, OpContext } from "../soap/service.js";
-import { el, escapeXml, formatNumber } from "../soap/xml.js";
+import { el, escapeXml, formatNumber, listXml } from "../soap/xml.js";
 import type { XmlElement } from "../soap/xml.js";
+import { isPosEnabled } from "../state.js";
 import type { FeSeries, FeVoucher, Pair } from "../state.js";
-import { arDate, arIsoMicros, arTimestamp, dateFromDayNumber, dayNumber } from "../time.js";
+import { arDate, arTimestamp, dateFromDayNumber, dayNumber } from "../time.js";
 import { checkToken } from "../token.js";
-import type { World } from "../world.js";
 import { validateDetail } from "./validate.js";
 import type { DetailInput } from "./validate.js";
 import {
@@ -25,28 +26,28 @@ import {
 import type { CbteClass, Param } from "./tables.js";
 
 export const WSFE_NS = "http://ar.gov.afip.dif.FEV1/";
-export const MAX_REG_X_REQ = 250;
+const MAX_REG_X_REQ = 250;
 
-export const MSG_AUTH = "Campo Auth no fue ingresado o esta mal formado.";
-export const MSG_NOT_FOUND =
-  "No existen datos en nuestros registros para los parametros ingresados.";
-export const MSG_10016 =
+const MSG_AUTH = "Campo Auth no fue ingresado o esta mal formado.";
+const MSG_NOT_FOUND = "No existen datos en nuestros registros para los parametros ingresados.";
+const MSG_10016 =
   "El numero o fecha del comprobante no se corresponde con el proximo a autorizar. " +
   "Consultar metodo FECompUltimoAutorizado.";
 
-export function errorsXml(errs: readonly Pair[]): string {
-  if (errs.length === 0) return "";
-  return `<Errors>${errs
-    .map((e) => `<Err><Code>${e.code}</Code><Msg>${escapeXml(e.msg)}</Msg></Err>`)
-    .join("")}</Errors>`;
-}
+const pairsXml = (wrapper: string, tag: string, pairs: readonly Pair[]): string =>
+  listXml(
+    wrapper,
+    pairs,
+    (p) => `<${tag}><Code>${p.code}</Code><Msg>${escapeXml(p.msg)}</Msg></${tag}>`,
+  );
+const errorsXml = (errs: readonly Pair[]): string => pairsXml("Errors", "Err", errs);
+const obsXml = (obs: readonly Pair[]): string => pairsXml("Observaciones", "Obs", obs);
 
-function obsXml(obs: readonly Pair[]): string {
-  if (obs.length === 0) return "";
-  return `<Observaciones>${obs
-    .map((o) => `<Obs><Code>${o.code}</Code><Msg>${escapeXml(o.msg)}</Msg></Obs>`)
-    .join("")}</Observaciones>`;
-}
+/** The results that answer errors with zeroed fields rather than errors alone. */
+const ultimoErrors = (errs: readonly Pair[]): string =>
+  `<PtoVta>0</PtoVta><CbteTipo>0</CbteTipo><CbteNro>0</CbteNro>${errorsXml(errs)}`;
+const totXRequestErrors = (errs: readonly Pair[]): string =>
+  `<RegXReq>0</RegXReq>${errorsXml(errs)}`;
 
 /** Auth check: Err 500 for a missing Auth, then the token checks (600). */
 function authenticate(ctx: OpContext): { cuit: string } | Pair {
@@ -67,12 +68,6 @@ function authenticate(ctx: OpContext): { cuit: string } | Pair {
 
 function isPair(v: { cuit: string } | Pair): v is Pair {
   return "code" in v;
-}
-
-function enabledPos(world: World, cuit: string, ptoVta: number): boolean {
-  return world.state.pointsOfSale.some(
-    (p) => p.cuit === cuit && p.ptoVta === ptoVta && p.service === "wsfe",
-  );
 }
 
 function seriesKey(cuit: string, ptoVta: number, tipo: number): string {
@@ -149,10 +144,6 @@ function readDetail(r: FieldReader, d: XmlElement): DetailInput {
   };
 }
 
-function newCae(): string {
-  return `7${String(randomInt(0, 1e6)).padStart(6, "0")}${String(randomInt(0, 1e7)).padStart(7, "0")}`;
-}
-
 function detResp(
   d: DetailInput,
   fch: string,
@@ -213,7 +204,7 @@ function feCaeSolicitar(ctx: OpContext): string {
       msg: "Campo CbteTipo no se encuentra habilitado para el emisor. Consultar metodo FEParamGetTiposCbte.",
     });
   }
-  if (errors.length === 0 && !enabledPos(world, cuit, ptoVta)) {
+  if (errors.length === 0 && !isPosEnabled(world.state, "wsfe", cuit, ptoVta)) {
     errors.push({
       code: 10005,
       msg: "El punto de venta informado no se encuentra habilitado para emitir comprobantes por Web Services (CAE/RECE). Consultar metodo FEParamGetPtosVenta.",
@@ -223,8 +214,7 @@ function feCaeSolicitar(ctx: OpContext): string {
   const key = seriesKey(cuit, ptoVta, cbteTipo);
   const series: FeSeries = world.state.fe[key] ?? { last: 0, lastFch: "", vouchers: {} };
   const dets: string[] = [];
-  const results: string[] = [];
-  let committed = false;
+  const results: ("A" | "R")[] = [];
   for (const d of details) {
     const fch = d.cbteFch === undefined || d.cbteFch === "" ? today : d.cbteFch;
     if (errors.some((e) => e.code !== 10016)) {
@@ -238,7 +228,7 @@ function feCaeSolicitar(ctx: OpContext): string {
       results.push("R");
       continue;
     }
-    const obs = validateDetail({ world, cuit, cbteTipo, today, detail: d, fch });
+    const obs = validateDetail({ cuit, cbteTipo, today, detail: d, fch });
     if (obs.length > 0) {
       dets.push(detResp(d, fch, "R", obs));
       results.push("R");
@@ -274,16 +264,14 @@ function feCaeSolicitar(ctx: OpContext): string {
       cae,
       caeFchVto: vto,
       fchProceso,
-      obs: [],
     };
     for (let n = d.cbteDesde; n <= d.cbteHasta; n++) series.vouchers[String(n)] = stored;
     series.last = d.cbteHasta;
     series.lastFch = fch;
-    committed = true;
     dets.push(detResp(d, fch, "A", [], cae, vto));
     results.push("A");
   }
-  if (committed) {
+  if (results.includes("A")) {
     world.state.fe[key] = series;
     world.commit();
   }
@@ -304,20 +292,20 @@ function feCaeSolicitar(ctx: OpContext): string {
 function feCompUltimoAutorizado(ctx: OpContext): string {
   const ptoVta = ctx.r.int(ctx.body, "PtoVta") ?? 0;
   const cbteTipo = ctx.r.int(ctx.body, "CbteTipo") ?? 0;
-  const zero = (errs: Pair[]): string =>
-    `<PtoVta>0</PtoVta><CbteTipo>0</CbteTipo><CbteNro>0</CbteNro>${errorsXml(errs)}`;
   const a = authenticate(ctx);
-  if (isPair(a)) return zero([a]);
+  if (isPair(a)) return ultimoErrors([a]);
   if (ptoVta < 1 || ptoVta > 99998) {
-    return zero([{ code: 11000, msg: "Campo PtoVta debe estar comprendido entre 1 y 99998." }]);
+    return ultimoErrors([
+      { code: 11000, msg: "Campo PtoVta debe estar comprendido entre 1 y 99998." },
+    ]);
   }
   if (cbteClass(cbteTipo) === undefined) {
-    return zero([
+    return ultimoErrors([
       { code: 11001, msg: "Campo CbteTipo invalido. Consultar metodo FEParamGetTiposCbte." },
     ]);
   }
-  if (!enabledPos(ctx.world, a.cuit, ptoVta)) {
-    return zero([
+  if (!isPosEnabled(ctx.world.state, "wsfe", a.cuit, ptoVta)) {
+    return ultimoErrors([
       {
         code: 11002,
         msg: "El punto de venta no se encuentra habilitado a usar en el presente WS. Consultar metodo FEParamGetPtosVenta.",
@@ -329,8 +317,6 @@ function feCompUltimoAutorizado(ctx: OpContext): string {
 }
 
 function voucherXml(v: FeVoucher, nro: number, ptoVta: number, cbteTipo: number): string {
-  const arr = <T>(wrapper: string, items: readonly T[], f: (x: T) => string): string =>
-    items.length === 0 ? "" : `<${wrapper}>${items.map(f).join("")}</${wrapper}>`;
   return (
     `<ResultGet><Concepto>${v.concepto}</Concepto><DocTipo>${v.docTipo}</DocTipo>` +
     `<DocNro>${v.docNro}</DocNro><CbteDesde>${nro}</CbteDesde><CbteHasta>${nro}</CbteHasta>` +
@@ -344,7 +330,7 @@ function voucherXml(v: FeVoucher, nro: number, ptoVta: number, cbteTipo: number)
     (v.condicionIvaReceptorId === null
       ? ""
       : `<CondicionIVAReceptorId>${v.condicionIvaReceptorId}</CondicionIVAReceptorId>`) +
-    arr(
+    listXml(
       "CbtesAsoc",
       v.cbtesAsoc,
       (c) =>
@@ -353,28 +339,28 @@ function voucherXml(v: FeVoucher, nro: number, ptoVta: number, cbteTipo: number)
         (c.cbteFch === "" ? "" : el("CbteFch", c.cbteFch)) +
         `</CbteAsoc>`,
     ) +
-    arr(
+    listXml(
       "Tributos",
       v.tributos,
       (t) =>
         `<Tributo><Id>${t.id}</Id>${el("Desc", t.desc)}<BaseImp>${formatNumber(t.baseImp)}</BaseImp>` +
         `<Alic>${formatNumber(t.alic)}</Alic><Importe>${formatNumber(t.importe)}</Importe></Tributo>`,
     ) +
-    arr(
+    listXml(
       "Iva",
       v.iva,
       (i) =>
         `<AlicIva><Id>${i.id}</Id><BaseImp>${formatNumber(i.baseImp)}</BaseImp>` +
         `<Importe>${formatNumber(i.importe)}</Importe></AlicIva>`,
     ) +
-    arr(
+    listXml(
       "Opcionales",
       v.opcionales,
       (o) => `<Opcional>${el("Id", o.id)}${el("Valor", o.valor)}</Opcional>`,
     ) +
     `<Resultado>A</Resultado><CodAutorizacion>${v.cae}</CodAutorizacion>` +
     `<EmisionTipo>CAE</EmisionTipo><FchVto>${v.caeFchVto}</FchVto>` +
-    `<FchProceso>${v.fchProceso}</FchProceso>${obsXml(v.obs)}` +
+    `<FchProceso>${v.fchProceso}</FchProceso>` +
     `<PtoVta>${ptoVta}</PtoVta><CbteTipo>${cbteTipo}</CbteTipo></ResultGet>`
   );
 }
@@ -467,24 +453,18 @@ function feParamGetCotizacion(ctx: OpContext): string {
 
 function feCompTotXRequest(ctx: OpContext): string {
   const a = authenticate(ctx);
-  if (isPair(a)) return `<RegXReq>0</RegXReq>${errorsXml([a])}`;
+  if (isPair(a)) return totXRequestErrors([a]);
   return `<RegXReq>${MAX_REG_X_REQ}</RegXReq>`;
-}
-
-export function wsfeHeader(world: World, now: number): HeaderInfo {
-  return {
-    ambiente:
-      world.environment === "homologacion" ? "HomologacionExterno - efa" : "Produccion - efa",
-    fecha: arIsoMicros(now),
-    id: "4.3.0.0",
-  };
 }
 
 export const wsfeService: AsmxService = {
   ns: WSFE_NS,
-  header: wsfeHeader,
+  header: {
+    ambiente: { homologacion: "HomologacionExterno - efa", produccion: "Produccion - efa" },
+    id: "4.3.0.0",
+  },
   operations: {
-    FEDummy: () => "<AppServer>OK</AppServer><DbServer>OK</DbServer><AuthServer>OK</AuthServer>",
+    FEDummy: () => dummyResult("OK"),
     FECAESolicitar: feCaeSolicitar,
     FECompUltimoAutorizado: feCompUltimoAutorizado,
     FECompConsultar: feCompConsultar,
@@ -501,16 +481,16 @@ export const wsfeService: AsmxService = {
     FEParamGetCondicionIvaReceptor: feParamGetCondicionIvaReceptor,
   },
   errorResult(op, code, msg) {
-    const errs = errorsXml([{ code, msg }]);
+    const errs = [{ code, msg }];
     switch (op) {
       case "FECompUltimoAutorizado":
-        return `<PtoVta>0</PtoVta><CbteTipo>0</CbteTipo><CbteNro>0</CbteNro>${errs}`;
+        return ultimoErrors(errs);
       case "FECompTotXRequest":
-        return `<RegXReq>0</RegXReq>${errs}`;
+        return totXRequestErrors(errs);
       case "FEDummy":
-        return "<AppServer>OK</AppServer><DbServer>ERROR</DbServer><AuthServer>OK</AuthServer>";
+        return dummyResult("ERROR");
       default:
-        return errs;
+        return errorsXml(errs);
     }
   },
 };

@@ -1,7 +1,6 @@
 import { isValidCuit } from "../cuit.js";
-import type { Pair } from "../state.js";
+import type { AlicIva, CbteAsoc, FeDetailFields, Opcional, Pair, Tributo } from "../state.js";
 import { dayNumber } from "../time.js";
-import type { World } from "../world.js";
 import {
   ASSOCIABLE,
   CBTES_ASOC_ALLOWED,
@@ -15,38 +14,21 @@ import {
   isFce,
 } from "./tables.js";
 
-export interface DetailInput {
-  concepto: number;
-  docTipo: number;
-  docNro: number;
-  cbteDesde: number;
-  cbteHasta: number;
+/** A FECAEDetRequest as read: these fields are undefined when the request left them out. */
+export interface DetailInput extends FeDetailFields {
   cbteFch: string | undefined;
-  impTotal: number;
-  impTotConc: number;
-  impNeto: number;
-  impOpEx: number;
-  impTrib: number;
-  impIva: number;
-  fchServDesde: string;
-  fchServHasta: string;
-  fchVtoPago: string;
-  monId: string;
   monCotiz: number | undefined;
-  canMisMonExt: string;
   condicionIvaReceptorId: number | undefined;
-  cbtesAsoc:
-    { tipo: number; ptoVta: number; nro: number; cuit: string; cbteFch: string }[] | undefined;
-  tributos:
-    { id: number; desc: string; baseImp: number; alic: number; importe: number }[] | undefined;
-  iva: { id: number; baseImp: number; importe: number }[] | undefined;
-  opcionales: { id: string; valor: string }[] | undefined;
+  cbtesAsoc: CbteAsoc[] | undefined;
+  tributos: Tributo[] | undefined;
+  iva: AlicIva[] | undefined;
+  opcionales: Opcional[] | undefined;
   periodoAsoc: boolean;
 }
 
-export const MSG_10242 =
+const MSG_10242 =
   "El campo Condicion IVA receptor no es un valor valido. Consular metodo FEParamGetCondicionIvaReceptor";
-export const MSG_10246 =
+const MSG_10246 =
   "Campo Condicion Frente al IVA del receptor es obligatorio conforme a lo reglamentado por la " +
   "Resolucion General Nro 5616. Para mas informacion consular metodo FEParamGetCondicionIvaReceptor";
 
@@ -64,7 +46,6 @@ function close(a: number, b: number, entries = 1): boolean {
 
 /** Per-voucher rejections ("excluyentes"), reported in the detail's Observaciones. */
 export function validateDetail(args: {
-  world: World;
   cuit: string;
   cbteTipo: number;
   today: string;

@@ -1,25 +1,23 @@
-import { randomInt } from "node:crypto";
-import type { HeaderInfo } from "../soap/asmx.js";
+import { newCae } from "../cae.js";
+import { dummyResult } from "../soap/service.js";
 import type { AsmxService, OpContext } from "../soap/service.js";
-import { el, escapeXml, formatNumber } from "../soap/xml.js";
-import type { XmlElement } from "../soap/xml.js";
+import { el, escapeXml, formatNumber, listXml } from "../soap/xml.js";
+import { isPosEnabled } from "../state.js";
 import type { FexVoucher } from "../state.js";
-import { arDate, arIsoMicros, dayNumber } from "../time.js";
+import { arDate, dayNumber } from "../time.js";
 import { checkToken } from "../token.js";
-import type { World } from "../world.js";
 
 export const WSFEX_NS = "http://ar.gov.afip.dif.fexv1/";
 
-const OK_TAIL =
-  "<FEXErr><ErrCode>0</ErrCode><ErrMsg>OK</ErrMsg></FEXErr>" +
-  "<FEXEvents><EventCode>0</EventCode><EventMsg>Ok</EventMsg></FEXEvents>";
-
-export function fexErr(code: number, msg: string): string {
+/** Every result ends in FEXErr and FEXEvents, success included (code 0). */
+function fexErr(code: number, msg: string): string {
   return (
     `<FEXErr><ErrCode>${code}</ErrCode><ErrMsg>${escapeXml(msg)}</ErrMsg></FEXErr>` +
     "<FEXEvents><EventCode>0</EventCode><EventMsg>Ok</EventMsg></FEXEvents>"
   );
 }
+
+const OK_TAIL = fexErr(0, "OK");
 
 const NOT_AUTHORIZED = "Usuario no autorizado a realizar esta operacion. ValidacionDeToken: ";
 
@@ -47,12 +45,6 @@ function authenticate(ctx: OpContext): { cuit: string } | { err: string } {
   return { cuit };
 }
 
-function enabledPos(world: World, cuit: string, ptoVta: number): boolean {
-  return world.state.pointsOfSale.some(
-    (p) => p.cuit === cuit && p.ptoVta === ptoVta && p.service === "wsfex",
-  );
-}
-
 const seriesKey = (cuit: string, pto: number, tipo: number): string => `${cuit}|${pto}|${tipo}`;
 
 function fexGetLastCmp(ctx: OpContext): string {
@@ -64,7 +56,7 @@ function fexGetLastCmp(ctx: OpContext): string {
   if (![19, 20, 21].includes(tipo)) {
     return fexErr(1606, "El campo Cbte_Tipo debe ser 19, 20 o 21.");
   }
-  if (pto < 1 || pto > 99998 || !enabledPos(ctx.world, a.cuit, pto)) {
+  if (pto < 1 || pto > 99998 || !isPosEnabled(ctx.world.state, "wsfex", a.cuit, pto)) {
     return fexErr(
       1607,
       "El punto de venta informado no es valido o no es del tipo Comprobantes de Exportacion - Web Services (FEEWS).",
@@ -158,8 +150,7 @@ function fexAuthorize(ctx: OpContext): string {
   const impTotal = r.num(cmp, "Imp_total") ?? 0;
   fields["Moneda_ctz"] = monedaCtz === undefined ? "" : formatNumber(monedaCtz);
   fields["Imp_total"] = formatNumber(impTotal);
-  const itemEls: XmlElement[] = r.all(r.el(cmp, "Items"), "Item");
-  const items = itemEls.map((it) => ({
+  const items = r.all(r.el(cmp, "Items"), "Item").map((it) => ({
     codigo: r.str(it, "Pro_codigo") ?? "",
     ds: r.str(it, "Pro_ds") ?? "",
     qty: r.num(it, "Pro_qty") ?? 0,
@@ -185,33 +176,34 @@ function fexAuthorize(ctx: OpContext): string {
   const a = authenticate(ctx);
   if ("err" in a) return a.err;
   const cuit = a.cuit;
-  const head = (
-    cae: string,
-    vto: string,
-    fch: string,
-    resultado: string,
-    reproceso: string,
-    motivos = "",
-  ): string =>
-    `<FEXResultAuth><Id>${id}</Id><Cuit>${cuit}</Cuit><Cbte_tipo>${tipo}</Cbte_tipo>` +
-    `<Punto_vta>${pto}</Punto_vta><Cbte_nro>${nro}</Cbte_nro>${el("Cae", cae)}` +
-    `${el("Fch_venc_Cae", vto)}${el("Fch_cbte", fch)}${el("Resultado", resultado)}` +
-    `${el("Reproceso", reproceso)}${el("Motivos_Obs", motivos)}</FEXResultAuth>`;
+  type Outcome = Pick<
+    FexVoucher,
+    "cbteTipo" | "puntoVta" | "cbteNro" | "cae" | "fchVencCae" | "fechaCbte"
+  >;
+  const resultAuth = (o: Outcome, resultado: "A" | "R", reproceso: "S" | "N"): string =>
+    `<FEXResultAuth><Id>${id}</Id><Cuit>${cuit}</Cuit><Cbte_tipo>${o.cbteTipo}</Cbte_tipo>` +
+    `<Punto_vta>${o.puntoVta}</Punto_vta><Cbte_nro>${o.cbteNro}</Cbte_nro>${el("Cae", o.cae)}` +
+    `${el("Fch_venc_Cae", o.fchVencCae)}${el("Fch_cbte", o.fechaCbte)}` +
+    `<Resultado>${resultado}</Resultado><Reproceso>${reproceso}</Reproceso><Motivos_Obs />` +
+    `</FEXResultAuth>`;
   const reject = (code: number, msg: string): string =>
-    `${head("", "", fields["Fecha_cbte"] ?? "", "R", "N")}${fexErr(code, msg)}`;
+    resultAuth(
+      {
+        cbteTipo: tipo,
+        puntoVta: pto,
+        cbteNro: nro,
+        cae: "",
+        fchVencCae: "",
+        fechaCbte: fields["Fecha_cbte"] ?? "",
+      },
+      "R",
+      "N",
+    ) + fexErr(code, msg);
 
+  // The same Id again answers what it was authorized with, whatever this request says.
   const existingKey = world.state.fex.byId[`${cuit}|${id}`];
-  if (existingKey !== undefined) {
-    const v = world.state.fex.vouchers[existingKey];
-    if (v !== undefined) {
-      return (
-        `<FEXResultAuth><Id>${v.id}</Id><Cuit>${cuit}</Cuit><Cbte_tipo>${v.cbteTipo}</Cbte_tipo>` +
-        `<Punto_vta>${v.puntoVta}</Punto_vta><Cbte_nro>${v.cbteNro}</Cbte_nro><Cae>${v.cae}</Cae>` +
-        `<Fch_venc_Cae>${v.fchVencCae}</Fch_venc_Cae><Fch_cbte>${v.fechaCbte}</Fch_cbte>` +
-        `<Resultado>A</Resultado><Reproceso>S</Reproceso><Motivos_Obs /></FEXResultAuth>${OK_TAIL}`
-      );
-    }
-  }
+  const existing = existingKey === undefined ? undefined : world.state.fex.vouchers[existingKey];
+  if (existing !== undefined) return resultAuth(existing, "A", "S") + OK_TAIL;
   if (id < 0) return reject(1014, "El campo Id debe ser mayor o igual a 0.");
   const today = arDate(ctx.now);
   const fch = fields["Fecha_cbte"] === "" ? today : (fields["Fecha_cbte"] ?? today);
@@ -223,7 +215,7 @@ function fexAuthorize(ctx: OpContext): string {
       "El campo Fecha_cbte debe ser nulo o estar comprendido en el rango N-5 y N+5 siendo N la fecha de envio.",
     );
   }
-  if (pto < 1 || pto > 99998 || !enabledPos(world, cuit, pto)) {
+  if (pto < 1 || pto > 99998 || !isPosEnabled(world.state, "wsfex", cuit, pto)) {
     return reject(
       1510,
       "El campo Punto_vta debe estar comprendido entre 1 y 99998 y ser del tipo Comprobantes de Exportacion - Web Services (FEEWS).",
@@ -250,10 +242,7 @@ function fexAuthorize(ctx: OpContext): string {
       "El campo Imp_total debe ser igual a la suma de los Pro_total_item de los items.",
     );
   }
-  if (world.state.fex.lastId[cuit] === undefined || id > (world.state.fex.lastId[cuit] ?? 0)) {
-    world.state.fex.lastId[cuit] = id;
-  }
-  const cae = `7${String(randomInt(0, 1e6)).padStart(6, "0")}${String(randomInt(0, 1e7)).padStart(7, "0")}`;
+  world.state.fex.lastId[cuit] = Math.max(world.state.fex.lastId[cuit] ?? 0, id);
   const v: FexVoucher = {
     id,
     cuit,
@@ -261,67 +250,53 @@ function fexAuthorize(ctx: OpContext): string {
     puntoVta: pto,
     cbteNro: nro,
     fechaCbte: fch,
-    cae,
+    cae: newCae(),
     // Observed in homologation: Fch_venc_Cae equal to the voucher date.
     fchVencCae: fch,
     fields,
-    itemsXml:
-      items.length === 0
-        ? ""
-        : `<Items>${items
-            .map(
-              (it) =>
-                `<Item>${el("Pro_codigo", it.codigo)}${el("Pro_ds", it.ds)}<Pro_qty>${formatNumber(it.qty)}</Pro_qty>` +
-                `<Pro_umed>${it.umed}</Pro_umed><Pro_precio_uni>${formatNumber(it.precio)}</Pro_precio_uni>` +
-                `<Pro_bonificacion>${formatNumber(it.bonif)}</Pro_bonificacion>` +
-                `<Pro_total_item>${formatNumber(it.total)}</Pro_total_item></Item>`,
-            )
-            .join("")}</Items>`,
-    permisosXml:
-      permisos.length === 0
-        ? ""
-        : `<Permisos>${permisos
-            .map((p) => `<Permiso>${el("Id_permiso", p.id)}<Dst_merc>${p.dst}</Dst_merc></Permiso>`)
-            .join("")}</Permisos>`,
-    cmpsAsocXml:
-      asoc.length === 0
-        ? ""
-        : `<Cmps_asoc>${asoc
-            .map(
-              (c) =>
-                `<Cmp_asoc><Cbte_tipo>${c.tipo}</Cbte_tipo><Cbte_punto_vta>${c.pto}</Cbte_punto_vta>` +
-                `<Cbte_nro>${c.nro}</Cbte_nro><Cbte_cuit>${c.cuit}</Cbte_cuit></Cmp_asoc>`,
-            )
-            .join("")}</Cmps_asoc>`,
-    opcionalesXml:
-      opcionales.length === 0
-        ? ""
-        : `<Opcionales>${opcionales
-            .map((o) => `<Opcional>${el("Id", o.id)}${el("Valor", o.valor)}</Opcional>`)
-            .join("")}</Opcionales>`,
+    itemsXml: listXml(
+      "Items",
+      items,
+      (it) =>
+        `<Item>${el("Pro_codigo", it.codigo)}${el("Pro_ds", it.ds)}<Pro_qty>${formatNumber(it.qty)}</Pro_qty>` +
+        `<Pro_umed>${it.umed}</Pro_umed><Pro_precio_uni>${formatNumber(it.precio)}</Pro_precio_uni>` +
+        `<Pro_bonificacion>${formatNumber(it.bonif)}</Pro_bonificacion>` +
+        `<Pro_total_item>${formatNumber(it.total)}</Pro_total_item></Item>`,
+    ),
+    permisosXml: listXml(
+      "Permisos",
+      permisos,
+      (p) => `<Permiso>${el("Id_permiso", p.id)}<Dst_merc>${p.dst}</Dst_merc></Permiso>`,
+    ),
+    cmpsAsocXml: listXml(
+      "Cmps_asoc",
+      asoc,
+      (c) =>
+        `<Cmp_asoc><Cbte_tipo>${c.tipo}</Cbte_tipo><Cbte_punto_vta>${c.pto}</Cbte_punto_vta>` +
+        `<Cbte_nro>${c.nro}</Cbte_nro><Cbte_cuit>${c.cuit}</Cbte_cuit></Cmp_asoc>`,
+    ),
+    opcionalesXml: listXml(
+      "Opcionales",
+      opcionales,
+      (o) => `<Opcional>${el("Id", o.id)}${el("Valor", o.valor)}</Opcional>`,
+    ),
   };
   const vKey = `${key}|${nro}`;
   world.state.fex.vouchers[vKey] = v;
   world.state.fex.byId[`${cuit}|${id}`] = vKey;
   world.state.fex.series[key] = { last: nro, lastFch: fch };
   world.commit();
-  return `${head(cae, v.fchVencCae, fch, "A", "N")}${OK_TAIL}`;
-}
-
-export function wsfexHeader(world: World, now: number): HeaderInfo {
-  return {
-    ambiente:
-      world.environment === "homologacion" ? "Homologacion-Ext - srext" : "Produccion - srext",
-    fecha: arIsoMicros(now),
-    id: "5.0.1.0",
-  };
+  return resultAuth(v, "A", "N") + OK_TAIL;
 }
 
 export const wsfexService: AsmxService = {
   ns: WSFEX_NS,
-  header: wsfexHeader,
+  header: {
+    ambiente: { homologacion: "Homologacion-Ext - srext", produccion: "Produccion - srext" },
+    id: "5.0.1.0",
+  },
   operations: {
-    FEXDummy: () => "<AppServer>OK</AppServer><DbServer>OK</DbServer><AuthServer>OK</AuthServer>",
+    FEXDummy: () => dummyResult("OK"),
     FEXGetLast_CMP: fexGetLastCmp,
     FEXGetLast_ID: fexGetLastId,
     FEXCheck_Permiso: fexCheckPermiso,
@@ -329,9 +304,6 @@ export const wsfexService: AsmxService = {
     FEXAuthorize: fexAuthorize,
   },
   errorResult(op, code, msg) {
-    if (op === "FEXDummy") {
-      return "<AppServer>OK</AppServer><DbServer>ERROR</DbServer><AuthServer>OK</AuthServer>";
-    }
-    return fexErr(code, msg);
+    return op === "FEXDummy" ? dummyResult("ERROR") : fexErr(code, msg);
   },
 };
