@@ -7,7 +7,7 @@ import {
   z,
 } from "@pasarela/config";
 
-export const wsfeConfigSchema = z.object({
+const wsfeConfigSchema = z.object({
   ...natsConfig,
   ...databaseConfig,
   ...telemetryConfig,

@@ -12,9 +12,6 @@ import {
 import { wsfeBindings } from "./service.js";
 
 export { loadConfig, type WsfeConfig } from "./config.js";
-export { migrations, schema } from "./db/migrations/index.js";
-export { classifyWsfeError, describeWsfeFailure, makeWsfeAdapter } from "./adapters/wsfe.js";
-export type { ComprobanteKey, EmailRecord } from "./domain/comprobante.js";
 
 export interface WsfeDeps {
   /** the caller-side TA cache: tests and benchmarks read or clear it */
@@ -43,11 +40,8 @@ export async function startWsfe(
         timeoutMs: config.AUTHORITY_TIMEOUT_MS,
         tickets,
       });
-      return Promise.resolve({
-        tickets,
-        emails: makeComprobantesEmailRepository(db!.db),
-        bindings: wsfeBindings({ db: db!.db, bus, wsfe }),
-      });
+      const emails = makeComprobantesEmailRepository(db!.db);
+      return Promise.resolve({ tickets, emails, bindings: wsfeBindings({ emails, bus, wsfe }) });
     },
   });
 }

@@ -1,9 +1,7 @@
 import { bind, type Binding, type Bus } from "@pasarela/bus";
 import { wsfe } from "@pasarela/contracts";
-import type { Kysely } from "@pasarela/db";
 import type { WsfeAdapter } from "./adapters/wsfe.js";
-import type { WsfeDatabase } from "./db/database.js";
-import { makeComprobantesEmailRepository } from "./db/repositories/comprobantes-email.js";
+import type { ComprobantesEmailRepository } from "./db/repositories/comprobantes-email.js";
 import { makeComprobanteGet } from "./handlers/comprobante-get.js";
 import { makeParametrosGet } from "./handlers/parametros-get.js";
 import { makePointOfSaleResolver } from "./handlers/point-of-sale.js";
@@ -11,15 +9,17 @@ import { makeUltimoComprobanteLast } from "./handlers/ultimo-comprobante-last.js
 
 /** Wiring only: the WSFEv1 adapter, the repository and handlers bound to their subjects. */
 export function wsfeBindings(deps: {
-  db: Kysely<WsfeDatabase>;
+  emails: ComprobantesEmailRepository;
   bus: Bus;
   wsfe: WsfeAdapter;
 }): Binding[] {
   const pointOfSale = makePointOfSaleResolver(deps.bus);
-  const emails = makeComprobantesEmailRepository(deps.db);
   return [
     bind(wsfe.ultimoComprobanteLast, makeUltimoComprobanteLast({ wsfe: deps.wsfe, pointOfSale })),
-    bind(wsfe.comprobanteGet, makeComprobanteGet({ wsfe: deps.wsfe, pointOfSale, emails })),
+    bind(
+      wsfe.comprobanteGet,
+      makeComprobanteGet({ wsfe: deps.wsfe, pointOfSale, emails: deps.emails }),
+    ),
     bind(wsfe.parametrosGet, makeParametrosGet({ wsfe: deps.wsfe })),
   ];
 }

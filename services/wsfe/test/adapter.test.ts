@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { classifyWsfeError, makeWsfeAdapter } from "../src/adapters/wsfe.js";
-import { asmxAnswer, fakeFetch, fakeTickets, xml } from "./fakes.js";
+import { asmxAnswer, fakeFetch, fakeTickets, xml } from "@pasarela/authority/testing";
 
 const NS = "http://ar.gov.afip.dif.FEV1/";
 const caller = { accountId: "a", cuit: "20111111112", environment: "homologacion" as const };

@@ -1,6 +1,6 @@
 import { authorityConfig, natsConfig, parseConfig, telemetryConfig, z } from "@pasarela/config";
 
-export const wsfexConfigSchema = z.object({
+const wsfexConfigSchema = z.object({
   ...natsConfig,
   ...telemetryConfig,
   WSFEX_URL_HOMOLOGACION: authorityConfig.WSFEX_URL_HOMOLOGACION,

@@ -6,8 +6,6 @@ import type { WsfexConfig } from "./config.js";
 import { wsfexBindings } from "./service.js";
 
 export { loadConfig, type WsfexConfig } from "./config.js";
-export { classifyWsfexError, describeWsfexFailure, makeWsfexAdapter } from "./adapters/wsfex.js";
-export { permisoStatus } from "./domain/permiso.js";
 
 export interface WsfexDeps {
   /** the caller-side TA cache: tests and benchmarks read or clear it */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { classifyWsfexError, makeWsfexAdapter } from "../src/adapters/wsfex.js";
 import { permisoStatus } from "../src/domain/permiso.js";
-import { asmxAnswer, fakeFetch, fakeTickets, xml } from "./fakes.js";
+import { asmxAnswer, fakeFetch, fakeTickets, xml } from "@pasarela/authority/testing";
 
 const NS = "http://ar.gov.afip.dif.fexv1/";
 const caller = { accountId: "a", cuit: "30111111118", environment: "homologacion" as const };

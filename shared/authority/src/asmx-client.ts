@@ -4,7 +4,7 @@ import type { SoapFailure } from "./soap-client.js";
 
 /**
  * A SOAP 1.1 client for the authority's .NET ASMX services (WSFEv1, WSFEXv1), written as XML
- * templates over `fetch` rather than with the `soap` package: ASMX silently ignores unqualified
+ * templates over node:http rather than with the `soap` package: ASMX silently ignores unqualified
  * or misplaced elements (authority-ws.md §1.1, §8.11), so the request text is spelled out by
  * the caller in WSDL order under one default namespace, and the hot path of a query costs one
  * string concatenation and one parse instead of a WSDL-driven serializer.
@@ -68,25 +68,29 @@ export function xmlElement(name: string, value: string | number): string {
   return `<${name}>${xmlText(value)}</${name}>`;
 }
 
+/** The child `name` of an element; undefined when `parent` is not an element. */
+function childOf(parent: XmlValue | undefined, name: string): XmlValue | undefined {
+  return parent === undefined || typeof parent === "string" || Array.isArray(parent)
+    ? undefined
+    : parent[name];
+}
+
 /** A child record, or undefined when the element is absent, empty or text. */
 export function xmlChild(parent: XmlValue | undefined, name: string): XmlObject | undefined {
-  if (parent === undefined || typeof parent === "string" || Array.isArray(parent)) return undefined;
-  const value = parent[name];
+  const value = childOf(parent, name);
   if (value === undefined || typeof value === "string") return undefined;
   return Array.isArray(value) ? (value[0] as XmlObject | undefined) : value;
 }
 
 /** The text of a child, or undefined; `<CAE />` is "". */
 export function xmlString(parent: XmlValue | undefined, name: string): string | undefined {
-  if (parent === undefined || typeof parent === "string" || Array.isArray(parent)) return undefined;
-  const value = parent[name];
+  const value = childOf(parent, name);
   return typeof value === "string" ? value : undefined;
 }
 
 /** Repeated children as a list whether the service sent none, one or many. */
 export function xmlList(parent: XmlValue | undefined, name: string): XmlObject[] {
-  if (parent === undefined || typeof parent === "string" || Array.isArray(parent)) return [];
-  const value = parent[name];
+  const value = childOf(parent, name);
   if (value === undefined || typeof value === "string") return [];
   return (Array.isArray(value) ? value : [value]).filter(
     (v): v is XmlObject => typeof v === "object" && !Array.isArray(v),
@@ -99,30 +103,21 @@ function record(value: unknown): Record<string, unknown> | undefined {
     : undefined;
 }
 
+const text = (value: unknown): string | undefined =>
+  typeof value === "string" ? value : undefined;
+
+/** A fault code without its namespace prefix: `soap:Client` → `Client`. */
+export function localName(code: string): string {
+  return code.slice(code.lastIndexOf(":") + 1);
+}
+
 function faultOf(body: Record<string, unknown>, status: number): SoapFailure | undefined {
   const fault = record(body.Fault);
   if (!fault) return undefined;
   // SOAP 1.1 faultcode/faultstring; SOAP 1.2 Code/Value and Reason/Text
-  const code12 = record(fault.Code)?.Value;
-  const reason12 = record(fault.Reason)?.Text;
-  const rawCode =
-    typeof fault.faultcode === "string"
-      ? fault.faultcode
-      : typeof code12 === "string"
-        ? code12
-        : "";
-  const message =
-    typeof fault.faultstring === "string"
-      ? fault.faultstring
-      : typeof reason12 === "string"
-        ? reason12
-        : "";
-  return {
-    kind: "fault",
-    code: rawCode.includes(":") ? rawCode.slice(rawCode.lastIndexOf(":") + 1) : rawCode,
-    message: message.trim(),
-    status,
-  };
+  const code = text(fault.faultcode) ?? text(record(fault.Code)?.Value) ?? "";
+  const message = text(fault.faultstring) ?? text(record(fault.Reason)?.Text) ?? "";
+  return { kind: "fault", code: localName(code), message: message.trim(), status };
 }
 
 function isAbort(error: unknown): boolean {

@@ -6,8 +6,8 @@ export interface PostAnswer {
   text: string;
 }
 
-/** Why a POST produced no answer: the caller classifies these as the authority's failure. */
-export class PostTimeout extends Error {
+/** The deadline passed; named as fetch names its own, so callers tell a timeout by name alike. */
+class PostTimeout extends Error {
   override name = "TimeoutError";
 }
 

@@ -4,18 +4,9 @@ export {
   type AccessTicketCache,
   type AccessTicketCacheOptions,
 } from "./access-ticket-cache.js";
-export {
-  createSoapClient,
-  describeSoapError,
-  wsdlPath,
-  type SoapClient,
-  type SoapClientOptions,
-  type SoapFailure,
-  type SoapOutcome,
-} from "./soap-client.js";
+export type { SoapFailure } from "./soap-client.js";
 export {
   makeWsaaClient,
-  parseLoginTicket,
   type LoginTicket,
   type WsaaClient,
   type WsaaLoginOutcome,
@@ -27,13 +18,13 @@ export {
   xmlElement,
   xmlList,
   xmlString,
-  xmlText,
   type AsmxClient,
   type AsmxClientOptions,
   type AsmxOutcome,
   type XmlObject,
   type XmlValue,
 } from "./asmx-client.js";
+export { classifyAsmxErr, type AsmxErr, type AsmxErrCodes } from "./asmx-errors.js";
 export { withAccessTicket, type TicketedAttempt, type TicketKey } from "./ticketed-call.js";
-export { httpPost, PostTimeout, type PostAnswer } from "./http-post.js";
+export { httpPost, type PostAnswer } from "./http-post.js";
 export { describeTransportFailure } from "./transport-failure.js";

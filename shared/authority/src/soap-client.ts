@@ -1,7 +1,8 @@
 import { existsSync } from "node:fs";
-import { dirname, isAbsolute, join } from "node:path";
+import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import * as soap from "soap";
+import { localName } from "./asmx-client.js";
 
 /**
  * The package folder, found by walking up to its package.json: the code runs from `src/`
@@ -18,8 +19,8 @@ function packageRoot(): string {
 }
 
 /** Absolute path of one of the project's own WSDL files shipped in `wsdl/`. */
-export function wsdlPath(name: string): string {
-  return isAbsolute(name) ? name : join(packageRoot(), "wsdl", name);
+function wsdlPath(name: string): string {
+  return join(packageRoot(), "wsdl", name);
 }
 
 /** Why a SOAP call produced no result, before any business meaning is given to it. */
@@ -40,13 +41,11 @@ export type SoapOutcome =
   | { readonly ok: false; readonly failure: SoapFailure };
 
 export interface SoapClientOptions {
-  /** a file name in this package's `wsdl/` folder, or an absolute path */
+  /** a file name in this package's `wsdl/` folder */
   wsdl: string;
   /** the configured URL of the service; the WSDL's own address is never used */
   endpoint: string;
   timeoutMs: number;
-  /** SOAP 1.2 envelope and content type (ASMX services accept both) */
-  soap12?: boolean;
 }
 
 export interface SoapClient {
@@ -76,7 +75,7 @@ function textOf(value: unknown): string {
   return "";
 }
 
-export function describeSoapError(error: unknown, timeoutMs: number): SoapFailure {
+function describeSoapError(error: unknown, timeoutMs: number): SoapFailure {
   const e = (typeof error === "object" && error !== null ? error : {}) as SoapErrorShape;
   const status = typeof e.response?.status === "number" ? e.response.status : undefined;
   const fault = e.root?.Envelope?.Body?.Fault;
@@ -84,7 +83,7 @@ export function describeSoapError(error: unknown, timeoutMs: number): SoapFailur
     const rawCode = textOf(fault.faultcode);
     return {
       kind: "fault",
-      code: rawCode.includes(":") ? rawCode.slice(rawCode.lastIndexOf(":") + 1) : rawCode,
+      code: localName(rawCode),
       message: textOf(fault.faultstring).trim(),
       status: status ?? 500,
     };
@@ -109,7 +108,6 @@ export function createSoapClient(options: SoapClientOptions): SoapClient {
     client ??= soap
       .createClientAsync(wsdlPath(options.wsdl), {
         endpoint: options.endpoint,
-        forceSoap12Headers: options.soap12 ?? false,
         returnFault: false,
       })
       .catch((error: unknown) => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { classifyWsaaFailure, parseLoginTicket } from "../src/index.js";
+import { classifyWsaaFailure } from "../src/index.js";
+import { parseLoginTicket } from "../src/wsaa.js";
 
 const fault = (code: string, message = "") => ({
   kind: "fault" as const,

@@ -1,4 +1,5 @@
 import {
+  classifyAsmxErr,
   describeTransportFailure,
   makeAsmxClient,
   withAccessTicket,
@@ -9,26 +10,17 @@ import {
   type AccessTicket,
   type AccessTicketCache,
   type AsmxClient,
+  type AsmxErr,
+  type AsmxErrCodes,
   type TicketedAttempt,
   type XmlObject,
 } from "@pasarela/authority";
-import type { SoapFailure } from "@pasarela/authority";
 import type { Environment } from "@pasarela/contracts";
-import {
-  authorityQueryRefused,
-  authorityUnavailable,
-  certificateEnvironmentMismatch,
-  fail,
-  ok,
-  pointOfSaleNotEnabled,
-  representadaNotDelegated,
-  type AppError,
-  type Result,
-} from "@pasarela/errors";
+import { authorityUnavailable, fail, ok, type AppError, type Result } from "@pasarela/errors";
 import type { AuthorityComprobante } from "../domain/comprobante.js";
 import type { AuthorityRow } from "../domain/parametros.js";
 
-export const WSFE_NAMESPACE = "http://ar.gov.afip.dif.FEV1/";
+const WSFE_NAMESPACE = "http://ar.gov.afip.dif.FEV1/";
 
 /** Who the call is for: the account (header), the represented CUIT and the environment. */
 export interface WsfeCaller {
@@ -64,68 +56,33 @@ export interface WsfeAdapter {
   cotizacion: (caller: WsfeCaller, moneda: string) => Promise<Result<Cotizacion>>;
 }
 
-interface AuthorityErr {
-  readonly code: number;
-  readonly message: string;
-}
-
-// Errors that name something in the request: the caller can fix them (spec §7.1).
-const CALLER_CODES = new Set([
-  11000, 11001, 10200, 10201, 10202, 10244, 12000, 12001, 12002, 10006, 10007,
-]);
-// Point of sale not enabled for web services: 11002 (FECompUltimoAutorizado), 10005
-// (FECAESolicitar), 10104 (FECompConsultar).
-const POINT_OF_SALE_CODES = new Set([11002, 10005, 10104]);
+const WSFE_CODES: AsmxErrCodes = {
+  service: "wsfe",
+  // every ValidacionDeToken problem, the represented CUIT outside the relations included
+  token: 600,
+  notDelegated: new Set(),
+  // 11002 (FECompUltimoAutorizado), 10005 (FECAESolicitar), 10104 (FECompConsultar)
+  pointOfSale: new Set([11002, 10005, 10104]),
+  // errors that name something in the request
+  caller: new Set([11000, 11001, 10200, 10201, 10202, 10244, 12000, 12001, 12002, 10006, 10007]),
+};
 const NOT_FOUND = 602;
 
 /** The first `Errors/Err` of a result, if any. */
-function firstError(result: XmlObject): AuthorityErr | undefined {
+function firstError(result: XmlObject): AsmxErr | undefined {
   const err = xmlList(xmlChild(result, "Errors"), "Err")[0];
   if (!err) return undefined;
   const code = Number(xmlString(err, "Code"));
   return { code: Number.isFinite(code) ? code : -1, message: xmlString(err, "Msg") ?? "" };
 }
 
-/**
- * The classification of spec §7.2 for WSFEv1 answers, and only here (ARCHITECTURE §3).
- * 600 comes in several flavours told apart by text: the represented CUIT missing from the
- * token's relations (403), a token signed by the other environment's WSAA (403 mix-up), and
- * token problems the gateway can cure with a fresh TA (expired, another service's).
- * Anything not recognised is the authority's side: 502, never a guessed 403.
- */
+/** Spec §7.2 for WSFEv1 answers: its own codes, read as every ASMX service's are. */
 export function classifyWsfeError<T>(
-  err: AuthorityErr,
+  err: AsmxErr,
   context: { cuit: string; environment: Environment; ptoVta?: number | undefined },
 ): TicketedAttempt<T> {
-  const { cuit, environment } = context;
-  const done = (error: AppError): TicketedAttempt<T> => ({
-    kind: "done",
-    result: fail(error),
-  });
-  const unavailable = (prefix = "WSFE") =>
-    authorityUnavailable(`${prefix} ${err.code}: ${err.message}`, { authorityCode: err.code });
-  if (err.code === 600) {
-    if (/lista de relaciones/i.test(err.message)) {
-      return done(representadaNotDelegated(cuit, "wsfe", environment, err.message));
-    }
-    if (/verificar hash/i.test(err.message)) {
-      return done(certificateEnvironmentMismatch(environment, err.message));
-    }
-    if (/validaron las fechas|valido Id Sistema/i.test(err.message)) {
-      return { kind: "stale-ticket", error: unavailable("WSFE rechazó el ticket de acceso:") };
-    }
-    return done(unavailable());
-  }
-  if (POINT_OF_SALE_CODES.has(err.code) && context.ptoVta !== undefined) {
-    return done(pointOfSaleNotEnabled(context.ptoVta, "wsfe", environment, err));
-  }
-  if (CALLER_CODES.has(err.code)) return done(authorityQueryRefused("wsfe", err));
-  return done(unavailable());
+  return classifyAsmxErr<T>(WSFE_CODES, err, context);
 }
-
-/** A transport failure as the caller's 502, with enough detail to tell which. */
-export const describeWsfeFailure = (failure: SoapFailure): AppError =>
-  describeTransportFailure("WSFE", failure);
 
 const auth = (ticket: AccessTicket) =>
   `<Auth>${xmlElement("Token", ticket.token)}${xmlElement("Sign", ticket.sign)}${xmlElement("Cuit", ticket.cuit)}</Auth>`;
@@ -182,30 +139,27 @@ export function makeWsfeAdapter(deps: {
   tickets: AccessTicketCache;
   fetch?: typeof fetch;
 }): WsfeAdapter {
+  const client = (endpoint: string): AsmxClient =>
+    makeAsmxClient({
+      endpoint,
+      namespace: WSFE_NAMESPACE,
+      timeoutMs: deps.timeoutMs,
+      ...(deps.fetch ? { fetch: deps.fetch } : {}),
+    });
   const clients: Record<Environment, AsmxClient> = {
-    homologacion: makeAsmxClient({
-      endpoint: deps.urls.homologacion,
-      namespace: WSFE_NAMESPACE,
-      timeoutMs: deps.timeoutMs,
-      ...(deps.fetch ? { fetch: deps.fetch } : {}),
-    }),
-    produccion: makeAsmxClient({
-      endpoint: deps.urls.produccion,
-      namespace: WSFE_NAMESPACE,
-      timeoutMs: deps.timeoutMs,
-      ...(deps.fetch ? { fetch: deps.fetch } : {}),
-    }),
+    homologacion: client(deps.urls.homologacion),
+    produccion: client(deps.urls.produccion),
   };
 
   /**
    * One operation with the cached TA: transport failures are 502s; an `Errors/Err` is
-   * classified, except the codes `accept` turns into a value (602 "no data" for lookups).
+   * classified, unless `read` makes a value of it (602 "no data" for lookups).
    */
   function run<T>(
     caller: WsfeCaller,
     operation: string,
     body: string,
-    read: (result: XmlObject, err: AuthorityErr | undefined) => Result<T> | undefined,
+    read: (result: XmlObject, err: AsmxErr | undefined) => Result<T> | undefined,
     ptoVta?: number,
   ): Promise<Result<T>> {
     const { accountId, cuit, environment } = caller;
@@ -214,11 +168,12 @@ export function makeWsfeAdapter(deps: {
       { accountId, cuit, environment, service: "wsfe" },
       async (ticket): Promise<TicketedAttempt<T>> => {
         const outcome = await clients[environment].call(operation, `${auth(ticket)}${body}`);
-        if (!outcome.ok)
-          return { kind: "done", result: fail(describeWsfeFailure(outcome.failure)) };
+        if (!outcome.ok) {
+          return { kind: "done", result: fail(describeTransportFailure("WSFE", outcome.failure)) };
+        }
         const err = firstError(outcome.result);
-        const read$ = read(outcome.result, err);
-        if (read$ !== undefined) return { kind: "done", result: read$ };
+        const value = read(outcome.result, err);
+        if (value !== undefined) return { kind: "done", result: value };
         return classifyWsfeError<T>(err ?? { code: -1, message: "respuesta sin resultado" }, {
           cuit,
           environment,

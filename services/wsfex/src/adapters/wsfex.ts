@@ -1,4 +1,5 @@
 import {
+  classifyAsmxErr,
   describeTransportFailure,
   makeAsmxClient,
   withAccessTicket,
@@ -8,25 +9,16 @@ import {
   type AccessTicket,
   type AccessTicketCache,
   type AsmxClient,
-  type SoapFailure,
+  type AsmxErr,
+  type AsmxErrCodes,
   type TicketedAttempt,
   type XmlObject,
 } from "@pasarela/authority";
 import type { Environment } from "@pasarela/contracts";
-import {
-  authorityQueryRefused,
-  authorityUnavailable,
-  certificateEnvironmentMismatch,
-  fail,
-  ok,
-  pointOfSaleNotEnabled,
-  representadaNotDelegated,
-  type AppError,
-  type Result,
-} from "@pasarela/errors";
+import { authorityUnavailable, fail, ok, type AppError, type Result } from "@pasarela/errors";
 
 // lower-case "fexv1": the namespace differs from WSFEv1's in more than the name
-export const WSFEX_NAMESPACE = "http://ar.gov.afip.dif.fexv1/";
+const WSFEX_NAMESPACE = "http://ar.gov.afip.dif.fexv1/";
 
 export interface WsfexCaller {
   readonly accountId: string;
@@ -52,19 +44,21 @@ export interface WsfexAdapter {
   ) => Promise<Result<string>>;
 }
 
-interface AuthorityErr {
-  readonly code: number;
-  readonly message: string;
-}
-
-// Request problems the caller can fix: CUIT 0, types and numbers out of range (spec §7.1).
-const CALLER_CODES = new Set([1002, 1520, 1530, 1606]);
-// Point of sale not of kind FEEWS: 1607 (FEXGetLast_CMP), 1510 (FEXAuthorize).
-const POINT_OF_SALE_CODES = new Set([1607, 1510]);
+const WSFEX_CODES: AsmxErrCodes = {
+  service: "wsfex",
+  // 1000 "Usuario no autorizado ... ValidacionDeToken: ..." wraps every token problem
+  token: 1000,
+  // a CUIT outside the token's relations
+  notDelegated: new Set([1001]),
+  // not of kind FEEWS: 1607 (FEXGetLast_CMP), 1510 (FEXAuthorize)
+  pointOfSale: new Set([1607, 1510]),
+  // CUIT 0, types and numbers out of range
+  caller: new Set([1002, 1520, 1530, 1606]),
+};
 const NOT_FOUND = 1020;
 
 /** WSFEX sends one `FEXErr` per answer; ErrCode 0 is success. */
-function errorOf(result: XmlObject): AuthorityErr | undefined {
+function errorOf(result: XmlObject): AsmxErr | undefined {
   const err = xmlChild(result, "FEXErr");
   if (!err) return undefined;
   const code = Number(xmlString(err, "ErrCode"));
@@ -72,40 +66,13 @@ function errorOf(result: XmlObject): AuthorityErr | undefined {
   return { code: Number.isFinite(code) ? code : -1, message: xmlString(err, "ErrMsg") ?? "" };
 }
 
-/**
- * The classification of spec §7.2 for WSFEXv1 answers, and only here (ARCHITECTURE §3). WSFEX
- * wraps token problems in 1000 "Usuario no autorizado ... ValidacionDeToken: ..." and a CUIT
- * outside the token's relations in 1001; the text after ValidacionDeToken reads as in WSFEv1.
- */
+/** Spec §7.2 for WSFEXv1 answers: its own codes, read as every ASMX service's are. */
 export function classifyWsfexError<T>(
-  err: AuthorityErr,
+  err: AsmxErr,
   context: { cuit: string; environment: Environment; ptoVta?: number | undefined },
 ): TicketedAttempt<T> {
-  const { cuit, environment } = context;
-  const done = (error: AppError): TicketedAttempt<T> => ({ kind: "done", result: fail(error) });
-  const unavailable = (prefix = "WSFEX") =>
-    authorityUnavailable(`${prefix} ${err.code}: ${err.message}`, { authorityCode: err.code });
-  if (err.code === 1001 || (err.code === 1000 && /lista de relaciones/i.test(err.message))) {
-    return done(representadaNotDelegated(cuit, "wsfex", environment, err.message));
-  }
-  if (err.code === 1000) {
-    if (/verificar hash/i.test(err.message)) {
-      return done(certificateEnvironmentMismatch(environment, err.message));
-    }
-    if (/validaron las fechas|valido Id Sistema/i.test(err.message)) {
-      return { kind: "stale-ticket", error: unavailable("WSFEX rechazó el ticket de acceso:") };
-    }
-    return done(unavailable());
-  }
-  if (POINT_OF_SALE_CODES.has(err.code) && context.ptoVta !== undefined) {
-    return done(pointOfSaleNotEnabled(context.ptoVta, "wsfex", environment, err));
-  }
-  if (CALLER_CODES.has(err.code)) return done(authorityQueryRefused("wsfex", err));
-  return done(unavailable());
+  return classifyAsmxErr<T>(WSFEX_CODES, err, context);
 }
-
-export const describeWsfexFailure = (failure: SoapFailure): AppError =>
-  describeTransportFailure("WSFEX", failure);
 
 const credentials = (ticket: AccessTicket) =>
   `${xmlElement("Token", ticket.token)}${xmlElement("Sign", ticket.sign)}${xmlElement("Cuit", ticket.cuit)}`;
@@ -135,7 +102,7 @@ export function makeWsfexAdapter(deps: {
     caller: WsfexCaller,
     operation: string,
     body: (ticket: AccessTicket) => string,
-    read: (result: XmlObject, err: AuthorityErr | undefined) => Result<T> | undefined,
+    read: (result: XmlObject, err: AsmxErr | undefined) => Result<T> | undefined,
     ptoVta?: number,
   ): Promise<Result<T>> {
     const { accountId, cuit, environment } = caller;
@@ -145,7 +112,7 @@ export function makeWsfexAdapter(deps: {
       async (ticket): Promise<TicketedAttempt<T>> => {
         const outcome = await clients[environment].call(operation, body(ticket));
         if (!outcome.ok) {
-          return { kind: "done", result: fail(describeWsfexFailure(outcome.failure)) };
+          return { kind: "done", result: fail(describeTransportFailure("WSFEX", outcome.failure)) };
         }
         const err = errorOf(outcome.result);
         const value = read(outcome.result, err);

@@ -1,5 +1,11 @@
-import type { AccessTicket, AccessTicketCache } from "@pasarela/authority";
+/**
+ * Test doubles for callers of the authority (wsfe, wsfex): a scripted ASMX service behind an
+ * injected `fetch` and a TA cache that needs no bus. Exported as `@pasarela/authority/testing`,
+ * apart from the main entry, so no production path loads them; they have no side effects and
+ * import nothing a production install lacks.
+ */
 import { ok } from "@pasarela/errors";
+import type { AccessTicket, AccessTicketCache } from "./access-ticket-cache.js";
 
 /** A TA cache that hands out token-1, token-2, … and counts invalidations. */
 export function fakeTickets(): AccessTicketCache & { invalidations: number; issued: number } {
