@@ -9,7 +9,6 @@ import { ticketBindings } from "./service.js";
 
 export { loadConfig, type TicketConfig } from "./config.js";
 export { migrations, schema } from "./db/migrations/index.js";
-export { isValidCuit } from "./domain/cuit.js";
 
 /** Starts the ticket service on the bus; used by main.ts and by tests in-process. */
 export async function startTicket(

@@ -37,8 +37,6 @@ export function ticketBindings(deps: {
     bind(
       ticket.accessGet,
       makeAccessGet({
-        representadas,
-        certificates,
         tickets,
         sealer,
         wsaa: deps.wsaa,

@@ -1,22 +1,14 @@
 import type { Handler, HandlerContext } from "@pasarela/bus";
 import type { ReplyInputOf, ticket } from "@pasarela/contracts";
-import {
-  accessTicketPending,
-  appError,
-  fail,
-  ok,
-  type Result,
-  type WebService,
-} from "@pasarela/errors";
+import { accessTicketPending, appError, fail, ok, type Result } from "@pasarela/errors";
 import type { WsaaAdapter } from "../adapters/wsaa.js";
 import type {
   AccessTicketKey,
   AccessTicketRow,
   AccessTicketsRepository,
+  SigningCertificate,
   TicketQueries,
 } from "../db/repositories/access-tickets.js";
-import type { CertificateRow, CertificatesRepository } from "../db/repositories/certificates.js";
-import type { RepresentadasRepository } from "../db/repositories/representadas.js";
 import { sealingContext } from "../domain/aliases.js";
 import type { Sealer } from "../domain/sealing.js";
 import {
@@ -53,8 +45,6 @@ function stateOf(row: AccessTicketRow | undefined): StoredTicketState {
  * under which the TA is re-read and, if still missing, obtained and stored before replying.
  */
 export function makeAccessGet(deps: {
-  representadas: RepresentadasRepository;
-  certificates: CertificatesRepository;
   tickets: AccessTicketsRepository;
   sealer: Sealer;
   wsaa: WsaaAdapter;
@@ -74,10 +64,10 @@ export function makeAccessGet(deps: {
 
   async function login(
     queries: TicketQueries,
-    key: AccessTicketKey & { service: WebService },
+    key: AccessTicketKey,
     row: AccessTicketRow | undefined,
     fallback: boolean,
-    certificate: CertificateRow,
+    certificate: SigningCertificate,
     logger: HandlerContext["logger"],
   ): Promise<Result<Ticket>> {
     const { environment, service } = key;
@@ -148,8 +138,8 @@ export function makeAccessGet(deps: {
   }
 
   function obtain(
-    key: AccessTicketKey & { service: WebService },
-    certificate: CertificateRow,
+    key: AccessTicketKey,
+    certificate: SigningCertificate,
     logger: HandlerContext["logger"],
   ): Promise<Result<Ticket>> {
     return deps.tickets.withLock(key, async (queries) => {
@@ -176,26 +166,25 @@ export function makeAccessGet(deps: {
 
   return async ({ cuit, environment, service }, ctx) => {
     if (!ctx.accountId) return fail(appError("REPRESENTADA_NOT_FOUND"));
-    const representada = await deps.representadas.find(ctx.accountId, cuit, environment);
-    if (!representada) return fail(appError("REPRESENTADA_NOT_FOUND"));
-    const certificate = await deps.certificates.active(representada.id);
+    const found = await deps.tickets.lookup(
+      { accountId: ctx.accountId, cuit, environment },
+      service,
+    );
+    if (!found) return fail(appError("REPRESENTADA_NOT_FOUND"));
+    const { certificate } = found;
+    const now = deps.now();
     if (
       !certificate ||
       certificate.fingerprint === null ||
-      !isCertificateUsable(certificate, deps.now())
+      !isCertificateUsable(certificate, now)
     ) {
       return fail(appError("NO_ACTIVE_CERTIFICATE"));
     }
     // the authority's identity of the TA: the X.509 certificate, not our registration of it
-    const key = {
-      environment: representada.environment,
-      fingerprint: certificate.fingerprint,
-      service,
-    };
-    const forCaller = (ticket: Ticket): Reply => ({ ...ticket, cuit: representada.cuit });
-    const stored = await deps.tickets.find(key);
-    if (decide(stateOf(stored), deps.now(), deps.policy).action === "serve") {
-      return ok(forCaller(open(stored!)));
+    const key = { environment: found.environment, fingerprint: certificate.fingerprint, service };
+    const forCaller = (ticket: Ticket): Reply => ({ ...ticket, cuit: found.cuit });
+    if (decide(stateOf(found.ticket), now, deps.policy).action === "serve") {
+      return ok(forCaller(open(found.ticket!)));
     }
     const flightKey = `${key.environment}|${key.fingerprint}|${service}`;
     let flight = inFlight.get(flightKey);

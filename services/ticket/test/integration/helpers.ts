@@ -1,29 +1,38 @@
 import { generateKeyPairSync, randomUUID } from "node:crypto";
+import type { ControlClient, Simulator } from "@pasarela/authority-sim";
 import { connectBus, type Bus } from "@pasarela/bus";
 import { startTracing, type Logger } from "@pasarela/telemetry";
 import type { FileInfra } from "@pasarela/testing";
 import forge from "node-forge";
-import type { Simulator } from "@pasarela/authority-sim";
-import { loadConfig, type TicketConfig } from "../../src/index.js";
+import { loadConfig, startTicket } from "../../src/index.js";
 
-export const KEY_ENCRYPTION_KEY = Buffer.alloc(32, 42).toString("base64");
-
-export function ticketConfig(
-  infra: FileInfra,
-  sim: Simulator,
-  overrides: Record<string, string> = {},
-): TicketConfig {
-  return loadConfig({
+/**
+ * A ticket instance on this file's bus and database, talking to the simulator, whose
+ * subscriptions the server has registered (startService does not flush).
+ */
+export async function startInstance(infra: FileInfra, sim: Simulator, logger: Logger) {
+  const config = loadConfig({
     NATS_URL: infra.natsUrl,
     NATS_PREFIX: infra.prefix,
     DATABASE_URL: infra.databaseUrl,
-    KEY_ENCRYPTION_KEY,
+    KEY_ENCRYPTION_KEY: Buffer.alloc(32, 42).toString("base64"),
     WSAA_URL_HOMOLOGACION: sim.endpoints("homologacion").wsaa,
     WSAA_URL_PRODUCCION: sim.endpoints("produccion").wsaa,
     AUTHORITY_TIMEOUT_MS: "5000",
     LOG_LEVEL: "debug",
-    ...overrides,
   });
+  const instance = await startTicket(config, logger);
+  await instance.bus.connection.flush();
+  return instance;
+}
+
+/** How many logins the simulator took in homologacion for the alias and service. */
+export async function loginCount(
+  control: ControlClient,
+  alias: string,
+  service = "wsfe",
+): Promise<number> {
+  return (await control.stats("homologacion")).logins[`${alias}|${service}`] ?? 0;
 }
 
 export function connectClient(infra: FileInfra, logger: Logger): Promise<Bus> {

@@ -10,12 +10,12 @@ import { ticket } from "@pasarela/contracts";
 import { capturingLogger, fileInfra, type FileInfra } from "@pasarela/testing";
 import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTicket } from "../../src/index.js";
 import {
   connectClient,
   externalKeyAndCsr,
+  loginCount,
   newAccount,
-  ticketConfig,
+  startInstance,
   uniqueAlias,
 } from "./helpers.js";
 
@@ -28,8 +28,6 @@ const CLIENT_B = "30711111111";
 const STRANGER = "20444444445";
 
 const WSFE_NS = "http://ar.gov.afip.dif.FEV1/";
-
-type Environment = "homologacion" | "produccion";
 
 const fingerprintOf = (pem: string) =>
   new X509Certificate(pem).fingerprint256.replaceAll(":", "").toLowerCase();
@@ -47,11 +45,7 @@ describe("ticket: one certificate registered for several representadas and accou
     sim = await startSimulator({ port: 0 });
     control = makeControlClient(sim.url);
     // two instances in one queue group: requests are spread over both
-    for (let i = 0; i < 2; i++) {
-      const instance = await startTicket(ticketConfig(infra, sim), logger);
-      await instance.bus.connection.flush();
-      instances.push(instance);
-    }
+    for (let i = 0; i < 2; i++) instances.push(await startInstance(infra, sim, logger));
     client = await connectClient(infra, logger);
   });
 
@@ -62,21 +56,16 @@ describe("ticket: one certificate registered for several representadas and accou
     await infra?.cleanup();
   });
 
-  const logins = async (
-    alias: string,
-    service = "wsfe",
-    environment: Environment = "homologacion",
-  ) => (await control.stats(environment)).logins[`${alias}|${service}`] ?? 0;
-
-  /** The vendor's certificate, made outside the gateway and issued by the simulator's CA. */
-  async function vendorCertificate(services: readonly ("wsfe" | "wsfex")[], clients: string[]) {
+  /**
+   * The vendor's certificate, made outside the gateway and issued by the simulator's CA, with
+   * wsfe delegated to it by the vendor and both clients.
+   */
+  async function vendorCertificate() {
     const alias = uniqueAlias("vendor");
     const { keyPem, csrPem } = externalKeyAndCsr(VENDOR, alias);
     const certificate = await control.issueCertificate("homologacion", csrPem);
-    for (const service of services) {
-      for (const cuit of [VENDOR, ...clients]) {
-        await control.delegate("homologacion", { cuit, alias, service });
-      }
+    for (const cuit of [VENDOR, CLIENT_A, CLIENT_B]) {
+      await control.delegate("homologacion", { cuit, alias, service: "wsfe" });
     }
     return { alias, keyPem, certificate };
   }
@@ -103,7 +92,7 @@ describe("ticket: one certificate registered for several representadas and accou
   }
 
   it("logs in once for concurrent first requests of every registration, and each TA serves its CUIT", async () => {
-    const vendor = await vendorCertificate(["wsfe"], [CLIENT_A, CLIENT_B]);
+    const vendor = await vendorCertificate();
     const first = newAccount();
     const second = newAccount();
     const registrations = [
@@ -143,7 +132,7 @@ describe("ticket: one certificate registered for several representadas and accou
       ),
     );
     expect(answers.filter((a) => !a.ok)).toEqual([]);
-    expect(await logins(vendor.alias)).toBe(1);
+    expect(await loginCount(control, vendor.alias)).toBe(1);
     const tokens = new Set(answers.map((a) => (a.ok ? a.value.token : "")));
     expect(tokens.size).toBe(1);
     answers.forEach((answer, i) => expect(answer.ok && answer.value.cuit).toBe(asked[i]!.cuit));
@@ -180,6 +169,6 @@ describe("ticket: one certificate registered for several representadas and accou
       { accountId: second },
     );
     expect(later.ok && later.value.token).toBe(any.value.token);
-    expect(await logins(vendor.alias)).toBe(1);
+    expect(await loginCount(control, vendor.alias)).toBe(1);
   });
 });

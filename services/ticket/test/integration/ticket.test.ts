@@ -13,12 +13,12 @@ import { ticket } from "@pasarela/contracts";
 import { capturingLogger, fileInfra, type FileInfra } from "@pasarela/testing";
 import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTicket } from "../../src/index.js";
 import {
   connectClient,
   externalKeyAndCsr,
+  loginCount,
   newAccount,
-  ticketConfig,
+  startInstance,
   uniqueAlias,
 } from "./helpers.js";
 
@@ -39,7 +39,7 @@ describe("ticket: representadas, certificates and access tickets", () => {
     sim = await startSimulator({ port: 0 });
     control = makeControlClient(sim.url);
     // two instances in one queue group: requests are spread over both
-    for (let i = 0; i < 2; i++) instances.push(await started());
+    for (let i = 0; i < 2; i++) instances.push(await startInstance(infra, sim, logger));
     client = await connectClient(infra, logger);
     dir = await mkdtemp(join(tmpdir(), "ticket-test-"));
   });
@@ -51,13 +51,6 @@ describe("ticket: representadas, certificates and access tickets", () => {
     await infra?.cleanup();
     if (dir) await rm(dir, { recursive: true, force: true });
   });
-
-  /** An instance whose subscriptions the server has registered (startService does not flush). */
-  async function started() {
-    const instance = await startTicket(ticketConfig(infra, sim), logger);
-    await instance.bus.connection.flush();
-    return instance;
-  }
 
   async function create(
     accountId: string,
@@ -99,8 +92,7 @@ describe("ticket: representadas, certificates and access tickets", () => {
     cuit = CUIT,
   ) => client.request(ticket.accessGet, { cuit, environment, service }, { accountId });
 
-  const logins = async (alias: string, service = "wsfe", environment = "homologacion" as const) =>
-    (await control.stats(environment)).logins[`${alias}|${service}`] ?? 0;
+  const logins = (alias: string, service?: string) => loginCount(control, alias, service);
 
   it("creates a representada, answers its CSR, accepts the authority's certificate and obtains a TA", async () => {
     const accountId = newAccount();
@@ -376,7 +368,7 @@ describe("ticket: representadas, certificates and access tickets", () => {
     expect(first.ok).toBe(true);
     expect(await logins(alias)).toBe(1);
     for (const instance of instances.splice(0)) await instance.stop();
-    instances.push(await started());
+    instances.push(await startInstance(infra, sim, logger));
     const after = await access(accountId);
     expect(after.ok ? "ok" : after.error).toBe("ok");
     expect(after.ok && first.ok && after.value.token === first.value.token).toBe(true);

@@ -24,7 +24,9 @@ describe("CUIT check digit", () => {
     const weights = [5, 4, 3, 2, 7, 6, 5, 4, 3, 2];
     const ten = base.find(
       (b) => 11 - ([...b].reduce((s, d, i) => s + Number(d) * weights[i]!, 0) % 11) === 10,
-    )!;
+    );
+    // without one the loop below would test "undefined0"… and pass
+    expect(ten).toBeDefined();
     for (let d = 0; d <= 9; d++) expect(isValidCuit(`${ten}${d}`)).toBe(false);
   });
 });

@@ -8,9 +8,6 @@ export const aliasSchema = z
   .string()
   .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,49}$/, "letras, dígitos, '.', '_' o '-' (hasta 50)");
 
-/** Spec §4.4: the point of sale a domestic query uses when it omits `ptoVta`. */
-export const ptoVtaSchema = z.number().int().min(1).max(99_998);
-
 /** Lifecycle of one key/certificate of a representada. Only `active` signs TRAs. */
 export const certificateStatusSchema = z.enum(["pending", "active", "replaced", "cancelled"]);
 export type CertificateStatus = z.infer<typeof certificateStatusSchema>;

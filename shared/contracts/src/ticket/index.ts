@@ -1,11 +1,6 @@
 export { accessGet } from "./access-get.js";
 export { certificateCreate } from "./certificate-create.js";
-export {
-  aliasSchema,
-  certificateStatusSchema,
-  ptoVtaSchema,
-  type CertificateStatus,
-} from "./fields.js";
+export { aliasSchema, certificateStatusSchema, type CertificateStatus } from "./fields.js";
 export { representadaCreate } from "./representada-create.js";
 export { representadaGet } from "./representada-get.js";
 export { representadaList } from "./representada-list.js";

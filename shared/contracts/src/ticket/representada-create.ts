@@ -1,7 +1,8 @@
 import { z } from "zod";
 import { defineContract } from "../contract.js";
 import { environmentSchema, idSchema, representadaSchema } from "../common/fields.js";
-import { aliasSchema, ptoVtaSchema } from "./fields.js";
+import { ptoVtaSchema } from "../wsfe/fields.js";
+import { aliasSchema } from "./fields.js";
 
 /**
  * `ticket.representada.create` (operator): registers a CUIT for an account in one environment
@@ -15,6 +16,7 @@ export const representadaCreate = defineContract({
       cuit: representadaSchema,
       environment: environmentSchema,
       alias: aliasSchema.optional(),
+      /** spec §4.4: the point of sale a domestic query uses when it omits `ptoVta` */
       ptoVta: ptoVtaSchema.optional(),
       /** O= of the CSR subject (the authority drops it from the certificate) */
       organization: z.string().trim().min(1).max(64).optional(),
