@@ -7,12 +7,11 @@ import { makeProductosRepository } from "./db/repositories/productos.js";
 import { makeClienteCreate } from "./handlers/cliente-create.js";
 import { makeClienteDelete } from "./handlers/cliente-delete.js";
 import { makeClienteGet } from "./handlers/cliente-get.js";
-import { makeClienteList } from "./handlers/cliente-list.js";
 import { makeClienteUpdate } from "./handlers/cliente-update.js";
+import { makeList } from "./handlers/list.js";
 import { makeProductoCreate } from "./handlers/producto-create.js";
 import { makeProductoDelete } from "./handlers/producto-delete.js";
 import { makeProductoGet } from "./handlers/producto-get.js";
-import { makeProductoList } from "./handlers/producto-list.js";
 import { makeProductoUpdate } from "./handlers/producto-update.js";
 
 /** Wiring only: repositories and handlers bound to their subjects. */
@@ -21,12 +20,12 @@ export function catalogBindings(deps: { db: Kysely<CatalogDatabase> }): Binding[
   const productos = makeProductosRepository(deps.db);
   return [
     bind(catalog.clienteCreate, makeClienteCreate(clientes)),
-    bind(catalog.clienteList, makeClienteList(clientes)),
+    bind(catalog.clienteList, makeList(clientes)),
     bind(catalog.clienteGet, makeClienteGet(clientes)),
     bind(catalog.clienteUpdate, makeClienteUpdate(clientes)),
     bind(catalog.clienteDelete, makeClienteDelete(clientes)),
     bind(catalog.productoCreate, makeProductoCreate(productos)),
-    bind(catalog.productoList, makeProductoList(productos)),
+    bind(catalog.productoList, makeList(productos)),
     bind(catalog.productoGet, makeProductoGet(productos)),
     bind(catalog.productoUpdate, makeProductoUpdate(productos)),
     bind(catalog.productoDelete, makeProductoDelete(productos)),

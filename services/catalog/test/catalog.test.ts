@@ -117,7 +117,10 @@ describe("catalog service over the bus", () => {
       as(accountId),
     );
     // 27111111115: Σ = 2·5+7·4+1·(3+2+7+6+5+4+3+2) = 70, 70 mod 11 = 4, 11 − 4 = 7 ≠ 5
-    expect(both.ok).toBe(false);
+    expect(both).toMatchObject({
+      ok: false,
+      error: { code: "INVALID_FIELD", details: { field: "docNro" } },
+    });
     const valid = await client.request(
       catalog.clienteUpdate,
       { id: created.value.id, changes: { docTipo: 80, docNro: "30000000007" } },

@@ -6,5 +6,5 @@ export const clienteCreate = defineContract({
   subject: "catalog.cliente.create",
   request: clienteInputSchema,
   reply: clienteSchema,
-  errors: ["CLIENTE_DUPLICATE", "UNAUTHORIZED"],
+  errors: ["CLIENTE_DUPLICATE", "INVALID_FIELD", "UNAUTHORIZED"],
 });

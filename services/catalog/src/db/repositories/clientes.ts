@@ -3,6 +3,7 @@ import type { AppError } from "@pasarela/errors";
 import { sql, type Kysely, type Selectable, type Updateable } from "kysely";
 import { ACCENTED, containsPattern, UNACCENTED } from "../../domain/search.js";
 import type { CatalogDatabase, ClientesTable } from "../database.js";
+import { keysetPage, type KeysetPage, type KeysetQuery } from "./keyset.js";
 import { isUniqueViolation } from "./unique-violation.js";
 
 const DOCUMENTO_VIVO = "clientes_documento_vivo_key";
@@ -21,16 +22,6 @@ function toCliente(row: ClienteRow): catalog.Cliente {
     createdAt: row.created_at.toISOString(),
     updatedAt: row.updated_at.toISOString(),
   };
-}
-
-export interface ClienteListQuery {
-  accountId: string;
-  /** the sequence of the last row of the previous page */
-  after?: string | undefined;
-  limit: number;
-  docTipo?: number | undefined;
-  docNro?: string | undefined;
-  q?: string | undefined;
 }
 
 export type ClienteUpdateOutcome =
@@ -83,9 +74,7 @@ export function makeClientesRepository(db: Kysely<CatalogDatabase>) {
     },
 
     /** One page in insertion order, and the sequence to continue after (null on the last). */
-    async list(
-      query: ClienteListQuery,
-    ): Promise<{ items: catalog.Cliente[]; continueAfter: string | null }> {
+    async list(query: KeysetQuery<catalog.ClienteFilter>): Promise<KeysetPage<catalog.Cliente>> {
       let select = live(query.accountId);
       if (query.after !== undefined) select = select.where("seq", ">", query.after);
       if (query.docTipo !== undefined) select = select.where("doc_tipo", "=", query.docTipo);
@@ -101,11 +90,7 @@ export function makeClientesRepository(db: Kysely<CatalogDatabase>) {
         .orderBy("seq")
         .limit(query.limit + 1)
         .execute();
-      const page = rows.slice(0, query.limit);
-      return {
-        items: page.map(toCliente),
-        continueAfter: rows.length > query.limit ? page[page.length - 1]!.seq : null,
-      };
+      return keysetPage(rows, query.limit, toCliente);
     },
 
     /**

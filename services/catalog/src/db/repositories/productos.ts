@@ -2,6 +2,7 @@ import type { catalog } from "@pasarela/contracts";
 import { sql, type Kysely, type Selectable, type Updateable } from "kysely";
 import { ACCENTED, containsPattern, UNACCENTED } from "../../domain/search.js";
 import type { CatalogDatabase, ProductosTable } from "../database.js";
+import { keysetPage, type KeysetPage, type KeysetQuery } from "./keyset.js";
 
 type ProductoRow = Selectable<ProductosTable>;
 
@@ -21,14 +22,6 @@ function toProducto(row: ProductoRow): catalog.Producto {
     createdAt: row.created_at.toISOString(),
     updatedAt: row.updated_at.toISOString(),
   };
-}
-
-export interface ProductoListQuery {
-  accountId: string;
-  after?: string | undefined;
-  limit: number;
-  codigo?: string | undefined;
-  q?: string | undefined;
 }
 
 /** Every query is scoped to one account and to live rows: other rows do not exist here. */
@@ -68,9 +61,7 @@ export function makeProductosRepository(db: Kysely<CatalogDatabase>) {
     },
 
     /** One page in insertion order, and the sequence to continue after (null on the last). */
-    async list(
-      query: ProductoListQuery,
-    ): Promise<{ items: catalog.Producto[]; continueAfter: string | null }> {
+    async list(query: KeysetQuery<catalog.ProductoFilter>): Promise<KeysetPage<catalog.Producto>> {
       let select = live(query.accountId);
       if (query.after !== undefined) select = select.where("seq", ">", query.after);
       if (query.codigo !== undefined) select = select.where("codigo", "=", query.codigo);
@@ -95,11 +86,7 @@ export function makeProductosRepository(db: Kysely<CatalogDatabase>) {
         .orderBy("seq")
         .limit(query.limit + 1)
         .execute();
-      const page = rows.slice(0, query.limit);
-      return {
-        items: page.map(toProducto),
-        continueAfter: rows.length > query.limit ? page[page.length - 1]!.seq : null,
-      };
+      return keysetPage(rows, query.limit, toProducto);
     },
 
     /** Undefined when there is no live product with that id in the account. */
