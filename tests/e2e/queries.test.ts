@@ -6,8 +6,11 @@ import {
   opensslKeyAndCsr,
   randomCuit,
   register,
+  representadaCreateArgs,
   scratch,
   signCsr,
+  simDelegate,
+  simPos,
   simStats,
   type Account,
   type ErrorBody,
@@ -87,16 +90,7 @@ describe("queries end to end: /api/wsfe and /api/wsfex through processes, CLIs a
     const alias = "estudio-contable";
     const [created, { keyFile, csrFile }] = await Promise.all([
       stack.admin<{ representadaId: string }>(
-        "representada",
-        "create",
-        "--account",
-        account.accountId,
-        "--cuit",
-        cuit,
-        "--environment",
-        env,
-        "--pto-vta",
-        "3",
+        ...representadaCreateArgs(account.accountId, cuit, env, "--pto-vta", "3"),
       ),
       opensslKeyAndCsr(dir, representative, alias),
     ]);
@@ -112,18 +106,8 @@ describe("queries end to end: /api/wsfe and /api/wsfex through processes, CLIs a
         "--key",
         keyFile,
       ),
-      stack.sim(
-        "delegate",
-        "--environment",
-        env,
-        "--cuit",
-        representative,
-        "--alias",
-        alias,
-        "--service",
-        "wsfe",
-      ),
-      stack.sim("pos", "--environment", env, "--cuit", cuit, "--pto-vta", "3"),
+      simDelegate(stack, env, { cuit: representative, alias, service: "wsfe" }),
+      simPos(stack, env, { cuit, ptoVta: 3 }),
     ]);
     return { representadaId: created.representadaId, cuit, alias, environment: env };
   }

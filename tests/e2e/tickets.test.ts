@@ -6,10 +6,14 @@ import {
   newAccount,
   opensslKeyAndCsr,
   randomCuit,
+  representadaCreateArgs,
   scratch,
   signCsr,
+  simDelegate,
+  simPos,
   simStats,
   type Account,
+  type Environment,
   type Scratch,
 } from "../support/operator.js";
 import { startE2EStack, type E2EStack } from "../support/stack.js";
@@ -50,18 +54,8 @@ describe("representadas, certificates and access tickets through the operator CL
     dir?.remove();
   });
 
-  const create = (cuit: string, environment: string, ...extra: string[]) =>
-    stack.admin<Created>(
-      "representada",
-      "create",
-      "--account",
-      account.accountId,
-      "--cuit",
-      cuit,
-      "--environment",
-      environment,
-      ...extra,
-    );
+  const create = (cuit: string, environment: Environment, ...extra: string[]) =>
+    stack.admin<Created>(...representadaCreateArgs(account.accountId, cuit, environment, ...extra));
   const upload = (representadaId: string, certFile: string, keyFile?: string) =>
     stack.adminRun(
       "certificate",
@@ -98,16 +92,7 @@ describe("representadas, certificates and access tickets through the operator CL
   it("refuses a CUIT with a wrong check digit, on stderr with a non-zero exit", async () => {
     const cuit = randomCuit();
     const wrong = `${cuit.slice(0, 10)}${(Number(cuit[10]) + 1) % 10}`;
-    const run = await stack.adminRun(
-      "representada",
-      "create",
-      "--account",
-      account.accountId,
-      "--cuit",
-      wrong,
-      "--environment",
-      env,
-    );
+    const run = await stack.adminRun(...representadaCreateArgs(account.accountId, wrong, env));
     expect(refusal(run).error).toContain("CUIT");
   });
 
@@ -179,16 +164,7 @@ describe("representadas, certificates and access tickets through the operator CL
     expect(prod.csr).not.toBe(homo.csr);
     const [listed, again] = await Promise.all([
       list(),
-      stack.adminRun(
-        "representada",
-        "create",
-        "--account",
-        account.accountId,
-        "--cuit",
-        cuit,
-        "--environment",
-        "produccion",
-      ),
+      stack.adminRun(...representadaCreateArgs(account.accountId, cuit, "produccion")),
     ]);
     const mine = listed.representadas.filter((r) => r.cuit === cuit);
     expect(mine.map((r) => r.environment).sort()).toEqual(["homologacion", "produccion"]);
@@ -220,18 +196,8 @@ describe("representadas, certificates and access tickets through the operator CL
     // The pair is the one WSAA sees: delegated by its own alias (CN).
     const [late] = await Promise.all([
       upload(created.representadaId, dir.file("late.pem", gatewayPem)),
-      stack.sim(
-        "delegate",
-        "--environment",
-        env,
-        "--cuit",
-        cuit,
-        "--alias",
-        "pc-externa",
-        "--service",
-        "wsfe",
-      ),
-      stack.sim("pos", "--environment", env, "--cuit", cuit, "--pto-vta", "6"),
+      simDelegate(stack, env, { cuit, alias: "pc-externa", service: "wsfe" }),
+      simPos(stack, env, { cuit, ptoVta: 6 }),
     ]);
     expect(refusal(late).error).toBe(
       "No hay un pedido de certificado pendiente: subí el certificado junto con su clave privada",

@@ -100,6 +100,59 @@ export async function newAccount(stack: E2EStack, name = "Comercio"): Promise<Ac
   return { accountId, rw, ro };
 }
 
+/** `admin representada create` arguments; `extra` adds flags such as --alias and --pto-vta. */
+export const representadaCreateArgs = (
+  accountId: string,
+  cuit: string,
+  environment: Environment,
+  ...extra: string[]
+): string[] => [
+  "representada",
+  "create",
+  "--account",
+  accountId,
+  "--cuit",
+  cuit,
+  "--environment",
+  environment,
+  ...extra,
+];
+
+/** `sim delegate`: the alias's certificate is delegated `service` for `cuit` at the authority. */
+export const simDelegate = (
+  stack: E2EStack,
+  environment: Environment,
+  delegation: { cuit: string; alias: string; service: WsService },
+) =>
+  stack.sim(
+    "delegate",
+    "--environment",
+    environment,
+    "--cuit",
+    delegation.cuit,
+    "--alias",
+    delegation.alias,
+    "--service",
+    delegation.service,
+  );
+
+/** `sim pos`: a point of sale enabled at the authority (the simulator's default service if none). */
+export const simPos = (
+  stack: E2EStack,
+  environment: Environment,
+  pos: { cuit: string; ptoVta: number; service?: WsService },
+) =>
+  stack.sim(
+    "pos",
+    "--environment",
+    environment,
+    "--cuit",
+    pos.cuit,
+    "--pto-vta",
+    String(pos.ptoVta),
+    ...(pos.service === undefined ? [] : ["--service", pos.service]),
+  );
+
 export interface RegisterOptions {
   accountId: string;
   environment: Environment;
@@ -136,16 +189,13 @@ export async function register(
 ): Promise<Registered> {
   const cuit = o.cuit ?? randomCuit();
   const created = await stack.admin<{ representadaId: string; alias: string; csr: string }>(
-    "representada",
-    "create",
-    "--account",
-    o.accountId,
-    "--cuit",
-    cuit,
-    "--environment",
-    o.environment,
-    ...(o.alias === undefined ? [] : ["--alias", o.alias]),
-    ...(o.ptoVta === undefined ? [] : ["--pto-vta", String(o.ptoVta)]),
+    ...representadaCreateArgs(
+      o.accountId,
+      cuit,
+      o.environment,
+      ...(o.alias === undefined ? [] : ["--alias", o.alias]),
+      ...(o.ptoVta === undefined ? [] : ["--pto-vta", String(o.ptoVta)]),
+    ),
   );
   const registered: Registered = {
     representadaId: created.representadaId,
@@ -155,31 +205,9 @@ export async function register(
   };
   const authoritySide = async () => {
     for (const service of o.delegate ?? []) {
-      await stack.sim(
-        "delegate",
-        "--environment",
-        o.environment,
-        "--cuit",
-        cuit,
-        "--alias",
-        created.alias,
-        "--service",
-        service,
-      );
+      await simDelegate(stack, o.environment, { cuit, alias: created.alias, service });
     }
-    for (const p of o.pos ?? []) {
-      await stack.sim(
-        "pos",
-        "--environment",
-        o.environment,
-        "--cuit",
-        cuit,
-        "--pto-vta",
-        String(p.ptoVta),
-        "--service",
-        p.service,
-      );
-    }
+    for (const p of o.pos ?? []) await simPos(stack, o.environment, { cuit, ...p });
   };
   const certificate = async () => {
     if (o.withoutCertificate) return;

@@ -27,6 +27,11 @@ const today = () => {
   return d.toISOString().slice(0, 10).replaceAll("-", "");
 };
 
+const services = {
+  wsfe: { path: "wsfev1", namespace: "http://ar.gov.afip.dif.FEV1/" },
+  wsfex: { path: "wsfexv1", namespace: "http://ar.gov.afip.dif.fexv1/" },
+} as const;
+
 async function soap(url: string, namespace: string, operation: string, inner: string) {
   const response = await fetch(url, {
     method: "POST",
@@ -55,37 +60,41 @@ export async function seeder(stack: E2EStack): Promise<Seeder> {
     tracer: startTracing({ service: "e2e-seeder" }).tracer,
   });
   const simulatorUrl = stack.simulatorUrl;
-  const access = async (who: Who, service: WsService) => {
+  /** `operation` of `service` for `who`, signed with the TA the ticket process hands out */
+  const issue = async (who: Who, service: WsService, operation: string, request: string) => {
     const ta = await bus.request(
       ticket.accessGet,
       { cuit: who.cuit, environment: who.environment, service },
       { accountId: who.accountId },
     );
     if (!ta.ok) throw new Error(ta.error.message);
-    return `<Auth><Token>${ta.value.token}</Token><Sign>${ta.value.sign}</Sign><Cuit>${who.cuit}</Cuit></Auth>`;
+    const { path, namespace } = services[service];
+    await soap(
+      `${simulatorUrl}/${who.environment}/${path}/service.asmx`,
+      namespace,
+      operation,
+      `<Auth><Token>${ta.value.token}</Token><Sign>${ta.value.sign}</Sign><Cuit>${who.cuit}</Cuit></Auth>${request}`,
+    );
   };
   return {
-    async facturaC(who, ptoVta, cbteNro, impTotal) {
-      await soap(
-        `${simulatorUrl}/${who.environment}/wsfev1/service.asmx`,
-        "http://ar.gov.afip.dif.FEV1/",
+    facturaC: (who, ptoVta, cbteNro, impTotal) =>
+      issue(
+        who,
+        "wsfe",
         "FECAESolicitar",
-        `${await access(who, "wsfe")}` +
-          `<FeCAEReq><FeCabReq><CantReg>1</CantReg><PtoVta>${ptoVta}</PtoVta><CbteTipo>11</CbteTipo></FeCabReq>` +
+        `<FeCAEReq><FeCabReq><CantReg>1</CantReg><PtoVta>${ptoVta}</PtoVta><CbteTipo>11</CbteTipo></FeCabReq>` +
           `<FeDetReq><FECAEDetRequest><Concepto>1</Concepto><DocTipo>99</DocTipo><DocNro>0</DocNro>` +
           `<CbteDesde>${cbteNro}</CbteDesde><CbteHasta>${cbteNro}</CbteHasta><CbteFch>${today()}</CbteFch>` +
           `<ImpTotal>${impTotal}</ImpTotal><ImpTotConc>0</ImpTotConc><ImpNeto>${impTotal}</ImpNeto>` +
           `<ImpOpEx>0</ImpOpEx><ImpTrib>0</ImpTrib><ImpIVA>0</ImpIVA><MonId>PES</MonId><MonCotiz>1</MonCotiz>` +
           `<CondicionIVAReceptorId>5</CondicionIVAReceptorId></FECAEDetRequest></FeDetReq></FeCAEReq>`,
-      );
-    },
-    async facturaE(who, ptoVta, cbteNro) {
-      await soap(
-        `${simulatorUrl}/${who.environment}/wsfexv1/service.asmx`,
-        "http://ar.gov.afip.dif.fexv1/",
+      ),
+    facturaE: (who, ptoVta, cbteNro) =>
+      issue(
+        who,
+        "wsfex",
         "FEXAuthorize",
-        `${await access(who, "wsfex")}` +
-          `<Cmp><Id>${randomInt(1, 1_000_000)}</Id><Fecha_cbte>${today()}</Fecha_cbte><Cbte_Tipo>19</Cbte_Tipo>` +
+        `<Cmp><Id>${randomInt(1, 1_000_000)}</Id><Fecha_cbte>${today()}</Fecha_cbte><Cbte_Tipo>19</Cbte_Tipo>` +
           `<Punto_vta>${ptoVta}</Punto_vta><Cbte_nro>${cbteNro}</Cbte_nro><Tipo_expo>1</Tipo_expo>` +
           `<Permiso_existente>N</Permiso_existente><Dst_cmp>203</Dst_cmp><Cliente>Importadora SA</Cliente>` +
           `<Cuit_pais_cliente>50000000016</Cuit_pais_cliente><Domicilio_cliente>Rua 1</Domicilio_cliente>` +
@@ -94,8 +103,7 @@ export async function seeder(stack: E2EStack): Promise<Seeder> {
           `<Idioma_cbte>1</Idioma_cbte><Items><Item><Pro_codigo>A1</Pro_codigo><Pro_ds>Vino</Pro_ds>` +
           `<Pro_qty>1</Pro_qty><Pro_umed>7</Pro_umed><Pro_precio_uni>250.5</Pro_precio_uni>` +
           `<Pro_bonificacion>0</Pro_bonificacion><Pro_total_item>250.5</Pro_total_item></Item></Items></Cmp>`,
-      );
-    },
+      ),
     close: () => bus.close(),
   };
 }

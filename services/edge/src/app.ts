@@ -12,7 +12,7 @@ import {
   type ZodTypeProvider,
 } from "fastify-type-provider-zod";
 import { makeAuthenticate } from "./auth/authenticate.js";
-import { makeKeyCache, type KeyCache } from "./auth/key-cache.js";
+import { makeKeyCache } from "./auth/key-cache.js";
 import { unwrap } from "./http/edge-error.js";
 import { registerErrorHandling } from "./http/error-handler.js";
 import { inRequestContext, registerTracing } from "./http/tracing.js";
@@ -31,7 +31,6 @@ export interface AppDeps {
 
 export interface EdgeApp {
   app: FastifyInstance;
-  keyCache: KeyCache;
   close: () => Promise<void>;
 }
 
@@ -98,14 +97,13 @@ export async function buildApp(deps: AppDeps): Promise<EdgeApp> {
   await app.register(
     async (api) => {
       api.addHook("onRequest", (request) => inRequestContext(request, () => authenticate(request)));
-      for (const module of routes) await api.register(module.plugin, { bus: deps.bus, call });
+      for (const module of routes) await api.register(module.plugin, { call });
     },
     { prefix: "/api" },
   );
   await app.ready();
   return {
     app,
-    keyCache,
     close: async () => {
       revoked.unsubscribe();
       await app.close();

@@ -2,11 +2,9 @@ import { connectBus } from "@pasarela/bus";
 import { createLogger, startTracing, type Logger } from "@pasarela/telemetry";
 import { buildApp, type EdgeApp } from "./app.js";
 import type { EdgeConfig } from "./config.js";
-import type { RouteModule } from "./routes/index.js";
 
 export { buildApp, type AppDeps, type EdgeApp } from "./app.js";
 export { loadConfig, type EdgeConfig } from "./config.js";
-export { statusOfKind } from "./http/status.js";
 export { routeModules, type RouteModule } from "./routes/index.js";
 
 export interface RunningEdge extends EdgeApp {
@@ -18,7 +16,6 @@ export interface RunningEdge extends EdgeApp {
 export async function startEdge(
   config: EdgeConfig,
   logger: Logger = createLogger({ service: "edge", level: config.LOG_LEVEL }),
-  routes?: readonly RouteModule[],
 ): Promise<RunningEdge> {
   const tracing = startTracing({
     service: "edge",
@@ -38,7 +35,6 @@ export async function startEdge(
     tracer: tracing.tracer,
     bodyLimit: config.EDGE_BODY_LIMIT,
     keyCacheTtlMs: config.EDGE_KEY_CACHE_TTL_MS,
-    ...(routes ? { routes } : {}),
   });
   const url = await edge.app.listen({ port: config.EDGE_PORT, host: config.EDGE_HOST });
   logger.info({ url }, "edge listening");

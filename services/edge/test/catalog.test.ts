@@ -206,7 +206,7 @@ describe("edge: /api/clientes and /api/productos", () => {
       const reborn = await createCliente(first.rw, body);
       expect(reborn.id).not.toBe(mine.id);
       expect((await send("GET", `/api/clientes/${mine.id}`, first.rw)).statusCode).toBe(404);
-      // and the deleted one cannot come back by renaming another customer onto it: it is gone
+      // listing by the document finds only the live customer, never the deleted one
       const list = await send("GET", "/api/clientes?docTipo=86&docNro=20111111112", first.rw);
       expect(list.json<Page<Cliente>>().items.map((c) => c.id)).toEqual([reborn.id]);
     });

@@ -1,11 +1,9 @@
-import { connectBus, type Bus } from "@pasarela/bus";
 import { billing, environmentSchema, representadaSchema } from "@pasarela/contracts";
-import { loadConfig as loadBillingConfig, startBilling } from "@pasarela/billing";
-import { startTracing } from "@pasarela/telemetry";
-import { capturingLogger, fileInfra, type FileInfra } from "@pasarela/testing";
+import { capturingLogger } from "@pasarela/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { buildApp, routeModules, type EdgeApp, type RouteModule } from "../src/index.js";
+import { buildApp, routeModules, type RouteModule } from "../src/index.js";
+import { newKey as newKeyOf, startBillingEdge, type BillingEdge } from "./billing-edge.js";
 
 // A write route of the "datos" group and a body with the spec §2.1 common fields, so the
 // mechanisms are tested here independently of the business routes.
@@ -38,60 +36,29 @@ const probeRoutes: RouteModule = {
 };
 
 describe("edge: authentication, errors, docs, health, tracing", () => {
-  let infra: FileInfra;
-  let client: Bus;
-  let edgeBus: Bus;
-  let edge: EdgeApp;
-  let stopBilling: () => Promise<void>;
+  let stack: BillingEdge;
   const billingLogs = capturingLogger("billing");
   const edgeLogs = capturingLogger("edge");
-  const { tracer } = startTracing({ service: "test" });
 
   beforeAll(async () => {
-    infra = await fileInfra();
-    const common = {
-      NATS_URL: infra.natsUrl,
-      NATS_PREFIX: infra.prefix,
-      DATABASE_URL: infra.databaseUrl,
-    };
-    const billingService = await startBilling(
-      loadBillingConfig({ ...common, API_KEY_PEPPER: "edge-test-pepper-edge-test-pepper-0123" }),
-      billingLogs.logger,
-    );
-    stopBilling = billingService.stop;
-    const options = { url: infra.natsUrl, prefix: infra.prefix, tracer };
-    client = await connectBus({ ...options, name: "test", logger: edgeLogs.logger });
-    edgeBus = await connectBus({ ...options, name: "edge", logger: edgeLogs.logger });
-    edge = await buildApp({
-      bus: edgeBus,
+    stack = await startBillingEdge({
+      pepper: "edge-test-pepper-edge-test-pepper-0123",
       logger: edgeLogs.logger,
-      tracer,
-      bodyLimit: 4096,
-      routes: [...routeModules.filter((m) => m.name === "cuenta"), probeRoutes],
+      billingLogger: billingLogs.logger,
+      app: {
+        bodyLimit: 4096,
+        routes: [...routeModules.filter((m) => m.name === "cuenta"), probeRoutes],
+      },
     });
   });
 
   afterAll(async () => {
-    await edge?.close();
-    await edgeBus?.close();
-    await client?.close();
-    await stopBilling?.();
-    await infra?.cleanup();
+    await stack?.stop();
   });
 
-  async function newKey(scope: "read_only" | "read_write") {
-    const account = await client.request(billing.accountCreate, { name: "Cliente" });
-    if (!account.ok) throw new Error(account.error.message);
-    const key = await client.request(billing.keyCreate, {
-      accountId: account.value.accountId,
-      scope,
-    });
-    if (!key.ok) throw new Error(key.error.message);
-    return { accountId: account.value.accountId, ...key.value };
-  }
-
+  const newKey = (scope: billing.KeyScope) => newKeyOf(stack.client, scope);
   const get = (url: string, authorization?: string) =>
-    edge.app.inject({ method: "GET", url, headers: authorization ? { authorization } : {} });
+    stack.edge.app.inject({ method: "GET", url, headers: authorization ? { authorization } : {} });
 
   it("authenticates a key made by billing", async () => {
     const key = await newKey("read_write");
@@ -126,9 +93,9 @@ describe("edge: authentication, errors, docs, health, tracing", () => {
   it("refuses a revoked key on the very next request, even when it was cached", async () => {
     const key = await newKey("read_write");
     expect((await get("/api/cuenta", `Bearer ${key.secret}`)).statusCode).toBe(200);
-    const revoked = await client.request(billing.keyRevoke, { keyId: key.keyId });
+    const revoked = await stack.client.request(billing.keyRevoke, { keyId: key.keyId });
     expect(revoked.ok).toBe(true);
-    await edgeBus.connection.flush();
+    await stack.edgeBus.connection.flush();
     const response = await get("/api/cuenta", `Bearer ${key.secret}`);
     expect(response.statusCode).toBe(401);
     expect(response.body).toBe('{"error":"No autorizado"}');
@@ -137,7 +104,7 @@ describe("edge: authentication, errors, docs, health, tracing", () => {
   it("refuses a read_only key on a write route with the group's message, before the handler", async () => {
     const key = await newKey("read_only");
     const before = writesReached;
-    const response = await edge.app.inject({
+    const response = await stack.edge.app.inject({
       method: "POST",
       url: "/api/probe",
       headers: { authorization: `Bearer ${key.secret}` },
@@ -157,7 +124,7 @@ describe("edge: authentication, errors, docs, health, tracing", () => {
       auth = `Bearer ${(await newKey("read_write")).secret}`;
     });
     const post = (payload: string, contentType = "application/json") =>
-      edge.app.inject({
+      stack.edge.app.inject({
         method: "POST",
         url: "/api/probe",
         headers: { authorization: auth, "content-type": contentType },
@@ -242,7 +209,7 @@ describe("edge: authentication, errors, docs, health, tracing", () => {
     });
 
     it("an unknown route is 404 in the catalogue shape", async () => {
-      const response = await edge.app.inject({
+      const response = await stack.edge.app.inject({
         method: "POST",
         url: "/api/nada",
         headers: { authorization: auth },
@@ -267,9 +234,9 @@ describe("edge: authentication, errors, docs, health, tracing", () => {
     expect(ready.statusCode).toBe(200);
     expect(ready.json()).toEqual({ ready: true, nats: true, services: { billing: true } });
     const needy = await buildApp({
-      bus: edgeBus,
+      bus: stack.edgeBus,
       logger: edgeLogs.logger,
-      tracer,
+      tracer: stack.tracer,
       routes: [{ ...probeRoutes, name: "needy", services: ["nonexistent"] }],
     });
     try {
@@ -287,7 +254,7 @@ describe("edge: authentication, errors, docs, health, tracing", () => {
   it("carries one trace id from the caller through the edge and billing and back", async () => {
     const key = await newKey("read_write");
     const traceId = "4bf92f3577b34da6a3ce929d0e0e4736";
-    const response = await edge.app.inject({
+    const response = await stack.edge.app.inject({
       method: "GET",
       url: "/api/cuenta",
       headers: {

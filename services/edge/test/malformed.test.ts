@@ -1,10 +1,6 @@
-import { connectBus, type Bus } from "@pasarela/bus";
-import { billing } from "@pasarela/contracts";
-import { loadConfig as loadBillingConfig, startBilling } from "@pasarela/billing";
-import { startTracing } from "@pasarela/telemetry";
-import { capturingLogger, fileInfra, type FileInfra } from "@pasarela/testing";
+import { capturingLogger } from "@pasarela/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildApp, type EdgeApp } from "../src/index.js";
+import { newKey, startBillingEdge, type BillingEdge } from "./billing-edge.js";
 
 // Every route that takes a body, read from the OpenAPI document, gets the same hostile bodies:
 // none may answer outside the catalogue, and none may reach a service (only billing runs here,
@@ -27,54 +23,24 @@ const hostileBodies: [string, string, string][] = [
 ];
 
 describe("every body-taking route answers hostile bodies with a catalogued 4xx", () => {
-  let infra: FileInfra;
-  let bus: Bus;
-  let edge: EdgeApp;
-  let stopBilling: () => Promise<void>;
+  let stack: BillingEdge;
   let secret: string;
-  const { logger } = capturingLogger("edge");
-  const { tracer } = startTracing({ service: "test" });
 
   beforeAll(async () => {
-    infra = await fileInfra();
-    const service = await startBilling(
-      loadBillingConfig({
-        NATS_URL: infra.natsUrl,
-        NATS_PREFIX: infra.prefix,
-        DATABASE_URL: infra.databaseUrl,
-        API_KEY_PEPPER: "malformed-test-pepper-malformed-test-0123",
-      }),
-      logger,
-    );
-    stopBilling = service.stop;
-    bus = await connectBus({
-      url: infra.natsUrl,
-      prefix: infra.prefix,
-      name: "edge",
-      logger,
-      tracer,
-      defaultTimeoutMs: 1_000,
+    stack = await startBillingEdge({
+      pepper: "malformed-test-pepper-malformed-test-0123",
+      logger: capturingLogger("edge").logger,
+      requestTimeoutMs: 1_000,
     });
-    edge = await buildApp({ bus, logger, tracer });
-    const account = await bus.request(billing.accountCreate, { name: "fuzz" });
-    if (!account.ok) throw new Error(account.error.message);
-    const key = await bus.request(billing.keyCreate, {
-      accountId: account.value.accountId,
-      scope: "read_write",
-    });
-    if (!key.ok) throw new Error(key.error.message);
-    secret = key.value.secret;
+    ({ secret } = await newKey(stack.client, "read_write"));
   });
 
   afterAll(async () => {
-    await edge?.close();
-    await bus?.close();
-    await stopBilling?.();
-    await infra?.cleanup();
+    await stack?.stop();
   });
 
   it("for each route and each hostile body", async () => {
-    const document = (await edge.app.inject({ method: "GET", url: "/docs/json" })).json<{
+    const document = (await stack.edge.app.inject({ method: "GET", url: "/docs/json" })).json<{
       paths: Record<string, Record<string, { requestBody?: unknown }>>;
     }>();
     const targets = Object.entries(document.paths).flatMap(([path, operations]) =>
@@ -93,7 +59,7 @@ describe("every body-taking route answers hostile bodies with a catalogued 4xx",
     expect(targets.length).toBeGreaterThan(0);
     for (const target of targets) {
       for (const [name, contentType, payload] of hostileBodies) {
-        const response = await edge.app.inject({
+        const response = await stack.edge.app.inject({
           ...target,
           headers: { authorization: `Bearer ${secret}`, "content-type": contentType },
           payload,

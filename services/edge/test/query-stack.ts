@@ -8,7 +8,7 @@ import {
 } from "@pasarela/authority-sim";
 import { loadConfig as loadBillingConfig, startBilling } from "@pasarela/billing";
 import { connectBus, type Bus } from "@pasarela/bus";
-import { billing, ticket, type Environment } from "@pasarela/contracts";
+import { ticket, type Environment } from "@pasarela/contracts";
 import { startTracing, createLogger } from "@pasarela/telemetry";
 import { fileInfra, type FileInfra } from "@pasarela/testing";
 import { loadConfig as loadTicketConfig, startTicket } from "@pasarela/ticket";
@@ -17,6 +17,14 @@ import { loadConfig as loadWsfexConfig, startWsfex } from "@pasarela/wsfex";
 import type { LightMyRequestResponse } from "fastify";
 import forge from "node-forge";
 import { buildApp, type EdgeApp } from "../src/index.js";
+import { newKey } from "./billing-edge.js";
+
+/** Every error body but the 401. */
+export interface ErrorBody {
+  error: string;
+  code: string;
+  details?: Record<string, unknown>;
+}
 
 /**
  * The real query path in one process: edge → NATS → wsfe/wsfex → ticket (WSAA) → the
@@ -52,6 +60,11 @@ export interface RegisterOptions {
   certFrom?: Environment;
   /** leave the CSR pending: no active certificate */
   withoutCertificate?: boolean;
+  /**
+   * hold this representative's certificate (another CUIT, key made outside the gateway)
+   * instead of one for the gateway's CSR; `delegate` then delegates to the representative
+   */
+  representative?: { cuit: string; alias: string };
 }
 
 export interface Registered {
@@ -73,7 +86,7 @@ export function randomCuit(prefix: "20" | "30" = "20"): string {
 }
 
 /** A key pair and CSR made outside the gateway, for a certificate of another CUIT. */
-export function externalCsr(cuit: string, alias: string): { keyPem: string; csrPem: string } {
+function externalCsr(cuit: string, alias: string): { keyPem: string; csrPem: string } {
   const keys = forge.pki.rsa.generateKeyPair(2048);
   const csr = forge.pki.createCertificationRequest();
   csr.publicKey = keys.publicKey;
@@ -153,14 +166,8 @@ export async function startQueryStack(
     control,
     wsfe: wsfeService.deps,
     async newKey() {
-      const account = must(await client.request(billing.accountCreate, { name: "Cliente" }));
-      const key = must(
-        await client.request(billing.keyCreate, {
-          accountId: account.accountId,
-          scope: "read_write",
-        }),
-      );
-      return { accountId: account.accountId, authorization: `Bearer ${key.secret}` };
+      const { accountId, secret } = await newKey(client, "read_write");
+      return { accountId, authorization: `Bearer ${secret}` };
     },
     async register(o) {
       const cuit = o.cuit ?? randomCuit();
@@ -172,20 +179,26 @@ export async function startQueryStack(
           ...(o.ptoVta !== undefined ? { ptoVta: o.ptoVta } : {}),
         }),
       );
-      if (!o.withoutCertificate) {
-        const certificate = await control.issueCertificate(
-          o.certFrom ?? o.environment,
-          created.csr,
-        );
+      const holder = o.representative ?? { cuit, alias: created.alias };
+      if (o.representative) {
+        const { keyPem, csrPem } = externalCsr(holder.cuit, holder.alias);
         must(
           await client.request(ticket.certificateCreate, {
             representadaId: created.representadaId,
-            certificate,
+            certificate: await control.issueCertificate(o.certFrom ?? o.environment, csrPem),
+            privateKey: keyPem,
+          }),
+        );
+      } else if (!o.withoutCertificate) {
+        must(
+          await client.request(ticket.certificateCreate, {
+            representadaId: created.representadaId,
+            certificate: await control.issueCertificate(o.certFrom ?? o.environment, created.csr),
           }),
         );
       }
       for (const service of o.delegate ?? []) {
-        await control.delegate(o.environment, { cuit, alias: created.alias, service });
+        await control.delegate(o.environment, { ...holder, service });
       }
       for (const p of o.pos ?? []) await control.enablePointOfSale(o.environment, { cuit, ...p });
       return { cuit, alias: created.alias, representadaId: created.representadaId };
@@ -212,69 +225,87 @@ export async function startQueryStack(
   };
 }
 
-/** The TA the gateway would use, for calls the gateway does not make (issuance in tests). */
-export async function accessFor(
-  client: Bus,
-  accountId: string,
-  cuit: string,
-  environment: Environment,
-  service: "wsfe" | "wsfex",
-) {
-  const ta = await client.request(ticket.accessGet, { cuit, environment, service }, { accountId });
-  if (!ta.ok) throw new Error(ta.error.message);
-  return ta.value;
-}
-
 const today = () => {
   const d = new Date(Date.now() - 3 * 3_600_000);
   return d.toISOString().slice(0, 10).replaceAll("-", "");
 };
 
-/** Issues Factura C vouchers straight at the simulator (issuance is not the gateway's yet). */
-export async function issueFacturaC(
+interface Who {
+  accountId: string;
+  cuit: string;
+  environment: Environment;
+}
+
+const namespaces = {
+  wsfe: "http://ar.gov.afip.dif.FEV1/",
+  wsfex: "http://ar.gov.afip.dif.fexv1/",
+} as const;
+
+/**
+ * Sends an issuance operation straight to the simulator (issuance is not the gateway's yet),
+ * signed with the TA the gateway would use, so no extra WSAA login is made.
+ */
+async function issueAtSimulator(
   stack: QueryStack,
-  who: { accountId: string; cuit: string; environment: Environment },
+  who: Who,
+  service: "wsfe" | "wsfex",
+  operation: string,
+  request: string,
+): Promise<XmlObject> {
+  const ta = await stack.client.request(
+    ticket.accessGet,
+    { cuit: who.cuit, environment: who.environment, service },
+    { accountId: who.accountId },
+  );
+  if (!ta.ok) throw new Error(ta.error.message);
+  const asmx = makeAsmxClient({
+    endpoint: stack.sim.endpoints(who.environment)[service],
+    namespace: namespaces[service],
+    timeoutMs: 5_000,
+  });
+  const outcome = await asmx.call(
+    operation,
+    `<Auth><Token>${ta.value.token}</Token><Sign>${ta.value.sign}</Sign><Cuit>${who.cuit}</Cuit></Auth>${request}`,
+  );
+  if (!outcome.ok) throw new Error(JSON.stringify(outcome.failure));
+  return outcome.result;
+}
+
+/** Issues a Factura C (type 11) for a final consumer. */
+export function issueFacturaC(
+  stack: QueryStack,
+  who: Who,
   ptoVta: number,
   cbteNro: number,
   impTotal: number,
 ): Promise<XmlObject> {
-  const ta = await accessFor(stack.client, who.accountId, who.cuit, who.environment, "wsfe");
-  const asmx = makeAsmxClient({
-    endpoint: stack.sim.endpoints(who.environment).wsfe,
-    namespace: "http://ar.gov.afip.dif.FEV1/",
-    timeoutMs: 5_000,
-  });
-  const outcome = await asmx.call(
+  return issueAtSimulator(
+    stack,
+    who,
+    "wsfe",
     "FECAESolicitar",
-    `<Auth><Token>${ta.token}</Token><Sign>${ta.sign}</Sign><Cuit>${who.cuit}</Cuit></Auth>` +
-      `<FeCAEReq><FeCabReq><CantReg>1</CantReg><PtoVta>${ptoVta}</PtoVta><CbteTipo>11</CbteTipo></FeCabReq>` +
+    `<FeCAEReq><FeCabReq><CantReg>1</CantReg><PtoVta>${ptoVta}</PtoVta><CbteTipo>11</CbteTipo></FeCabReq>` +
       `<FeDetReq><FECAEDetRequest><Concepto>1</Concepto><DocTipo>99</DocTipo><DocNro>0</DocNro>` +
       `<CbteDesde>${cbteNro}</CbteDesde><CbteHasta>${cbteNro}</CbteHasta><CbteFch>${today()}</CbteFch>` +
       `<ImpTotal>${impTotal}</ImpTotal><ImpTotConc>0</ImpTotConc><ImpNeto>${impTotal}</ImpNeto>` +
       `<ImpOpEx>0</ImpOpEx><ImpTrib>0</ImpTrib><ImpIVA>0</ImpIVA><MonId>PES</MonId><MonCotiz>1</MonCotiz>` +
       `<CondicionIVAReceptorId>5</CondicionIVAReceptorId></FECAEDetRequest></FeDetReq></FeCAEReq>`,
   );
-  if (!outcome.ok) throw new Error(JSON.stringify(outcome.failure));
-  return outcome.result;
 }
 
-/** Issues an export invoice (type 19) straight at the simulator. */
-export async function issueFacturaE(
+/** Issues an export invoice (type 19). */
+export function issueFacturaE(
   stack: QueryStack,
-  who: { accountId: string; cuit: string; environment: Environment },
+  who: Who,
   ptoVta: number,
   cbteNro: number,
 ): Promise<XmlObject> {
-  const ta = await accessFor(stack.client, who.accountId, who.cuit, who.environment, "wsfex");
-  const asmx = makeAsmxClient({
-    endpoint: stack.sim.endpoints(who.environment).wsfex,
-    namespace: "http://ar.gov.afip.dif.fexv1/",
-    timeoutMs: 5_000,
-  });
-  const outcome = await asmx.call(
+  return issueAtSimulator(
+    stack,
+    who,
+    "wsfex",
     "FEXAuthorize",
-    `<Auth><Token>${ta.token}</Token><Sign>${ta.sign}</Sign><Cuit>${who.cuit}</Cuit></Auth>` +
-      `<Cmp><Id>${randomInt(1, 1_000_000)}</Id><Fecha_cbte>${today()}</Fecha_cbte><Cbte_Tipo>19</Cbte_Tipo>` +
+    `<Cmp><Id>${randomInt(1, 1_000_000)}</Id><Fecha_cbte>${today()}</Fecha_cbte><Cbte_Tipo>19</Cbte_Tipo>` +
       `<Punto_vta>${ptoVta}</Punto_vta><Cbte_nro>${cbteNro}</Cbte_nro><Tipo_expo>1</Tipo_expo>` +
       `<Permiso_existente>N</Permiso_existente><Dst_cmp>203</Dst_cmp><Cliente>Importadora SA</Cliente>` +
       `<Cuit_pais_cliente>50000000016</Cuit_pais_cliente><Domicilio_cliente>Rua 1</Domicilio_cliente>` +
@@ -284,6 +315,4 @@ export async function issueFacturaE(
       `<Pro_qty>1</Pro_qty><Pro_umed>7</Pro_umed><Pro_precio_uni>250.5</Pro_precio_uni>` +
       `<Pro_bonificacion>0</Pro_bonificacion><Pro_total_item>250.5</Pro_total_item></Item></Items></Cmp>`,
   );
-  if (!outcome.ok) throw new Error(JSON.stringify(outcome.failure));
-  return outcome.result;
 }

@@ -1,19 +1,12 @@
-import { ticket } from "@pasarela/contracts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
-  externalCsr,
   issueFacturaC,
   randomCuit,
   startQueryStack,
+  type ErrorBody,
   type QueryStack,
   type Registered,
 } from "./query-stack.js";
-
-interface ErrorBody {
-  error: string;
-  code: string;
-  details?: Record<string, unknown>;
-}
 
 describe("/api/wsfe: domestic queries end to end against the simulator", () => {
   let stack: QueryStack;
@@ -420,36 +413,25 @@ describe("/api/wsfe: domestic queries end to end against the simulator", () => {
 
     it("answers 403 when the represented taxpayer did not delegate wsfe (600 lista de relaciones)", async () => {
       // a representative's certificate (another CUIT) registered for the represented taxpayer
-      const represented = randomCuit("30");
-      const representative = randomCuit();
-      const alias = "estudio-contable";
-      const created = await stack.client.request(ticket.representadaCreate, {
+      const represented = await stack.register({
         accountId,
-        cuit: represented,
         environment: env,
+        cuit: randomCuit("30"),
         ptoVta: 3,
+        representative: { cuit: randomCuit(), alias: "estudio-contable" },
+        delegate: ["wsfe"],
+        pos: [{ ptoVta: 3, service: "wsfe" }],
       });
-      if (!created.ok) throw new Error(created.error.message);
-      const { keyPem, csrPem } = externalCsr(representative, alias);
-      const certificate = await stack.control.issueCertificate(env, csrPem);
-      const uploaded = await stack.client.request(ticket.certificateCreate, {
-        representadaId: created.value.representadaId,
-        certificate,
-        privateKey: keyPem,
-      });
-      if (!uploaded.ok) throw new Error(uploaded.error.message);
-      await stack.control.delegate(env, { cuit: representative, alias, service: "wsfe" });
-      await stack.control.enablePointOfSale(env, { cuit: represented, ptoVta: 3, service: "wsfe" });
 
       const response = await stack.post("/api/wsfe/ultimo-comprobante", auth, {
         environment: env,
-        representada: represented,
+        representada: represented.cuit,
         cbteTipo: 11,
       });
       expect(response.statusCode).toBe(403);
       const error = response.json<ErrorBody>();
       expect(error.code).toBe("REPRESENTADA_NOT_DELEGATED");
-      expect(error.error).toContain(represented);
+      expect(error.error).toContain(represented.cuit);
       expect(error.error).toContain("lista de relaciones");
     });
   });

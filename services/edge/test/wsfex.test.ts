@@ -1,19 +1,12 @@
-import { ticket } from "@pasarela/contracts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
-  externalCsr,
   issueFacturaE,
   randomCuit,
   startQueryStack,
+  type ErrorBody,
   type QueryStack,
   type Registered,
 } from "./query-stack.js";
-
-interface ErrorBody {
-  error: string;
-  code: string;
-  details?: Record<string, unknown>;
-}
 
 describe("/api/wsfex: export queries end to end against the simulator", () => {
   let stack: QueryStack;
@@ -230,26 +223,16 @@ describe("/api/wsfex: export queries end to end against the simulator", () => {
   });
 
   it("answers 403 when the represented taxpayer did not delegate wsfex to the certificate", async () => {
-    const represented = randomCuit("30");
-    const representative = randomCuit();
-    const alias = "despachante";
-    const created = await stack.client.request(ticket.representadaCreate, {
+    const represented = await stack.register({
       accountId,
-      cuit: represented,
       environment: env,
+      cuit: randomCuit("30"),
+      representative: { cuit: randomCuit(), alias: "despachante" },
+      delegate: ["wsfex"],
     });
-    if (!created.ok) throw new Error(created.error.message);
-    const { keyPem, csrPem } = externalCsr(representative, alias);
-    const uploaded = await stack.client.request(ticket.certificateCreate, {
-      representadaId: created.value.representadaId,
-      certificate: await stack.control.issueCertificate(env, csrPem),
-      privateKey: keyPem,
-    });
-    if (!uploaded.ok) throw new Error(uploaded.error.message);
-    await stack.control.delegate(env, { cuit: representative, alias, service: "wsfex" });
     const response = await stack.post("/api/wsfex/ultimo-comprobante", auth, {
       environment: env,
-      representada: represented,
+      representada: represented.cuit,
       ptoVta: 5,
       cbteTipo: 19,
     });

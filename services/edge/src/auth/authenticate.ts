@@ -18,7 +18,7 @@ declare module "fastify" {
 const BEARER = "Bearer ";
 
 /** The secret after `Bearer `, or undefined for a missing header or any other scheme. */
-export function bearerSecret(header: string | undefined): string | undefined {
+function bearerSecret(header: string | undefined): string | undefined {
   if (!header?.startsWith(BEARER)) return undefined;
   const secret = header.slice(BEARER.length).trim();
   return secret.length > 0 && secret.length <= 512 ? secret : undefined;

@@ -20,15 +20,14 @@ interface ValidationEntry {
 }
 
 /** Every error body but the 401: `{error, code}` plus `details` where there are any. */
-export function sendError(reply: FastifyReply, error: AppError): FastifyReply {
-  const status = statusOfKind[kindOf(error.code)];
+function sendError(reply: FastifyReply, error: AppError): FastifyReply {
   if (error.code === "UNAUTHORIZED") {
     return reply.code(401).send({ error: catalogue.UNAUTHORIZED.message });
   }
   if (error.code === "REJECTION_CAP" && typeof error.details?.retryAfterSeconds === "number") {
     void reply.header("retry-after", String(error.details.retryAfterSeconds));
   }
-  return reply.code(status).send({
+  return reply.code(statusOfKind[kindOf(error.code)]).send({
     error: error.message,
     code: error.code,
     ...(error.details ? { details: error.details } : {}),
@@ -41,7 +40,7 @@ const fieldLabel = (path: string, prefix: string) => {
 };
 
 /** Fastify and zod failures in the catalogue's words, naming the field or the problem. */
-export function toAppError(error: FastifyError, request: FastifyRequest): AppError {
+function toAppError(error: FastifyError, request: FastifyRequest): AppError {
   if (error instanceof EdgeError) return error.appError;
   if (hasZodFastifySchemaValidationErrors(error)) {
     // fastify's validation entry type lives in a path NodeNext cannot resolve: state its shape
@@ -75,11 +74,10 @@ export function toAppError(error: FastifyError, request: FastifyRequest): AppErr
       return appError("BODY_TOO_LARGE");
     case "FST_ERR_CTP_INVALID_CONTENT_LENGTH":
       return invalidJson("Content-Length no coincide con el cuerpo");
+    case "FST_ERR_CTP_INVALID_JSON_BODY":
+      return invalidJson("revisá la sintaxis (comillas, comas, llaves) o el Content-Type");
     default:
       break;
-  }
-  if (error.code === "FST_ERR_CTP_INVALID_JSON_BODY") {
-    return invalidJson("revisá la sintaxis (comillas, comas, llaves) o el Content-Type");
   }
   if (error instanceof SyntaxError) return invalidJson(`revisá la sintaxis (${error.message})`);
   if (typeof error.statusCode === "number" && error.statusCode >= 400 && error.statusCode < 500) {

@@ -1,3 +1,4 @@
+import { billing } from "@pasarela/contracts";
 import { z } from "zod";
 import type { RouteModule } from "./route-module.js";
 
@@ -16,7 +17,7 @@ export const cuentaRoutes: RouteModule = {
             200: z.object({
               accountId: z.string(),
               keyId: z.string(),
-              scope: z.enum(["read_only", "read_write"]),
+              scope: billing.keyScopeSchema,
             }),
           },
         },

@@ -1,3 +1,4 @@
+import { catalog } from "@pasarela/contracts";
 import { unsupportedCbteTipo } from "@pasarela/errors";
 import { z } from "zod";
 import { EdgeError } from "../http/edge-error.js";
@@ -12,10 +13,20 @@ export const errorBodySchema = z.object({
   details: z.record(z.string(), z.unknown()).optional(),
 });
 
-export const errorBody = (description: string) => errorBodySchema.describe(description);
+const errorBody = (description: string) => errorBodySchema.describe(description);
 
 /** The one 401 body (spec §5.2). */
-export const unauthorizedResponse = z.object({ error: z.literal("No autorizado") });
+const unauthorizedResponse = z.object({ error: z.literal("No autorizado") });
+
+/** The error answers of an authority query route of `service`; `invalid` lists its 400s. */
+export const authorityQueryErrors = (service: "wsfe" | "wsfex", invalid: string) => ({
+  400: errorBody(invalid),
+  401: unauthorizedResponse,
+  403: errorBody(
+    `Representada no registrada o sin certificado activo; certificado no delegado para ${service}; certificado del otro entorno; la representada no delegó ${service}`,
+  ),
+  502: errorBody("Falla de la AFIP (501, timeout, WSAA no disponible): reintentar sin cambios"),
+});
 
 /** Checked in the route rather than the schema so the 400 lists the accepted types (spec §7.2). */
 export function requireSupportedCbteTipo(cbteTipo: number, accepted: readonly number[]): void {
@@ -37,16 +48,20 @@ export const idParamsSchema = z
   .object({ id: z.string().describe("id (UUID) del registro") })
   .strict();
 
-/** `limit` 1–100 (20 by default) and the opaque `cursor` of the previous page. */
+const { PAGE_LIMIT_DEFAULT, PAGE_LIMIT_MAX } = catalog;
+/**
+ * `limit` and the opaque `cursor` of the previous page; the bounds are the catalog contract's,
+ * coerced here because a query string carries only text.
+ */
 export const pageQuery = {
   limit: z.coerce
     .number()
     .int("debe ser un entero")
-    .min(1, "debe estar entre 1 y 100")
-    .max(100, "debe estar entre 1 y 100")
-    .default(20)
-    .describe("Tamaño de página, 1 a 100 (20 por omisión)"),
-  cursor: z.string().min(1).max(200).optional().describe("El nextCursor de la página anterior"),
+    .min(1, `debe estar entre 1 y ${PAGE_LIMIT_MAX}`)
+    .max(PAGE_LIMIT_MAX, `debe estar entre 1 y ${PAGE_LIMIT_MAX}`)
+    .default(PAGE_LIMIT_DEFAULT)
+    .describe(`Tamaño de página, 1 a ${PAGE_LIMIT_MAX} (${PAGE_LIMIT_DEFAULT} por omisión)`),
+  cursor: catalog.cursorSchema.optional().describe("El nextCursor de la página anterior"),
 };
 
 export const noContentResponse = z.null().describe("Eliminado; sin cuerpo");

@@ -1,4 +1,3 @@
-import type { Bus } from "@pasarela/bus";
 import type { Contract, ReplyOf, RequestOf } from "@pasarela/contracts";
 import type { FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
@@ -11,7 +10,6 @@ export type Caller = <C extends Contract>(
 ) => Promise<ReplyOf<C>>;
 
 export interface RouteDeps {
-  bus: Bus;
   call: Caller;
 }
 

@@ -2,21 +2,17 @@ import { environmentSchema, representadaSchema, wsfe } from "@pasarela/contracts
 import { invalidField, unknownTabla } from "@pasarela/errors";
 import { z } from "zod";
 import { EdgeError } from "../http/edge-error.js";
-import { errorBody, requireSupportedCbteTipo, unauthorizedResponse } from "./http-shapes.js";
+import { authorityQueryErrors, requireSupportedCbteTipo } from "./http-shapes.js";
 import type { RouteModule } from "./route-module.js";
 
 const tags = ["wsfe"];
 const accepted: readonly number[] = wsfe.WSFE_CBTE_TIPOS;
 const tablas: readonly string[] = wsfe.TABLAS;
 
-const errors = {
-  400: errorBody("Cuerpo o campo inválido, cbteTipo no soportado, punto de venta no habilitado"),
-  401: unauthorizedResponse,
-  403: errorBody(
-    "Representada no registrada o sin certificado activo; certificado no delegado para wsfe; certificado del otro entorno; la representada no delegó wsfe",
-  ),
-  502: errorBody("Falla de la AFIP (501, timeout, WSAA no disponible): reintentar sin cambios"),
-};
+const errors = authorityQueryErrors(
+  "wsfe",
+  "Cuerpo o campo inválido, cbteTipo no soportado, punto de venta no habilitado",
+);
 
 const parametrosBody = z
   .object({

@@ -1,20 +1,14 @@
 import { wsfex } from "@pasarela/contracts";
-import { errorBody, requireSupportedCbteTipo, unauthorizedResponse } from "./http-shapes.js";
+import { authorityQueryErrors, requireSupportedCbteTipo } from "./http-shapes.js";
 import type { RouteModule } from "./route-module.js";
 
 const tags = ["wsfex"];
 const accepted: readonly number[] = wsfex.WSFEX_CBTE_TIPOS;
 
-const errors = {
-  400: errorBody(
-    "Cuerpo o campo inválido, cbteTipo no soportado (19, 20, 21), punto de venta no habilitado",
-  ),
-  401: unauthorizedResponse,
-  403: errorBody(
-    "Representada no registrada o sin certificado activo; certificado no delegado para wsfex; certificado del otro entorno; la representada no delegó wsfex",
-  ),
-  502: errorBody("Falla de la AFIP (501, timeout, WSAA no disponible): reintentar sin cambios"),
-};
+const errors = authorityQueryErrors(
+  "wsfex",
+  "Cuerpo o campo inválido, cbteTipo no soportado (19, 20, 21), punto de venta no habilitado",
+);
 
 /** `/api/wsfex/*`: WSFEXv1 queries (spec §4.1–4.3). Queries consume no quota. */
 export const wsfexRoutes: RouteModule = {

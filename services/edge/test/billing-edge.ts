@@ -1,0 +1,84 @@
+import type { Tracer } from "@opentelemetry/api";
+import { loadConfig as loadBillingConfig, startBilling } from "@pasarela/billing";
+import { connectBus, type Bus } from "@pasarela/bus";
+import { billing } from "@pasarela/contracts";
+import { startTracing, type Logger } from "@pasarela/telemetry";
+import { fileInfra } from "@pasarela/testing";
+import { buildApp, type AppDeps, type EdgeApp } from "../src/index.js";
+
+/** A fresh account and a key of `scope` on it, made through billing as the admin CLI would. */
+export async function newKey(client: Bus, scope: billing.KeyScope) {
+  const account = await client.request(billing.accountCreate, { name: "Cliente" });
+  if (!account.ok) throw new Error(account.error.message);
+  const key = await client.request(billing.keyCreate, {
+    accountId: account.value.accountId,
+    scope,
+  });
+  if (!key.ok) throw new Error(key.error.message);
+  return { accountId: account.value.accountId, ...key.value };
+}
+
+export interface BillingEdge {
+  edge: EdgeApp;
+  /** the bus the edge uses */
+  edgeBus: Bus;
+  /** a bus of the test's own, for billing requests the edge does not make */
+  client: Bus;
+  tracer: Tracer;
+  stop: () => Promise<void>;
+}
+
+/**
+ * The edge in process with billing only (keys), on this test file's own database and subject
+ * prefix: enough for authentication, errors, docs and health without any authority.
+ */
+export async function startBillingEdge(options: {
+  pepper: string;
+  logger: Logger;
+  /** billing's logger; the edge's by default */
+  billingLogger?: Logger;
+  /** the edge bus's default request timeout */
+  requestTimeoutMs?: number;
+  app?: Pick<AppDeps, "bodyLimit" | "routes">;
+}): Promise<BillingEdge> {
+  const infra = await fileInfra();
+  let billingService: Awaited<ReturnType<typeof startBilling>>;
+  try {
+    billingService = await startBilling(
+      loadBillingConfig({
+        NATS_URL: infra.natsUrl,
+        NATS_PREFIX: infra.prefix,
+        DATABASE_URL: infra.databaseUrl,
+        API_KEY_PEPPER: options.pepper,
+      }),
+      options.billingLogger ?? options.logger,
+    );
+  } catch (error) {
+    await infra.cleanup();
+    throw error;
+  }
+  const { tracer } = startTracing({ service: "test" });
+  const busOptions = { url: infra.natsUrl, prefix: infra.prefix, tracer, logger: options.logger };
+  const client = await connectBus({ ...busOptions, name: "test" });
+  const edgeBus = await connectBus({
+    ...busOptions,
+    name: "edge",
+    ...(options.requestTimeoutMs === undefined
+      ? {}
+      : { defaultTimeoutMs: options.requestTimeoutMs }),
+  });
+  const edge = await buildApp({ ...options.app, bus: edgeBus, logger: options.logger, tracer });
+  return {
+    edge,
+    edgeBus,
+    client,
+    tracer,
+    stop: async () => {
+      await edge.close();
+      await edgeBus.close();
+      await client.close();
+      await billingService.stop();
+      await infra.cleanup();
+    },
+  };
+}
