@@ -98,22 +98,31 @@ export async function resolveTestInfra(): Promise<TestInfra> {
       throw new Error(`NATS_URL ${nats.url} does not answer`);
     if (postgres && !(await postgresAnswers(postgres.url)))
       throw new Error("DATABASE_URL does not answer");
+    const track = (r: Running) => (started.push(r), r);
     if ((!nats || !postgres) && (await containerRuntimeAnswers())) {
-      nats ??= await containerNats().then((r) => (started.push(r), r));
-      postgres ??= await containerPostgres().then((r) => (started.push(r), r));
+      nats ??= track(await containerNats());
+      postgres ??= track(await containerPostgres());
     }
-    nats ??= await privately(
-      () => startPrivateNats(join(runDir, "nats")),
-      "No NATS for the tests: set NATS_URL, run a container runtime, or install nats-server (apt-get install nats-server)",
-    ).then((r) => (started.push(r), r));
-    postgres ??= await privately(
-      () => startPrivatePostgres(join(runDir, "postgres")),
-      "No PostgreSQL for the tests: set DATABASE_URL, run a container runtime, or install PostgreSQL (apt-get install postgresql)",
-    ).then((r) => (started.push(r), r));
+    const natsReady =
+      nats ??
+      track(
+        await privately(
+          () => startPrivateNats(join(runDir, "nats")),
+          "No NATS for the tests: set NATS_URL, run a container runtime, or install nats-server (apt-get install nats-server)",
+        ),
+      );
+    const postgresReady =
+      postgres ??
+      track(
+        await privately(
+          () => startPrivatePostgres(join(runDir, "postgres")),
+          "No PostgreSQL for the tests: set DATABASE_URL, run a container runtime, or install PostgreSQL (apt-get install postgresql)",
+        ),
+      );
     return {
-      natsUrl: nats.url,
-      databaseUrl: postgres.url,
-      describe: `nats ${nats.source}, postgres ${postgres.source}`,
+      natsUrl: natsReady.url,
+      databaseUrl: postgresReady.url,
+      describe: `nats ${natsReady.source}, postgres ${postgresReady.source}`,
       stop,
     };
   } catch (error) {
