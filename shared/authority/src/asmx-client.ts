@@ -1,6 +1,6 @@
 import { XMLParser } from "fast-xml-parser";
 import { httpPost, type PostAnswer } from "./http-post.js";
-import type { SoapFailure } from "./soap-client.js";
+import { localName, type SoapFailure } from "./soap-failure.js";
 
 /**
  * A SOAP 1.1 client for the authority's .NET ASMX services (WSFEv1, WSFEXv1), written as XML
@@ -105,11 +105,6 @@ function record(value: unknown): Record<string, unknown> | undefined {
 
 const text = (value: unknown): string | undefined =>
   typeof value === "string" ? value : undefined;
-
-/** A fault code without its namespace prefix: `soap:Client` → `Client`. */
-export function localName(code: string): string {
-  return code.slice(code.lastIndexOf(":") + 1);
-}
 
 function faultOf(body: Record<string, unknown>, status: number): SoapFailure | undefined {
   const fault = record(body.Fault);

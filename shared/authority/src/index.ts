@@ -4,7 +4,7 @@ export {
   type AccessTicketCache,
   type AccessTicketCacheOptions,
 } from "./access-ticket-cache.js";
-export type { SoapFailure } from "./soap-client.js";
+export type { SoapFailure } from "./soap-failure.js";
 export {
   makeWsaaClient,
   type LoginTicket,

@@ -2,7 +2,7 @@ import { existsSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import * as soap from "soap";
-import { localName } from "./asmx-client.js";
+import { localName, type SoapFailure } from "./soap-failure.js";
 
 /**
  * The package folder, found by walking up to its package.json: the code runs from `src/`
@@ -22,19 +22,6 @@ function packageRoot(): string {
 function wsdlPath(name: string): string {
   return join(packageRoot(), "wsdl", name);
 }
-
-/** Why a SOAP call produced no result, before any business meaning is given to it. */
-export type SoapFailure =
-  | {
-      readonly kind: "fault";
-      readonly code: string;
-      readonly message: string;
-      readonly status: number;
-    }
-  | { readonly kind: "timeout"; readonly timeoutMs: number }
-  | { readonly kind: "http"; readonly status: number }
-  | { readonly kind: "network"; readonly message: string }
-  | { readonly kind: "unreadable"; readonly message: string };
 
 export type SoapOutcome =
   | { readonly ok: true; readonly result: unknown }

@@ -1,9 +1,10 @@
 import { authorityUnavailable, type AppError } from "@pasarela/errors";
-import type { SoapFailure } from "./soap-client.js";
+import type { SoapFailure } from "./soap-failure.js";
 
 /**
- * A call that produced no business answer is the authority's failure (spec §7.2, 502),
- * worded so the caller can tell a timeout from an HTTP error or an unreadable answer.
+ * The one wording of a call that produced no business answer, for every service (WSAA, WSFE,
+ * WSFEX): the authority's failure (spec §7.2, 502), worded so the caller can tell a timeout
+ * from an HTTP error, an unreachable host, an unreadable answer or a fault nobody classified.
  */
 export function describeTransportFailure(service: string, failure: SoapFailure): AppError {
   switch (failure.kind) {
@@ -19,7 +20,8 @@ export function describeTransportFailure(service: string, failure: SoapFailure):
       return authorityUnavailable(`respuesta de ${service} ilegible: ${failure.message}`);
     case "fault":
       return authorityUnavailable(
-        `${service} respondió SOAP Fault ${failure.code}: ${failure.message}`,
+        `${service} respondió SOAP Fault ${failure.code}${failure.message ? `: ${failure.message}` : ""}`,
+        { authorityCode: failure.code },
       );
   }
 }

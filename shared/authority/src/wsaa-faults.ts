@@ -1,12 +1,12 @@
 import {
-  authorityUnavailable,
   certificateEnvironmentMismatch,
   serviceNotDelegated,
   type AppError,
   type Environment,
   type WebService,
 } from "@pasarela/errors";
-import type { SoapFailure } from "./soap-client.js";
+import type { SoapFailure } from "./soap-failure.js";
+import { describeTransportFailure } from "./transport-failure.js";
 
 /**
  * What a failed loginCms means to the gateway. `already-authenticated` is not an error yet:
@@ -28,48 +28,21 @@ export function classifyWsaaFailure(
   service: WebService,
   environment: Environment,
 ): WsaaFailureClass {
-  switch (failure.kind) {
-    case "fault": {
-      const { code, message } = failure;
-      if (code === "coe.alreadyAuthenticated") return { kind: "already-authenticated", message };
-      if (NOT_AUTHORIZED_CODES.has(code) || /no autorizado a acceder al servicio/i.test(message)) {
-        return {
-          kind: "error",
-          error: serviceNotDelegated(service, environment, message || undefined),
-        };
-      }
-      if (code === "cms.cert.untrusted") {
-        return {
-          kind: "error",
-          error: certificateEnvironmentMismatch(environment, message || undefined),
-        };
-      }
+  if (failure.kind === "fault") {
+    const { code, message } = failure;
+    if (code === "coe.alreadyAuthenticated") return { kind: "already-authenticated", message };
+    if (NOT_AUTHORIZED_CODES.has(code) || /no autorizado a acceder al servicio/i.test(message)) {
       return {
         kind: "error",
-        error: authorityUnavailable(`WSAA ${code}${message ? `: ${message}` : ""}`, {
-          authorityCode: code,
-        }),
+        error: serviceNotDelegated(service, environment, message || undefined),
       };
     }
-    case "timeout":
+    if (code === "cms.cert.untrusted") {
       return {
         kind: "error",
-        error: authorityUnavailable(`WSAA no respondió en ${failure.timeoutMs} ms`),
+        error: certificateEnvironmentMismatch(environment, message || undefined),
       };
-    case "http":
-      return {
-        kind: "error",
-        error: authorityUnavailable(`WSAA respondió HTTP ${failure.status}`),
-      };
-    case "network":
-      return {
-        kind: "error",
-        error: authorityUnavailable(`WSAA inalcanzable: ${failure.message}`),
-      };
-    case "unreadable":
-      return {
-        kind: "error",
-        error: authorityUnavailable(`respuesta de WSAA ilegible: ${failure.message}`),
-      };
+    }
   }
+  return { kind: "error", error: describeTransportFailure("WSAA", failure) };
 }

@@ -1,5 +1,6 @@
 import { XMLParser } from "fast-xml-parser";
-import { createSoapClient, type SoapFailure } from "./soap-client.js";
+import { createSoapClient } from "./soap-client.js";
+import type { SoapFailure } from "./soap-failure.js";
 
 /** The credentials and validity of a TA (loginTicketResponse, authority-ws.md §2.5). */
 export interface LoginTicket {

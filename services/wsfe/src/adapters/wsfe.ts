@@ -16,7 +16,7 @@ import {
   type XmlObject,
 } from "@pasarela/authority";
 import type { Environment } from "@pasarela/contracts";
-import { authorityUnavailable, fail, ok, type AppError, type Result } from "@pasarela/errors";
+import { fail, ok, type AppError, type Result } from "@pasarela/errors";
 import type { AuthorityComprobante } from "../domain/comprobante.js";
 import type { AuthorityRow } from "../domain/parametros.js";
 
@@ -98,7 +98,7 @@ function numberOf(value: string | undefined): number | undefined {
 }
 
 const unreadable = (what: string): AppError =>
-  authorityUnavailable(`respuesta de WSFE ilegible: ${what}`);
+  describeTransportFailure("WSFE", { kind: "unreadable", message: what });
 
 function readComprobante(resultGet: XmlObject): Result<AuthorityComprobante> {
   const cbteDesde = intOf(xmlString(resultGet, "CbteDesde"));

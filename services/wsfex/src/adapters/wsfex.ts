@@ -15,7 +15,7 @@ import {
   type XmlObject,
 } from "@pasarela/authority";
 import type { Environment } from "@pasarela/contracts";
-import { authorityUnavailable, fail, ok, type AppError, type Result } from "@pasarela/errors";
+import { fail, ok, type AppError, type Result } from "@pasarela/errors";
 
 // lower-case "fexv1": the namespace differs from WSFEv1's in more than the name
 const WSFEX_NAMESPACE = "http://ar.gov.afip.dif.fexv1/";
@@ -78,7 +78,7 @@ const credentials = (ticket: AccessTicket) =>
   `${xmlElement("Token", ticket.token)}${xmlElement("Sign", ticket.sign)}${xmlElement("Cuit", ticket.cuit)}`;
 
 const unreadable = (what: string): AppError =>
-  authorityUnavailable(`respuesta de WSFEX ilegible: ${what}`);
+  describeTransportFailure("WSFEX", { kind: "unreadable", message: what });
 
 export function makeWsfexAdapter(deps: {
   urls: Readonly<Record<Environment, string>>;
