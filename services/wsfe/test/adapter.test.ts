@@ -38,6 +38,7 @@ describe("WSFEv1 classification (spec §7.2): authority answer → catalogue cod
       "stale-ticket",
     ],
     [600, "ValidacionDeToken: Parametro nulo o vacio (token)", "AUTHORITY_UNAVAILABLE"],
+    [601, "CUIT representada no incluida en Token", "REPRESENTADA_NOT_DELEGATED"],
     [
       11002,
       "El punto de venta no se encuentra habilitado a usar en el presente WS.",
@@ -159,6 +160,28 @@ describe("WSFEv1 adapter against a scripted authority", () => {
       expect(result.error.code).toBe("AUTHORITY_UNAVAILABLE");
       expect(result.error.message).toContain(detail);
     }
+  });
+
+  it("answers 601 as the representada-not-delegated 403 at once, without a retry", async () => {
+    const { fetch, sent } = fakeFetch(() =>
+      xml(
+        asmxAnswer(
+          NS,
+          "FECompUltimoAutorizado",
+          err(601, "CUIT representada no incluida en Token"),
+        ),
+      ),
+    );
+    const tickets = fakeTickets();
+    const adapter = makeWsfeAdapter({ urls, timeoutMs: 1_000, tickets, fetch });
+    const result = await adapter.ultimoAutorizado(caller, { ptoVta: 3, cbteTipo: 11 });
+    expect(result.ok).toBe(false);
+    if (result.ok) return;
+    expect(result.error.code).toBe("REPRESENTADA_NOT_DELEGATED");
+    expect(result.error.message).toContain(caller.cuit);
+    expect(result.error.details).toMatchObject({ service: "wsfe", environment: "homologacion" });
+    expect(sent).toHaveLength(1);
+    expect(tickets.invalidations).toBe(0);
   });
 
   it("reads 602 as not found and a voucher into numbers", async () => {

@@ -60,7 +60,8 @@ const WSFE_CODES: AsmxErrCodes = {
   service: "wsfe",
   // every ValidacionDeToken problem, the represented CUIT outside the relations included
   token: 600,
-  notDelegated: new Set(),
+  // 601: the represented CUIT is not in the token (authority-ws.md §3.8), whatever the text
+  notDelegated: new Set([601]),
   // 11002 (FECompUltimoAutorizado), 10005 (FECAESolicitar), 10104 (FECompConsultar)
   pointOfSale: new Set([11002, 10005, 10104]),
   // errors that name something in the request
