@@ -102,7 +102,11 @@ function externalCsr(cuit: string, alias: string): { keyPem: string; csrPem: str
 }
 
 export async function startQueryStack(
-  options: { authorityTimeoutMs?: number } = {},
+  options: {
+    authorityTimeoutMs?: number;
+    /** the simulator world whose WSAA each environment logs in at; its own by default */
+    wsaaOf?: Partial<Record<Environment, Environment>>;
+  } = {},
 ): Promise<QueryStack> {
   const infra: FileInfra = await fileInfra();
   const sim = await startSimulator({ port: 0, timeoutHoldMs: 10_000 });
@@ -123,8 +127,8 @@ export async function startQueryStack(
     loadTicketConfig({
       ...common,
       KEY_ENCRYPTION_KEY: randomBytes(32).toString("base64"),
-      WSAA_URL_HOMOLOGACION: sim.endpoints("homologacion").wsaa,
-      WSAA_URL_PRODUCCION: sim.endpoints("produccion").wsaa,
+      WSAA_URL_HOMOLOGACION: sim.endpoints(options.wsaaOf?.homologacion ?? "homologacion").wsaa,
+      WSAA_URL_PRODUCCION: sim.endpoints(options.wsaaOf?.produccion ?? "produccion").wsaa,
       AUTHORITY_TIMEOUT_MS: timeout,
       TA_RETRY_AFTER_MS: "0",
     }),

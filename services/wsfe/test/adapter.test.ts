@@ -5,6 +5,14 @@ import { asmxAnswer, fakeFetch, fakeTickets, xml } from "@pasarela/authority/tes
 const NS = "http://ar.gov.afip.dif.FEV1/";
 const caller = { accountId: "a", cuit: "20111111112", environment: "homologacion" as const };
 const urls = { homologacion: "http://homo.test/wsfev1", produccion: "http://prod.test/wsfev1" };
+/** A TA token as WSAA shapes it (authority-ws.md §2.5), issued by the WSAA named in `cn`. */
+const ssoToken = (cn: string) =>
+  Buffer.from(
+    `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<sso version="2.0">` +
+      `<id src="CN=${cn}, O=AFIP, C=AR, SERIALNUMBER=CUIT 33693450239" dst="CN=wsfe, O=AFIP, C=AR" unique_id="1" gen_time="1" exp_time="2"/>` +
+      `<operation type="login" value="granted"><login entity="33693450239" service="wsfe" uid="SERIALNUMBER=CUIT 20111111112, CN=x" authmethod="cms" regmethod="22">` +
+      `<relations><relation key="20111111112" reltype="4"/></relations></login></operation></sso>`,
+  ).toString("base64");
 const err = (code: number, msg: string) =>
   `<PtoVta>0</PtoVta><CbteTipo>0</CbteTipo><CbteNro>0</CbteNro><Errors><Err><Code>${code}</Code><Msg>${msg}</Msg></Err></Errors>`;
 
@@ -24,11 +32,6 @@ describe("WSFEv1 classification (spec §7.2): authority answer → catalogue cod
     ],
     [
       600,
-      "ValidacionDeToken: Error al verificar hash: La firma no corresponde al token",
-      "CERTIFICATE_ENVIRONMENT_MISMATCH",
-    ],
-    [
-      600,
       "ValidacionDeToken: No validaron las fechas del token GenTime, ExpTime, NowUTC: 1",
       "stale-ticket",
     ],
@@ -38,6 +41,11 @@ describe("WSFEv1 classification (spec §7.2): authority answer → catalogue cod
       "stale-ticket",
     ],
     [600, "ValidacionDeToken: Parametro nulo o vacio (token)", "AUTHORITY_UNAVAILABLE"],
+    [
+      600,
+      "ValidacionDeToken: Error al verificar hash: La firma no corresponde al token",
+      "AUTHORITY_UNAVAILABLE",
+    ],
     [601, "CUIT representada no incluida en Token", "REPRESENTADA_NOT_DELEGATED"],
     [
       11002,
@@ -52,6 +60,52 @@ describe("WSFEv1 classification (spec §7.2): authority answer → catalogue cod
     [99999, "algo nuevo", "AUTHORITY_UNAVAILABLE"],
   ])("%i %s → %s", (code, message, expected) => {
     expect(codeOf(code, message)).toBe(expected);
+  });
+
+  describe("600 'Error al verificar hash' is told apart by the WSAA that issued the token", () => {
+    const hash = "ValidacionDeToken: Error al verificar hash: La firma no corresponde al token";
+    const classify = (token: string, message = hash) =>
+      classifyWsfeError<never>({ code: 600, message }, { ...ctx, token });
+
+    it("a token of the other environment's WSAA is the mix-up, worded exactly as the spec", () => {
+      const outcome = classify(ssoToken("wsaahomo"));
+      expect(outcome.kind).toBe("done");
+      if (outcome.kind !== "done" || outcome.result.ok) return;
+      expect(outcome.result.error).toEqual({
+        code: "CERTIFICATE_ENVIRONMENT_MISMATCH",
+        message: "Certificado no emitido por AC de confianza",
+        details: { environment: "produccion", authorityCode: 600, authorityMessage: hash },
+      });
+    });
+
+    it("a token of this environment's WSAA whose sign fails is worth one fresh TA", () => {
+      expect(classify(ssoToken("wsaa")).kind).toBe("stale-ticket");
+    });
+
+    it.each([
+      ["a garbled token", "%%% not base64 %%%"],
+      ["base64 that is not XML", Buffer.from("not xml <<").toString("base64")],
+      ["XML that is not a TA", Buffer.from("<root/>").toString("base64")],
+      ["a TA of an unknown WSAA", ssoToken("wsaa-desconocido")],
+    ])("%s is the authority's or the gateway's failure (502), never the mix-up", (_n, token) => {
+      const outcome = classify(
+        token,
+        "ValidacionDeToken: Error al verificar hash: Token con formato invalido",
+      );
+      expect(outcome.kind === "done" && !outcome.result.ok && outcome.result.error.code).toBe(
+        "AUTHORITY_UNAVAILABLE",
+      );
+    });
+
+    it("an empty token (Parametro nulo o vacio) is a 502, whoever issued the TA", () => {
+      const outcome = classify(
+        ssoToken("wsaahomo"),
+        "ValidacionDeToken: Parametro nulo o vacio (token)",
+      );
+      expect(outcome.kind === "done" && !outcome.result.ok && outcome.result.error.code).toBe(
+        "AUTHORITY_UNAVAILABLE",
+      );
+    });
   });
 
   it("keeps the authority's text in the 11002 message", () => {

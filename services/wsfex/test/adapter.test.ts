@@ -22,7 +22,7 @@ describe("WSFEXv1 classification (spec §7.2): authority answer → catalogue co
     [
       1000,
       "Usuario no autorizado a realizar esta operacion. ValidacionDeToken: Error al verificar hash: x",
-      "CERTIFICATE_ENVIRONMENT_MISMATCH",
+      "AUTHORITY_UNAVAILABLE",
     ],
     [
       1000,
@@ -45,6 +45,28 @@ describe("WSFEXv1 classification (spec §7.2): authority answer → catalogue co
         ? "stale-ticket"
         : outcome.result.ok || outcome.result.error.code;
     expect(got).toBe(expected);
+  });
+
+  it("calls a hash refusal the mix-up only for a token of the other environment's WSAA", () => {
+    const token = (cn: string) =>
+      Buffer.from(
+        `<sso version="2.0"><id src="CN=${cn}, O=AFIP, C=AR, SERIALNUMBER=CUIT 33693450239" dst="CN=wsfex, O=AFIP, C=AR"/><operation/></sso>`,
+      ).toString("base64");
+    const message =
+      "Usuario no autorizado a realizar esta operacion. ValidacionDeToken: Error al verificar hash: x";
+    const mixed = classifyWsfexError<never>(
+      { code: 1000, message },
+      { ...ctx, token: token("wsaa") },
+    );
+    expect(mixed.kind === "done" && !mixed.result.ok && mixed.result.error).toMatchObject({
+      code: "CERTIFICATE_ENVIRONMENT_MISMATCH",
+      message: "Certificado no emitido por AC de confianza",
+    });
+    const own = classifyWsfexError<never>(
+      { code: 1000, message },
+      { ...ctx, token: token("wsaahomo") },
+    );
+    expect(own.kind).toBe("stale-ticket");
   });
 
   it("normalises a valid permit to A and passes other states through", () => {

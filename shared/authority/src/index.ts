@@ -10,6 +10,7 @@ export {
   type LoginTicket,
   type WsaaClient,
   type WsaaLoginOutcome,
+  tokenIssuer,
 } from "./wsaa.js";
 export { classifyWsaaFailure, type WsaaFailureClass } from "./wsaa-faults.js";
 export {
@@ -24,7 +25,12 @@ export {
   type XmlObject,
   type XmlValue,
 } from "./asmx-client.js";
-export { classifyAsmxErr, type AsmxErr, type AsmxErrCodes } from "./asmx-errors.js";
+export {
+  classifyAsmxErr,
+  type AsmxErr,
+  type AsmxErrCodes,
+  type AsmxErrContext,
+} from "./asmx-errors.js";
 export { withAccessTicket, type TicketedAttempt, type TicketKey } from "./ticketed-call.js";
 export { httpPost, type PostAnswer } from "./http-post.js";
 export { describeTransportFailure } from "./transport-failure.js";

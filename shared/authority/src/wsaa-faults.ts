@@ -40,7 +40,7 @@ export function classifyWsaaFailure(
     if (code === "cms.cert.untrusted") {
       return {
         kind: "error",
-        error: certificateEnvironmentMismatch(environment, message || undefined),
+        error: certificateEnvironmentMismatch(environment, { code, message }),
       };
     }
   }

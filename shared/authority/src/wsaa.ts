@@ -1,4 +1,5 @@
-import { XMLParser } from "fast-xml-parser";
+import type { Environment } from "@pasarela/contracts";
+import { XMLParser, XMLValidator } from "fast-xml-parser";
 import { createSoapClient } from "./soap-client.js";
 import type { SoapFailure } from "./soap-failure.js";
 
@@ -45,6 +46,36 @@ export function parseLoginTicket(xml: string): LoginTicket | undefined {
     return undefined;
   }
   return { token, sign, generationTime, expirationTime };
+}
+
+// The token's own attributes are what tells who issued it; everything else stays ignored.
+const tokenParser = new XMLParser({
+  ignoreAttributes: false,
+  attributeNamePrefix: "",
+  parseAttributeValue: false,
+  parseTagValue: false,
+});
+
+const BASE64 = /^[A-Za-z0-9+/\r\n]+={0,2}$/;
+
+/**
+ * The WSAA that issued a TA token, read from `sso/id/@src` (authority-ws.md §2.5): the
+ * homologation WSAA signs as `CN=wsaahomo`, the production one as `CN=wsaa`. `malformed` when
+ * the token is not base64 of an `sso` document with an `id`; `unknown` when it is but its source
+ * names neither. The token stays opaque for every other purpose: this only explains a refusal.
+ */
+export function tokenIssuer(token: string): Environment | "malformed" | "unknown" {
+  const trimmed = token.trim();
+  if (!BASE64.test(trimmed)) return "malformed";
+  const xml = Buffer.from(trimmed, "base64").toString("utf8");
+  if (XMLValidator.validate(xml) !== true) return "malformed";
+  const doc: unknown = tokenParser.parse(xml);
+  const id = (doc as { sso?: { id?: { src?: unknown } } } | null)?.sso?.id;
+  if (typeof id !== "object" || id === null || typeof id.src !== "string") return "malformed";
+  const cn = /(?:^|,)\s*CN=([^,]+)/i.exec(id.src)?.[1]?.trim().toLowerCase();
+  if (cn === "wsaahomo") return "homologacion";
+  if (cn === "wsaa") return "produccion";
+  return "unknown";
 }
 
 /** A WSAA client on the project's own WSDL (`wsdl/wsaa.wsdl`) at the configured endpoint. */

@@ -1,35 +1,9 @@
-import { generateKeyPairSync } from "node:crypto";
 import { makeControlClient, startSimulator, type Simulator } from "@pasarela/authority-sim";
-import forge from "node-forge";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { makeWsaaClient } from "../src/index.js";
+import { certificateFrom, signedTra } from "./sim-login.js";
 
 const CUIT = "20111111112";
-
-function signedTra(keyPem: string, certPem: string, service: string): string {
-  const now = Date.now();
-  const at = (ms: number) => new Date(ms - 3 * 3600_000).toISOString().replace("Z", "-03:00");
-  const tra =
-    `<?xml version="1.0" encoding="UTF-8"?><loginTicketRequest version="1.0"><header>` +
-    `<uniqueId>${Math.floor(now / 1000)}</uniqueId><generationTime>${at(now - 600_000)}</generationTime>` +
-    `<expirationTime>${at(now + 600_000)}</expirationTime></header><service>${service}</service></loginTicketRequest>`;
-  const p7 = forge.pkcs7.createSignedData();
-  p7.content = forge.util.createBuffer(tra, "utf8");
-  const cert = forge.pki.certificateFromPem(certPem);
-  p7.addCertificate(cert);
-  p7.addSigner({
-    key: forge.pki.privateKeyFromPem(keyPem),
-    certificate: cert,
-    digestAlgorithm: forge.pki.oids.sha256!,
-    authenticatedAttributes: [
-      { type: forge.pki.oids.contentType!, value: forge.pki.oids.data! },
-      { type: forge.pki.oids.messageDigest! },
-      { type: forge.pki.oids.signingTime!, value: new Date() as unknown as string },
-    ],
-  });
-  p7.sign();
-  return forge.util.encode64(forge.asn1.toDer(p7.toAsn1()).getBytes());
-}
 
 describe("WSAA soap client against the simulator", () => {
   let sim: Simulator;
@@ -39,23 +13,7 @@ describe("WSAA soap client against the simulator", () => {
   beforeAll(async () => {
     sim = await startSimulator({ port: 0, timeoutHoldMs: 3_000 });
     const control = makeControlClient(sim.url);
-    keyPem = generateKeyPairSync("rsa", {
-      modulusLength: 2048,
-      privateKeyEncoding: { type: "pkcs8", format: "pem" },
-      publicKeyEncoding: { type: "spki", format: "pem" },
-    }).privateKey;
-    const key = forge.pki.privateKeyFromPem(keyPem);
-    const csr = forge.pki.createCertificationRequest();
-    csr.publicKey = forge.pki.rsa.setPublicKey(key.n, key.e);
-    csr.setSubject([
-      { shortName: "CN", value: "clienttest" },
-      { type: "2.5.4.5", value: `CUIT ${CUIT}` },
-    ]);
-    csr.sign(key, forge.md.sha256.create());
-    certPem = await control.issueCertificate(
-      "homologacion",
-      forge.pki.certificationRequestToPem(csr),
-    );
+    ({ keyPem, certPem } = await certificateFrom(control, "homologacion", CUIT, "clienttest"));
     await control.delegate("homologacion", { cuit: CUIT, alias: "clienttest", service: "wsfe" });
   });
 

@@ -82,15 +82,22 @@ export function serviceNotDelegated(
   };
 }
 
+/**
+ * Spec §7.2 test/production mix-up: the message is the spec's text to the letter, whatever the
+ * authority worded; the environment asked for and the authority's own code and text go in
+ * `details`.
+ */
 export function certificateEnvironmentMismatch(
   environment: Environment,
-  authorityMessage?: string,
+  authority?: { code: string | number; message: string },
 ): AppError {
-  const cause = authorityMessage ?? catalogue.CERTIFICATE_ENVIRONMENT_MISMATCH.message;
   return {
     code: "CERTIFICATE_ENVIRONMENT_MISMATCH",
-    message: `${cause}: el certificado registrado para ${environment} no fue emitido por la AC de ${environment} (¿certificado de homologación en producción o al revés?)`,
-    details: { environment },
+    message: catalogue.CERTIFICATE_ENVIRONMENT_MISMATCH.message,
+    details: {
+      environment,
+      ...(authority ? { authorityCode: authority.code, authorityMessage: authority.message } : {}),
+    },
   };
 }
 

@@ -51,9 +51,25 @@ describe("error catalogue", () => {
     expect(delegated.message).toContain("wsfex");
     expect(delegated.message).toContain("homologacion");
     expect(delegated.message).toContain("Computador no autorizado a acceder al servicio");
-    expect(certificateEnvironmentMismatch("produccion").message).toContain(
-      "Certificado no emitido por AC de confianza",
-    );
+  });
+
+  it("words the test/production mix-up exactly as the spec, the authority's text in details", () => {
+    expect(certificateEnvironmentMismatch("produccion")).toEqual({
+      code: "CERTIFICATE_ENVIRONMENT_MISMATCH",
+      message: "Certificado no emitido por AC de confianza",
+      details: { environment: "produccion" },
+    });
+    const fromWsfe = certificateEnvironmentMismatch("homologacion", {
+      code: 600,
+      message: "ValidacionDeToken: Error al verificar hash: La firma no corresponde al token",
+    });
+    expect(fromWsfe.message).toBe("Certificado no emitido por AC de confianza");
+    expect(fromWsfe.details).toEqual({
+      environment: "homologacion",
+      authorityCode: 600,
+      authorityMessage:
+        "ValidacionDeToken: Error al verificar hash: La firma no corresponde al token",
+    });
   });
 
   it("builds fixed-message errors without details unless given", () => {

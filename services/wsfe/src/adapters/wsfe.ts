@@ -12,6 +12,7 @@ import {
   type AsmxClient,
   type AsmxErr,
   type AsmxErrCodes,
+  type AsmxErrContext,
   type TicketedAttempt,
   type XmlObject,
 } from "@pasarela/authority";
@@ -78,10 +79,7 @@ function firstError(result: XmlObject): AsmxErr | undefined {
 }
 
 /** Spec §7.2 for WSFEv1 answers: its own codes, read as every ASMX service's are. */
-export function classifyWsfeError<T>(
-  err: AsmxErr,
-  context: { cuit: string; environment: Environment; ptoVta?: number | undefined },
-): TicketedAttempt<T> {
+export function classifyWsfeError<T>(err: AsmxErr, context: AsmxErrContext): TicketedAttempt<T> {
   return classifyAsmxErr<T>(WSFE_CODES, err, context);
 }
 
@@ -179,6 +177,7 @@ export function makeWsfeAdapter(deps: {
           cuit,
           environment,
           ptoVta,
+          token: ticket.token,
         });
       },
     );

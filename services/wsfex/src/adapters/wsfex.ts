@@ -11,6 +11,7 @@ import {
   type AsmxClient,
   type AsmxErr,
   type AsmxErrCodes,
+  type AsmxErrContext,
   type TicketedAttempt,
   type XmlObject,
 } from "@pasarela/authority";
@@ -67,10 +68,7 @@ function errorOf(result: XmlObject): AsmxErr | undefined {
 }
 
 /** Spec §7.2 for WSFEXv1 answers: its own codes, read as every ASMX service's are. */
-export function classifyWsfexError<T>(
-  err: AsmxErr,
-  context: { cuit: string; environment: Environment; ptoVta?: number | undefined },
-): TicketedAttempt<T> {
+export function classifyWsfexError<T>(err: AsmxErr, context: AsmxErrContext): TicketedAttempt<T> {
   return classifyAsmxErr<T>(WSFEX_CODES, err, context);
 }
 
@@ -121,6 +119,7 @@ export function makeWsfexAdapter(deps: {
           cuit,
           environment,
           ptoVta,
+          token: ticket.token,
         });
       },
     );

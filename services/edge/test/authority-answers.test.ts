@@ -1,0 +1,54 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startQueryStack, type ErrorBody, type QueryStack } from "./query-stack.js";
+
+/**
+ * How the gateway reads what the authority answers, through the real query path and the
+ * simulator over HTTP. Production logs in at the simulator's homologation WSAA here, so a
+ * production query carries a token signed by the other environment's WSAA: the spec's
+ * test/production mix-up as WSFE itself reports it (600 "Error al verificar hash").
+ */
+describe("the authority's answers, read right", () => {
+  let stack: QueryStack;
+  let auth: string;
+  let accountId: string;
+
+  beforeAll(async () => {
+    stack = await startQueryStack({ wsaaOf: { produccion: "homologacion" } });
+    ({ accountId, authorization: auth } = await stack.newKey());
+  });
+
+  afterAll(async () => {
+    await stack?.stop();
+  });
+
+  describe("test/production mix-up seen by WSFE (600 hash)", () => {
+    it("answers 403 with exactly the spec's message, the authority's text in details", async () => {
+      // a homologation certificate registered for production, delegated where it logs in
+      const mixed = await stack.register({
+        accountId,
+        environment: "produccion",
+        ptoVta: 3,
+        certFrom: "homologacion",
+        pos: [{ ptoVta: 3, service: "wsfe" }],
+      });
+      await stack.control.delegate("homologacion", {
+        cuit: mixed.cuit,
+        alias: mixed.alias,
+        service: "wsfe",
+      });
+      const response = await stack.post("/api/wsfe/ultimo-comprobante", auth, {
+        environment: "produccion",
+        representada: mixed.cuit,
+        cbteTipo: 11,
+      });
+      expect(response.statusCode, response.body).toBe(403);
+      const error = response.json<ErrorBody>();
+      expect(error).toMatchObject({
+        code: "CERTIFICATE_ENVIRONMENT_MISMATCH",
+        error: "Certificado no emitido por AC de confianza",
+        details: { environment: "produccion", authorityCode: 600 },
+      });
+      expect(error.details?.authorityMessage).toContain("Error al verificar hash");
+    });
+  });
+});
