@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startQueryStack, type ErrorBody, type QueryStack } from "./query-stack.js";
+import { issueFacturaC, startQueryStack, type ErrorBody, type QueryStack } from "./query-stack.js";
 
 /**
  * How the gateway reads what the authority answers, through the real query path and the
@@ -19,6 +19,34 @@ describe("the authority's answers, read right", () => {
 
   afterAll(async () => {
     await stack?.stop();
+  });
+
+  describe("impTotal rounded from the authority's decimal text", () => {
+    it("answers 2.14 for a voucher of 2.135, which a double holds as 2.13499…", async () => {
+      const who = await stack.register({
+        accountId,
+        environment: "homologacion",
+        ptoVta: 3,
+        delegate: ["wsfe"],
+        pos: [{ ptoVta: 3, service: "wsfe" }],
+      });
+      const at = { accountId, cuit: who.cuit, environment: "homologacion" as const };
+      await issueFacturaC(stack, at, 3, 1, 2.135);
+      await issueFacturaC(stack, at, 3, 2, 199.995);
+      for (const [cbteNro, impTotal, impNeto] of [
+        [1, 2.14, 2.135],
+        [2, 200, 199.995],
+      ] as const) {
+        const response = await stack.post("/api/wsfe/comprobante", auth, {
+          environment: "homologacion",
+          representada: who.cuit,
+          cbteTipo: 11,
+          cbteNro,
+        });
+        expect(response.statusCode, response.body).toBe(200);
+        expect(response.json()).toMatchObject({ found: true, impTotal, impNeto });
+      }
+    });
   });
 
   describe("test/production mix-up seen by WSFE (600 hash)", () => {

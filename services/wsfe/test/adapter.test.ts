@@ -263,9 +263,9 @@ describe("WSFEv1 adapter against a scripted authority", () => {
         cbteDesde: 5,
         cbteHasta: 5,
         cbteFch: "20260101",
-        impTotal: 122.456,
-        impNeto: 101.2,
-        impIVA: 21.256,
+        impTotal: "122.456",
+        impNeto: "101.2",
+        impIVA: "21.256",
       },
     });
   });

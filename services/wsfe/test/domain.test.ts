@@ -1,23 +1,38 @@
 import { describe, expect, it } from "vitest";
-import { foundComprobante, twoDecimals } from "../src/domain/comprobante.js";
+import { decimalText, type DecimalText } from "../src/domain/amount.js";
+import { foundComprobante } from "../src/domain/comprobante.js";
 import { listTables } from "../src/domain/parametros.js";
 import { resolvePtoVta } from "../src/domain/point-of-sale.js";
 
+const decimal = (text: string): DecimalText => {
+  const value = decimalText(text);
+  if (value === undefined) throw new Error(`not a decimal: ${text}`);
+  return value;
+};
+
 describe("wsfe domain", () => {
   it("rounds impTotal to two decimals and adds email only when there is one", () => {
-    expect(twoDecimals(122.456)).toBe(122.46);
-    expect(twoDecimals(1.005)).toBe(1.01);
-    expect(twoDecimals(-2.675)).toBe(-2.68);
     const voucher = {
       codAutorizacion: "1",
       resultado: "A",
       cbteDesde: 1,
       cbteHasta: 1,
       cbteFch: "20260101",
-      impTotal: 10.999,
+      impTotal: decimal("10.999"),
+      impNeto: decimal("9.09"),
+      impIVA: decimal("1.909"),
+    };
+    expect(foundComprobante(voucher, undefined)).toEqual({
+      found: true,
+      codAutorizacion: "1",
+      resultado: "A",
+      cbteDesde: 1,
+      cbteHasta: 1,
+      cbteFch: "20260101",
+      impTotal: 11,
       impNeto: 9.09,
       impIVA: 1.909,
-    };
+    });
     expect(foundComprobante(voucher, undefined)).not.toHaveProperty("email");
     expect(foundComprobante(voucher, { to: "a@b.c", status: "sent", error: null })).toMatchObject({
       impTotal: 11,

@@ -18,6 +18,7 @@ import {
 } from "@pasarela/authority";
 import type { Environment } from "@pasarela/contracts";
 import { fail, ok, type AppError, type Result } from "@pasarela/errors";
+import { amountNumber, decimalText } from "../domain/amount.js";
 import type { AuthorityComprobante } from "../domain/comprobante.js";
 import type { AuthorityRow } from "../domain/parametros.js";
 
@@ -90,21 +91,15 @@ function intOf(value: string | undefined): number | undefined {
   return value !== undefined && /^\s*-?\d+\s*$/.test(value) ? Number(value) : undefined;
 }
 
-function numberOf(value: string | undefined): number | undefined {
-  if (value === undefined || value.trim() === "") return undefined;
-  const n = Number(value);
-  return Number.isFinite(n) ? n : undefined;
-}
-
 const unreadable = (what: string): AppError =>
   describeTransportFailure("WSFE", { kind: "unreadable", message: what });
 
 function readComprobante(resultGet: XmlObject): Result<AuthorityComprobante> {
   const cbteDesde = intOf(xmlString(resultGet, "CbteDesde"));
   const cbteHasta = intOf(xmlString(resultGet, "CbteHasta"));
-  const impTotal = numberOf(xmlString(resultGet, "ImpTotal"));
-  const impNeto = numberOf(xmlString(resultGet, "ImpNeto"));
-  const impIVA = numberOf(xmlString(resultGet, "ImpIVA"));
+  const impTotal = decimalText(xmlString(resultGet, "ImpTotal"));
+  const impNeto = decimalText(xmlString(resultGet, "ImpNeto"));
+  const impIVA = decimalText(xmlString(resultGet, "ImpIVA"));
   if (
     cbteDesde === undefined ||
     cbteHasta === undefined ||
@@ -226,13 +221,13 @@ export function makeWsfeAdapter(deps: {
         (result, err) => {
           if (err) return undefined;
           const resultGet = xmlChild(result, "ResultGet");
-          const cotizacion = numberOf(xmlString(resultGet, "MonCotiz"));
+          const cotizacion = decimalText(xmlString(resultGet, "MonCotiz"));
           if (!resultGet || cotizacion === undefined) {
             return fail(unreadable("FEParamGetCotizacion sin MonCotiz"));
           }
           return ok({
             moneda: xmlString(resultGet, "MonId") ?? moneda,
-            cotizacion,
+            cotizacion: amountNumber(cotizacion),
             fecha: xmlString(resultGet, "FchCotiz") ?? "",
           });
         },

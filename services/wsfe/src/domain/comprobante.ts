@@ -1,4 +1,5 @@
 import type { Environment } from "@pasarela/contracts";
+import { amountNumber, twoDecimals, type DecimalText } from "./amount.js";
 
 /** The full tuple that identifies a voucher of an account (spec §7.2, PDF row). */
 export interface ComprobanteKey {
@@ -17,21 +18,19 @@ export interface EmailRecord {
   readonly error: string | null;
 }
 
-/** What FECompConsultar says about a voucher, already read into numbers by the adapter. */
+/**
+ * What FECompConsultar says about a voucher: numbers read by the adapter, amounts kept as the
+ * authority's decimal text so rounding works on the decimal it printed, not on a double.
+ */
 export interface AuthorityComprobante {
   readonly codAutorizacion: string;
   readonly resultado: string;
   readonly cbteDesde: number;
   readonly cbteHasta: number;
   readonly cbteFch: string;
-  readonly impTotal: number;
-  readonly impNeto: number;
-  readonly impIVA: number;
-}
-
-/** Two decimals, rounding half away from zero as amounts are printed on a voucher. */
-export function twoDecimals(value: number): number {
-  return (Math.sign(value) * Math.round((Math.abs(value) + Number.EPSILON) * 100)) / 100;
+  readonly impTotal: DecimalText;
+  readonly impNeto: DecimalText;
+  readonly impIVA: DecimalText;
 }
 
 /** Spec §2.5: the authority's content, `impTotal` to two decimals, `email` only when known. */
@@ -44,8 +43,8 @@ export function foundComprobante(voucher: AuthorityComprobante, email: EmailReco
     cbteHasta: voucher.cbteHasta,
     cbteFch: voucher.cbteFch,
     impTotal: twoDecimals(voucher.impTotal),
-    impNeto: voucher.impNeto,
-    impIVA: voucher.impIVA,
+    impNeto: amountNumber(voucher.impNeto),
+    impIVA: amountNumber(voucher.impIVA),
     ...(email ? { email: { to: email.to, status: email.status, error: email.error } } : {}),
   };
 }

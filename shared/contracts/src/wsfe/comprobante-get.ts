@@ -13,7 +13,8 @@ export const comprobanteEmailSchema = z.object({
 
 /**
  * Spec §2.5. Found: the authority's data (amounts as numbers, `impTotal` rounded to two
- * decimals) plus `email` when there is one. Not found (authority 602): `{found: false}` and
+ * decimals half away from zero from the decimal the authority printed, never from a double)
+ * plus `email` when there is one. Not found (authority 602): `{found: false}` and
  * nothing else.
  */
 export const comprobanteReplySchema = z.union([
