@@ -42,6 +42,10 @@ export interface PointOfSale {
   cuit: string;
   ptoVta: number;
   service: "wsfe" | "wsfex";
+  /** blocked at the authority (FEParamGetPtosVenta `Bloqueado` S); absent means N */
+  bloqueado?: boolean;
+  /** withdrawal date yyyymmdd (FEParamGetPtosVenta `FchBaja`); absent means NULL */
+  fchBaja?: string;
 }
 
 export interface Pair {

@@ -511,6 +511,36 @@ describe("WSFEv1 operations", () => {
     expect(resultOf(res.text, "FECompTotXRequest")).toBe("<RegXReq>250</RegXReq>");
   });
 
+  it("FEParamGetPtosVenta lists blocked and withdrawn points too, with their state", async () => {
+    await control.enablePointOfSale("homologacion", {
+      cuit: DELEGATOR,
+      ptoVta: 9,
+      bloqueado: true,
+    });
+    await control.enablePointOfSale("homologacion", {
+      cuit: DELEGATOR,
+      ptoVta: 10,
+      fchBaja: "20240131",
+    });
+    const res = await call("FEParamGetPtosVenta", authXml(ta, DELEGATOR));
+    expect(resultOf(res.text, "FEParamGetPtosVenta")).toBe(
+      "<ResultGet>" +
+        "<PtoVenta><Nro>2</Nro><EmisionTipo>CAE - Ri Iva</EmisionTipo><Bloqueado>N</Bloqueado><FchBaja>NULL</FchBaja></PtoVenta>" +
+        "<PtoVenta><Nro>9</Nro><EmisionTipo>CAE - Ri Iva</EmisionTipo><Bloqueado>S</Bloqueado><FchBaja>NULL</FchBaja></PtoVenta>" +
+        "<PtoVenta><Nro>10</Nro><EmisionTipo>CAE - Ri Iva</EmisionTipo><Bloqueado>N</Bloqueado><FchBaja>20240131</FchBaja></PtoVenta>" +
+        "</ResultGet>",
+    );
+    // declaring it again sets its state again
+    await control.enablePointOfSale("homologacion", { cuit: DELEGATOR, ptoVta: 9 });
+    const again = resultOf(
+      (await call("FEParamGetPtosVenta", authXml(ta, DELEGATOR))).text,
+      "FEParamGetPtosVenta",
+    );
+    expect(again).toContain(
+      "<Nro>9</Nro><EmisionTipo>CAE - Ri Iva</EmisionTipo><Bloqueado>N</Bloqueado>",
+    );
+  });
+
   it("parameter operations answer the reference tables", async () => {
     const p = async (op: string, extra = "") =>
       resultOf((await call(op, `${authXml(ta, CUIT)}${extra}`)).text, op);

@@ -49,6 +49,40 @@ describe("the authority's answers, read right", () => {
     });
   });
 
+  describe("puntos-de-venta: the enabled ones only (spec §4.6)", () => {
+    it("leaves out blocked and withdrawn points the authority still lists", async () => {
+      const who = await stack.register({
+        accountId,
+        environment: "homologacion",
+        delegate: ["wsfe"],
+        pos: [{ ptoVta: 3, service: "wsfe" }],
+      });
+      const declare = (ptoVta: number, state: { bloqueado?: boolean; fchBaja?: string }) =>
+        stack.control.enablePointOfSale("homologacion", {
+          cuit: who.cuit,
+          ptoVta,
+          service: "wsfe",
+          ...state,
+        });
+      await declare(4, { bloqueado: true });
+      await declare(5, { fchBaja: "20240131" });
+      await declare(6, { fchBaja: "20991231" });
+      await declare(7, { bloqueado: true, fchBaja: "20991231" });
+      const response = await stack.post("/api/wsfe/parametros/puntos-de-venta", auth, {
+        environment: "homologacion",
+        representada: who.cuit,
+      });
+      expect(response.statusCode, response.body).toBe(200);
+      expect(response.json()).toEqual({
+        tabla: "puntos-de-venta",
+        items: [
+          { id: 3, descripcion: "CAE - Ri Iva", bloqueado: false, fechaBaja: null },
+          { id: 6, descripcion: "CAE - Ri Iva", bloqueado: false, fechaBaja: "20991231" },
+        ],
+      });
+    });
+  });
+
   describe("test/production mix-up seen by WSFE (600 hash)", () => {
     it("answers 403 with exactly the spec's message, the authority's text in details", async () => {
       // a homologation certificate registered for production, delegated where it logs in

@@ -37,9 +37,16 @@ export interface ControlClient {
     environment: Environment,
     input: { cuit: string; alias: string; service: WsnService },
   ): Promise<{ ok: true; removed: boolean }>;
+  /** Declares a point of sale, or sets its state again: blocked, or withdrawn on `fchBaja`. */
   enablePointOfSale(
     environment: Environment,
-    input: { cuit: string; ptoVta: number; service?: "wsfe" | "wsfex" },
+    input: {
+      cuit: string;
+      ptoVta: number;
+      service?: "wsfe" | "wsfex";
+      bloqueado?: boolean;
+      fchBaja?: string;
+    },
   ): Promise<{ ok: true }>;
   setFault(environment: Environment, input: FaultInput): Promise<{ ok: true }>;
   stats(environment: Environment): Promise<Stats>;

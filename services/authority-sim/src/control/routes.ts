@@ -22,6 +22,11 @@ const schemas = {
     cuit,
     ptoVta: z.number().int().min(1).max(99998),
     service: z.enum(["wsfe", "wsfex"]).default("wsfe"),
+    bloqueado: z.boolean().optional(),
+    fchBaja: z
+      .string()
+      .regex(/^\d{8}$/, "fchBaja must be yyyymmdd")
+      .optional(),
   }),
   fault: z.object({
     service: z.enum(FAULT_SERVICES),
@@ -123,14 +128,12 @@ export function handleControl(
       const p = schemas.pos.safeParse(body);
       if (!p.success) return bad(p.error);
       const d = p.data;
-      if (
-        !state.pointsOfSale.some(
-          (x) => x.cuit === d.cuit && x.ptoVta === d.ptoVta && x.service === d.service,
-        )
-      ) {
-        state.pointsOfSale.push(d);
-        world.commit();
-      }
+      // declaring a point again sets its state: blocked and withdrawal date as given
+      const kept = state.pointsOfSale.filter(
+        (x) => !(x.cuit === d.cuit && x.ptoVta === d.ptoVta && x.service === d.service),
+      );
+      state.pointsOfSale = [...kept, d];
+      world.commit();
       return ok;
     }
     case "POST faults": {

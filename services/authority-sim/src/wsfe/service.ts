@@ -389,16 +389,17 @@ function feCompConsultar(ctx: OpContext): string {
 function feParamGetPtosVenta(ctx: OpContext): string {
   const a = authenticate(ctx);
   if (isPair(a)) return errorsXml([a]);
+  // blocked and withdrawn points are listed too, with their state (authority-ws.md §3.2)
   const points = ctx.world.state.pointsOfSale
     .filter((p) => p.cuit === a.cuit && p.service === "wsfe")
-    .map((p) => p.ptoVta)
-    .sort((x, y) => x - y);
+    .sort((x, y) => x.ptoVta - y.ptoVta);
   if (points.length === 0) return errorsXml([{ code: 602, msg: MSG_NOT_FOUND }]);
   return `<ResultGet>${points
     .map(
-      (n) =>
-        `<PtoVenta><Nro>${n}</Nro><EmisionTipo>CAE - Ri Iva</EmisionTipo>` +
-        `<Bloqueado>N</Bloqueado><FchBaja>NULL</FchBaja></PtoVenta>`,
+      (p) =>
+        `<PtoVenta><Nro>${p.ptoVta}</Nro><EmisionTipo>CAE - Ri Iva</EmisionTipo>` +
+        `<Bloqueado>${p.bloqueado === true ? "S" : "N"}</Bloqueado>` +
+        `<FchBaja>${p.fchBaja ?? "NULL"}</FchBaja></PtoVenta>`,
     )
     .join("")}</ResultGet>`;
 }

@@ -15,12 +15,19 @@ export interface ParametroItem {
   fechaBaja?: string | null;
 }
 
+/** What reading a row may depend on besides the row: the date at the authority. */
+export interface ReadContext {
+  /** today in Argentina, yyyymmdd, the authority's calendar */
+  readonly today: string;
+}
+
 /** How one list table is read from the authority (authority-ws.md §3.2). */
 export interface ListTable {
   readonly operation: string;
   /** the repeated element inside ResultGet */
   readonly row: string;
-  readonly map: (row: AuthorityRow) => ParametroItem | undefined;
+  /** the item for a row, or undefined for a row the table does not answer */
+  readonly map: (row: AuthorityRow, context: ReadContext) => ParametroItem | undefined;
 }
 
 // The authority writes "NULL" for an open-ended date (authority-ws.md §3.2).
@@ -31,6 +38,28 @@ const intId = (value: string | undefined): number | undefined => {
   if (value === undefined || !/^-?\d+$/.test(value.trim())) return undefined;
   return Number(value);
 };
+
+const AR_OFFSET_MS = -3 * 3_600_000;
+
+/** The calendar day in Argentina (UTC−3, no daylight saving) at `now`, as yyyymmdd. */
+export function argentinaDate(now: Date): string {
+  return new Date(now.getTime() + AR_OFFSET_MS).toISOString().slice(0, 10).replaceAll("-", "");
+}
+
+/**
+ * Spec §4.6: `puntos-de-venta` answers the points enabled for web-service invoicing, while
+ * FEParamGetPtosVenta also lists blocked (`Bloqueado` S) and withdrawn ones (`FchBaja`, a
+ * date or "NULL"). A point is enabled when it is not blocked and has no withdrawal date, or
+ * one still to come: on its `FchBaja` it is already withdrawn. A date that cannot be read is
+ * taken as withdrawn, since the table must not offer a point the authority may refuse.
+ */
+export function isEnabledPointOfSale(row: AuthorityRow, today: string): boolean {
+  if (row.Bloqueado?.trim().toUpperCase() === "S") return false;
+  const baja = date(row.FchBaja?.trim());
+  if (baja === null) return true;
+  const day = /^(\d{4})-?(\d{2})-?(\d{2})/.exec(baja);
+  return day !== null && `${day[1]}${day[2]}${day[3]}` > today;
+}
 
 function dated(idOf: (row: AuthorityRow) => number | string | undefined) {
   return (row: AuthorityRow): ParametroItem | undefined => {
@@ -77,9 +106,9 @@ export const listTables: Readonly<Record<Exclude<Tabla, "cotizacion">, ListTable
   "puntos-de-venta": {
     operation: "FEParamGetPtosVenta",
     row: "PtoVenta",
-    map: (row) => {
+    map: (row, { today }) => {
       const id = intId(row.Nro);
-      if (id === undefined) return undefined;
+      if (id === undefined || !isEnabledPointOfSale(row, today)) return undefined;
       return {
         id,
         descripcion: row.EmisionTipo ?? "",

@@ -2,9 +2,19 @@ import type { Handler } from "@pasarela/bus";
 import type { wsfe } from "@pasarela/contracts";
 import { appError, fail, ok } from "@pasarela/errors";
 import type { WsfeAdapter } from "../adapters/wsfe.js";
-import { DEFAULT_MONEDA, listTables, type ParametroItem } from "../domain/parametros.js";
+import {
+  DEFAULT_MONEDA,
+  argentinaDate,
+  listTables,
+  type ParametroItem,
+} from "../domain/parametros.js";
 
-export function makeParametrosGet(deps: { wsfe: WsfeAdapter }): Handler<typeof wsfe.parametrosGet> {
+export function makeParametrosGet(deps: {
+  wsfe: WsfeAdapter;
+  /** the clock that says which points of sale are withdrawn already; the system's by default */
+  now?: () => Date;
+}): Handler<typeof wsfe.parametrosGet> {
+  const now = deps.now ?? (() => new Date());
   return async ({ tabla, environment, representada, moneda }, ctx) => {
     if (!ctx.accountId) return fail(appError("REPRESENTADA_NOT_FOUND"));
     const caller = { accountId: ctx.accountId, cuit: representada, environment };
@@ -15,8 +25,9 @@ export function makeParametrosGet(deps: { wsfe: WsfeAdapter }): Handler<typeof w
     const table = listTables[tabla];
     const rows = await deps.wsfe.parametros(caller, table.operation, table.row);
     if (!rows.ok) return rows;
+    const context = { today: argentinaDate(now()) };
     const items = rows.value
-      .map(table.map)
+      .map((row) => table.map(row, context))
       .filter((item): item is ParametroItem => item !== undefined);
     return ok({ tabla, items });
   };

@@ -19,7 +19,10 @@ export const parametroItemSchema = z
     vigenciaHasta: z.string().nullable().optional(),
     /** condicion-iva-receptor: voucher classes it applies to, as published (e.g. "A/M/C") */
     claseComprobante: z.string().optional(),
-    /** puntos-de-venta */
+    /**
+     * puntos-de-venta lists only the points enabled today (spec §4.6): `bloqueado` is always
+     * false there, and `fechaBaja` is null or a withdrawal date still to come (yyyymmdd)
+     */
     bloqueado: z.boolean().optional(),
     fechaBaja: z.string().nullable().optional(),
   })
