@@ -83,7 +83,7 @@ describe("the authority's answers, read right", () => {
     });
   });
 
-  describe("test/production mix-up seen by WSFE (600 hash)", () => {
+  describe("test/production mix-up seen by WSFE (600) and WSFEX (1000): 'verificar hash'", () => {
     it("answers 403 with exactly the spec's message, the authority's text in details", async () => {
       // a homologation certificate registered for production, delegated where it logs in
       const mixed = await stack.register({
@@ -93,24 +93,31 @@ describe("the authority's answers, read right", () => {
         certFrom: "homologacion",
         pos: [{ ptoVta: 3, service: "wsfe" }],
       });
-      await stack.control.delegate("homologacion", {
-        cuit: mixed.cuit,
-        alias: mixed.alias,
-        service: "wsfe",
-      });
-      const response = await stack.post("/api/wsfe/ultimo-comprobante", auth, {
-        environment: "produccion",
-        representada: mixed.cuit,
-        cbteTipo: 11,
-      });
-      expect(response.statusCode, response.body).toBe(403);
-      const error = response.json<ErrorBody>();
-      expect(error).toMatchObject({
-        code: "CERTIFICATE_ENVIRONMENT_MISMATCH",
-        error: "Certificado no emitido por AC de confianza",
-        details: { environment: "produccion", authorityCode: 600 },
-      });
-      expect(error.details?.authorityMessage).toContain("Error al verificar hash");
+      for (const service of ["wsfe", "wsfex"] as const) {
+        await stack.control.delegate("homologacion", {
+          cuit: mixed.cuit,
+          alias: mixed.alias,
+          service,
+        });
+      }
+      for (const [url, extra, authorityCode] of [
+        ["/api/wsfe/ultimo-comprobante", { cbteTipo: 11 }, 600],
+        ["/api/wsfex/ultimo-comprobante", { cbteTipo: 19, ptoVta: 5 }, 1000],
+      ] as const) {
+        const response = await stack.post(url, auth, {
+          environment: "produccion",
+          representada: mixed.cuit,
+          ...extra,
+        });
+        expect(response.statusCode, response.body).toBe(403);
+        const error = response.json<ErrorBody>();
+        expect(error).toMatchObject({
+          code: "CERTIFICATE_ENVIRONMENT_MISMATCH",
+          error: "Certificado no emitido por AC de confianza",
+          details: { environment: "produccion", authorityCode },
+        });
+        expect(error.details?.authorityMessage).toContain("Error al verificar hash");
+      }
     });
   });
 });
