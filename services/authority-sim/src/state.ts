@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { chmodSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import type { TlsState } from "./tls.js";
 
 export const ENVIRONMENTS = ["homologacion", "produccion"] as const;
 export type Environment = (typeof ENVIRONMENTS)[number];
@@ -159,6 +160,8 @@ export interface EnvState {
 export interface SimState {
   version: 1;
   envs: Record<Environment, EnvState>;
+  /** The HTTPS port's CA and certificate, created the first time HTTPS is served. */
+  tls?: TlsState;
 }
 
 const DEFAULT_COTIZACIONES: Readonly<Record<string, number>> = {
