@@ -26,5 +26,10 @@ export {
 } from "./asmx-client.js";
 export { classifyAsmxErr, type AsmxErr, type AsmxErrCodes } from "./asmx-errors.js";
 export { withAccessTicket, type TicketedAttempt, type TicketKey } from "./ticketed-call.js";
-export { httpPost, type PostAnswer } from "./http-post.js";
+export {
+  AUTHORITY_MAX_BODY_BYTES,
+  httpPost,
+  trustAuthorityCa,
+  type PostAnswer,
+} from "./http-post.js";
 export { describeTransportFailure } from "./transport-failure.js";

@@ -1,4 +1,5 @@
 import { XMLParser } from "fast-xml-parser";
+import { authorityAxiosOptions } from "./http-post.js";
 import { createSoapClient, type SoapFailure } from "./soap-client.js";
 
 /** The credentials and validity of a TA (loginTicketResponse, authority-ws.md §2.5). */
@@ -46,9 +47,16 @@ export function parseLoginTicket(xml: string): LoginTicket | undefined {
   return { token, sign, generationTime, expirationTime };
 }
 
-/** A WSAA client on the project's own WSDL (`wsdl/wsaa.wsdl`) at the configured endpoint. */
+/**
+ * A WSAA client on the project's own WSDL (`wsdl/wsaa.wsdl`) at the configured endpoint, over
+ * the transport the business services use (trusted CAs, body cap).
+ */
 export function makeWsaaClient(options: { endpoint: string; timeoutMs: number }): WsaaClient {
-  const soap = createSoapClient({ wsdl: "wsaa.wsdl", ...options });
+  const soap = createSoapClient({
+    wsdl: "wsaa.wsdl",
+    ...options,
+    transport: authorityAxiosOptions,
+  });
   return {
     endpoint: options.endpoint,
     async loginCms(cmsBase64) {
