@@ -21,6 +21,8 @@ export async function startE2EStack(
   options: {
     /** extra variables for every service process, e.g. `AUTHORITY_TIMEOUT_MS` */
     env?: Record<string, string>;
+    /** how the simulator runs (HTTPS port, where it writes its TLS CA) */
+    simulator?: { httpsPort?: number; tlsCaFile?: string };
   } = {},
 ): Promise<E2EStack> {
   const infra: FileInfra = await fileInfra();
@@ -31,7 +33,7 @@ export async function startE2EStack(
       natsUrl: infra.natsUrl,
       databaseUrl: infra.databaseUrl,
       prefix: infra.prefix,
-      simulator: {},
+      simulator: options.simulator ?? {},
       env: {
         API_KEY_PEPPER: randomBytes(32).toString("base64"),
         KEY_ENCRYPTION_KEY: randomBytes(32).toString("base64"),

@@ -6,7 +6,7 @@ import { ENVIRONMENTS, FAULT_MODES, FAULT_SERVICES, WSN_SERVICES } from "./state
 import type { Environment, FaultMode, FaultService, WsnService } from "./state.js";
 
 const USAGE =
-  "usage: sim <cert|ca|delegate|undelegate|pos|fault|permit|stats|reset|settings|forget-tas> --environment <env> [options]";
+  "usage: sim <cert|ca|delegate|undelegate|pos|fault|permit|stats|reset|settings|forget-tas> --environment <env> [options] | sim tls-ca";
 
 export class UsageError extends Error {}
 
@@ -55,11 +55,13 @@ function numberFlag(flags: Map<string, string>, name: string): number | undefine
   return n;
 }
 
-/** Runs one command; returns what goes to stdout (JSON text, or a PEM for cert/ca). */
+/** Runs one command; returns what goes to stdout (JSON text, or a PEM for cert/ca/tls-ca). */
 export async function runCli(argv: readonly string[], client: ControlClient): Promise<string> {
   const [command, ...rest] = argv;
   if (command === undefined) throw new UsageError(USAGE);
   const flags = parseFlags(rest);
+  // The HTTPS port's CA belongs to the simulator, not to one environment.
+  if (command === "tls-ca") return client.tlsCaCertificate();
   const env: Environment = pick(flags, "environment", ENVIRONMENTS);
   switch (command) {
     case "cert": {

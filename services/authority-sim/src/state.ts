@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
-import { readFileSync, renameSync, writeFileSync } from "node:fs";
+import { chmodSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import type { TlsState } from "./tls.js";
 
 export const ENVIRONMENTS = ["homologacion", "produccion"] as const;
 export type Environment = (typeof ENVIRONMENTS)[number];
@@ -163,6 +164,8 @@ export interface EnvState {
 export interface SimState {
   version: 1;
   envs: Record<Environment, EnvState>;
+  /** The HTTPS port's CA and certificate, created the first time HTTPS is served. */
+  tls?: TlsState;
 }
 
 const DEFAULT_COTIZACIONES: Readonly<Record<string, number>> = {
@@ -225,9 +228,14 @@ export function loadState(file: string): SimState | undefined {
   return parsed;
 }
 
-/** Write-then-rename, so a crash mid-write never leaves a truncated state file. */
+/**
+ * Write-then-rename, so a crash mid-write never leaves a truncated state file. The state holds
+ * the CAs' private keys: owner-only, whatever mode an earlier file or a leftover temp file had
+ * (the rename replaces the old file, and `mode` applies only when a file is created).
+ */
 export function saveState(file: string, state: SimState): void {
   const tmp = `${file}.${process.pid}.tmp`;
-  writeFileSync(tmp, JSON.stringify(state));
+  writeFileSync(tmp, JSON.stringify(state), { mode: 0o600 });
+  chmodSync(tmp, 0o600);
   renameSync(tmp, file);
 }

@@ -373,6 +373,8 @@ describe("CLI", () => {
     expect(loadConfig({})).toEqual({
       SIM_PORT: 4400,
       SIM_HOST: "127.0.0.1",
+      SIM_HTTPS_PORT: 4401,
+      SIM_TLS_NAMES: [],
       SIM_LOG_LEVEL: "info",
     });
     expect(() => loadConfig({ SIM_PORT: "abc" })).toThrow(/SIM_PORT/);

@@ -1,3 +1,4 @@
+import { trustAuthorityCa } from "@pasarela/authority";
 import { startService, type RunningService } from "@pasarela/service";
 import type { Logger } from "@pasarela/telemetry";
 import { makeWsaaAdapter } from "./adapters/wsaa.js";
@@ -15,6 +16,8 @@ export async function startTicket(
   config: TicketConfig,
   logger?: Logger,
 ): Promise<RunningService<object>> {
+  // the authority's HTTPS may come from a local stand-in with its own CA (the simulator's)
+  if (config.AUTHORITY_CA_FILE) trustAuthorityCa(config.AUTHORITY_CA_FILE.pem);
   const sealer = makeSealer(config.KEY_ENCRYPTION_KEY);
   const wsaa = makeWsaaAdapter({
     urls: { homologacion: config.WSAA_URL_HOMOLOGACION, produccion: config.WSAA_URL_PRODUCCION },

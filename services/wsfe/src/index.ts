@@ -1,4 +1,8 @@
-import { makeAccessTicketCache, type AccessTicketCache } from "@pasarela/authority";
+import {
+  makeAccessTicketCache,
+  trustAuthorityCa,
+  type AccessTicketCache,
+} from "@pasarela/authority";
 import { startService, type RunningService } from "@pasarela/service";
 import type { Logger } from "@pasarela/telemetry";
 import { makeWsfeAdapter } from "./adapters/wsfe.js";
@@ -25,6 +29,8 @@ export async function startWsfe(
   config: WsfeConfig,
   logger?: Logger,
 ): Promise<RunningService<WsfeDeps>> {
+  // the authority's HTTPS may come from a local stand-in with its own CA (the simulator's)
+  if (config.AUTHORITY_CA_FILE) trustAuthorityCa(config.AUTHORITY_CA_FILE.pem);
   return startService<WsfeDatabase, WsfeDeps>({
     name: "wsfe",
     settings: config,

@@ -1,4 +1,8 @@
-import { makeAccessTicketCache, type AccessTicketCache } from "@pasarela/authority";
+import {
+  makeAccessTicketCache,
+  trustAuthorityCa,
+  type AccessTicketCache,
+} from "@pasarela/authority";
 import { startService, type RunningService } from "@pasarela/service";
 import type { Logger } from "@pasarela/telemetry";
 import { makeWsfexAdapter } from "./adapters/wsfex.js";
@@ -20,6 +24,8 @@ export async function startWsfex(
   config: WsfexConfig,
   logger?: Logger,
 ): Promise<RunningService<WsfexDeps>> {
+  // the authority's HTTPS may come from a local stand-in with its own CA (the simulator's)
+  if (config.AUTHORITY_CA_FILE) trustAuthorityCa(config.AUTHORITY_CA_FILE.pem);
   return startService<never, WsfexDeps>({
     name: "wsfex",
     settings: config,

@@ -32,5 +32,10 @@ export {
   type AsmxErrContext,
 } from "./asmx-errors.js";
 export { withAccessTicket, type TicketedAttempt, type TicketKey } from "./ticketed-call.js";
-export { httpPost, type PostAnswer } from "./http-post.js";
+export {
+  AUTHORITY_MAX_BODY_BYTES,
+  httpPost,
+  trustAuthorityCa,
+  type PostAnswer,
+} from "./http-post.js";
 export { describeTransportFailure } from "./transport-failure.js";

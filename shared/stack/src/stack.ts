@@ -15,8 +15,17 @@ export interface StackOptions {
   prefix?: string | undefined;
   edgePort?: number | undefined;
   /** start the authority simulator and point every authority URL at it */
-  simulator?: { port?: number | undefined; stateFile?: string | undefined } | undefined;
-  /** variables for every process (secrets, log level, authority URLs) */
+  simulator?:
+    | {
+        port?: number | undefined;
+        /** its HTTPS port (the same app over TLS); a free one by default, `off` for none */
+        httpsPort?: number | "off" | undefined;
+        stateFile?: string | undefined;
+        /** where it writes the certificate of its TLS CA, for AUTHORITY_CA_FILE */
+        tlsCaFile?: string | undefined;
+      }
+    | undefined;
+  /** variables for every process (secrets, log level, authority URLs: these win over the simulator's) */
   env?: Record<string, string> | undefined;
   /** where process output goes: the terminal (prefixed), kept in memory, or dropped */
   output?: "terminal" | "memory" | "silent";
@@ -28,6 +37,8 @@ export interface StackOptions {
 export interface Stack {
   edgeUrl: string;
   simulatorUrl: string | undefined;
+  /** the simulator's HTTPS origin, when it runs */
+  simulatorHttpsUrl: string | undefined;
   /** the environment every process got (minus nothing: tests reuse it for CLIs) */
   env: Record<string, string>;
   /** captured output of every process, when output is "memory" */
@@ -140,22 +151,32 @@ export async function startStack(options: StackOptions): Promise<Stack> {
   };
 
   let simulatorUrl: string | undefined;
+  let simulatorHttpsUrl: string | undefined;
   try {
     if (options.simulator) {
       const entry = entryOf(options.root, "authority-sim");
       if (!entry) throw new Error("the authority simulator is not built (run: npx tsc -b)");
       const port = options.simulator.port ?? (await freePort());
+      const httpsPort = options.simulator.httpsPort ?? (await freePort());
       simulatorUrl = `http://127.0.0.1:${port}`;
+      if (httpsPort !== "off") simulatorHttpsUrl = `https://127.0.0.1:${httpsPort}`;
       launch("authority-sim", entry, {
         SIM_PORT: String(port),
+        SIM_HTTPS_PORT: String(httpsPort),
         ...(options.simulator.stateFile ? { SIM_STATE_FILE: options.simulator.stateFile } : {}),
+        ...(options.simulator.tlsCaFile ? { SIM_TLS_CA_FILE: options.simulator.tlsCaFile } : {}),
       });
       await waitForHttp(
         `${simulatorUrl}/_control/health`,
         options.readyTimeoutMs ?? 30_000,
         children,
       );
-      Object.assign(env, simulatorAuthorityEnv(simulatorUrl), { SIM_URL: simulatorUrl });
+      Object.assign(
+        env,
+        simulatorAuthorityEnv(simulatorUrl),
+        { SIM_URL: simulatorUrl },
+        options.env,
+      );
     }
     for (const name of gatewayServices) {
       const entry = entryOf(options.root, name);
@@ -165,7 +186,14 @@ export async function startStack(options: StackOptions): Promise<Stack> {
       throw new Error("the edge is not built (run: npx tsc -b)");
     const edgeUrl = `http://127.0.0.1:${edgePort}`;
     await waitForHttp(`${edgeUrl}/readyz`, options.readyTimeoutMs ?? 60_000, children);
-    return { edgeUrl, simulatorUrl, env, output: () => captured.join(""), stop };
+    return {
+      edgeUrl,
+      simulatorUrl,
+      simulatorHttpsUrl,
+      env,
+      output: () => captured.join(""),
+      stop,
+    };
   } catch (error) {
     await stop();
     const detail = output === "memory" ? `\n${captured.join("").slice(-4000)}` : "";

@@ -23,6 +23,8 @@ export interface SettingsInput {
 /** Typed client for the simulator's control API (used by the CLI and other packages' tests). */
 export interface ControlClient {
   health(): Promise<{ ok: true }>;
+  /** PEM of the CA behind the simulator's HTTPS certificate: what a client must trust. */
+  tlsCaCertificate(): Promise<string>;
   caCertificate(environment: Environment): Promise<string>;
   issueCertificate(environment: Environment, csrPem: string): Promise<string>;
   delegate(
@@ -110,6 +112,8 @@ export function makeControlClient(baseUrl: string): ControlClient {
   }
   return {
     health: () => call("GET", "/health"),
+    tlsCaCertificate: async () =>
+      (await call<{ certificate: string }>("GET", "/tls-ca")).certificate,
     caCertificate: async (env) =>
       (await call<{ certificate: string }>("GET", `/${env}/ca`)).certificate,
     issueCertificate: async (env, csr) =>

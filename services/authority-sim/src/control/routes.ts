@@ -57,14 +57,23 @@ function bad(error: z.ZodError): ControlResponse {
   };
 }
 
-/** The JSON control API under /_control; `worlds` holds one World per environment. */
+/**
+ * The JSON control API under /_control; `worlds` holds one World per environment, `tlsCa` the
+ * CA of the HTTPS port (undefined when the simulator serves plain HTTP only).
+ */
 export function handleControl(
   method: string,
   path: string,
   body: unknown,
   worlds: Readonly<Record<Environment, World>>,
+  tlsCa: string | undefined,
 ): ControlResponse {
   if (path === "/_control/health") return ok;
+  if (path === "/_control/tls-ca" && method === "GET") {
+    return tlsCa === undefined
+      ? { status: 404, body: { error: "the simulator does not serve HTTPS (SIM_HTTPS_PORT)" } }
+      : { status: 200, body: { certificate: tlsCa } };
+  }
   const m = /^\/_control\/([^/]+)\/([^/]+)$/.exec(path);
   if (m === null) return { status: 404, body: { error: `no control route ${path}` } };
   const envName = m[1] ?? "";
