@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import swagger from "@fastify/swagger";
 import swaggerUi from "@fastify/swagger-ui";
 import type { Tracer } from "@opentelemetry/api";
@@ -51,6 +52,8 @@ export async function buildApp(deps: AppDeps): Promise<EdgeApp> {
     childLoggerFactory: (logger) => logger,
     bodyLimit: deps.bodyLimit ?? 1_048_576,
     requestIdHeader: false,
+    // random, so a request id tells nothing of how many requests the edge served, nor when
+    genReqId: () => randomUUID(),
     return503OnClosing: true,
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
