@@ -6,6 +6,7 @@ import {
   kindOf,
   type AppError,
 } from "@pasarela/errors";
+import { attachedError } from "@pasarela/contracts";
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { hasZodFastifySchemaValidationErrors } from "fastify-type-provider-zod";
 import { EdgeError } from "./edge-error.js";
@@ -46,6 +47,8 @@ function toAppError(error: FastifyError, request: FastifyRequest): AppError {
     // fastify's validation entry type lives in a path NodeNext cannot resolve: state its shape
     const validation = error.validation as readonly ValidationEntry[];
     const [first] = validation;
+    const attached = first && attachedError({ code: first.keyword, params: first.params.params });
+    if (attached) return attached;
     const where =
       error.validationContext === "body" || !error.validationContext
         ? ""
