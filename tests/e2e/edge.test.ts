@@ -2,15 +2,41 @@ import { connectBus, type Bus } from "@pasarela/bus";
 import { billing } from "@pasarela/contracts";
 import { createLogger, startTracing } from "@pasarela/telemetry";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  http,
+  newAccount,
+  register,
+  scratch,
+  simStats,
+  type Account,
+  type ErrorBody,
+  type Registered,
+  type Scratch,
+} from "../support/operator.js";
 import { startE2EStack, type E2EStack } from "../support/stack.js";
+
+const env = "homologacion" as const;
 
 describe("the edge as a hostile caller sees it, over real processes", () => {
   let stack: E2EStack;
   /** the operator's own NATS client (what `npm run admin` does), for many keys quickly */
   let operator: Bus;
+  let dir: Scratch;
+  let account: Account;
+  /** delegated wsfe and wsfex, point of sale 5 enabled for wsfex */
+  let main: Registered;
 
   beforeAll(async () => {
     stack = await startE2EStack({ env: { LOG_LEVEL: "info" } });
+    dir = scratch();
+    account = await newAccount(stack, "Hostil");
+    main = await register(stack, dir, {
+      accountId: account.accountId,
+      environment: env,
+      ptoVta: 3,
+      delegate: ["wsfe", "wsfex"],
+      pos: [{ ptoVta: 5, service: "wsfex" }],
+    });
     operator = await connectBus({
       url: stack.env.NATS_URL!,
       prefix: stack.env.NATS_PREFIX,
@@ -23,6 +49,92 @@ describe("the edge as a hostile caller sees it, over real processes", () => {
   afterAll(async () => {
     await operator?.close();
     await stack?.teardown();
+    dir?.remove();
+  });
+
+  const expectRefused = (answer: { status: number; text: string }, field: string, hex: string) => {
+    expect(answer.status, answer.text).toBe(400);
+    const body = JSON.parse(answer.text) as ErrorBody;
+    expect(body.code).toBe("INVALID_FIELD");
+    expect(body.details?.field).toBe(field);
+    expect(body.error).toContain(`El campo ${field} contiene un carácter no permitido (${hex})`);
+  };
+
+  it("refuses NUL, control characters, lone surrogates and noncharacters in catalog text with 400 naming the field, storing nothing", async () => {
+    const send = (method: "GET" | "POST", path: string, body?: unknown) =>
+      http(stack, method, path, account.rw, body);
+    const cliente = { docTipo: 96, docNro: "30111222" };
+    // JSON.stringify writes control characters and lone surrogates as \uXXXX escapes, as a
+    // hostile caller would
+    for (const [razonSocial, hex] of [
+      ["Ferretería\u0000 SA", "U+0000"], // PostgreSQL refuses NUL: this was a 500
+      ["Ferretería \ud800", "U+D800"], // stored silently as U+FFFD before
+      ["Ferretería\u0007", "U+0007"],
+    ] as const) {
+      expectRefused(
+        await send("POST", "/api/clientes", { ...cliente, razonSocial }),
+        "razonSocial",
+        hex,
+      );
+    }
+    expectRefused(
+      await send("POST", "/api/clientes", {
+        ...cliente,
+        razonSocial: "Bien",
+        domicilio: "a\u000bb",
+      }),
+      "domicilio",
+      "U+000B",
+    );
+    expectRefused(
+      await send("POST", "/api/productos", { descripcion: "Yerba\uffff", precioUnitario: "1" }),
+      "descripcion",
+      "U+FFFF",
+    );
+    expectRefused(await send("GET", "/api/clientes?q=%00"), "querystring.q", "U+0000");
+    const listed = await send("GET", "/api/clientes");
+    expect(listed.status).toBe(200);
+    expect(listed.json<{ items: unknown[] }>().items).toEqual([]);
+
+    // what is allowed arrives exactly as sent: accents, symbols, emoji, tab
+    const razonSocial = "Muñoz e Hijos — ñandú 😀\tsucursal";
+    const created = await send("POST", "/api/clientes", { ...cliente, razonSocial });
+    expect(created.status, created.text).toBe(201);
+    expect(created.json<{ razonSocial: string }>().razonSocial).toBe(razonSocial);
+  });
+
+  it("refuses control characters in a shipping permit and a currency before the authority is called", async () => {
+    const authority = async () => (await simStats(stack, env)).total;
+    const before = await authority();
+    const as = (extra: Record<string, unknown>) => ({
+      environment: env,
+      representada: main.cuit,
+      ...extra,
+    });
+    const post = (path: string, body: unknown) => http(stack, "POST", path, account.rw, body);
+    for (const [idPermiso, hex] of [
+      ["24001EC01000001/A\u0001", "U+0001"],
+      ["24001EC01000001\u0000", "U+0000"],
+      ["\udc0024001EC01000001", "U+DC00"],
+    ] as const) {
+      expectRefused(
+        await post("/api/wsfex/permiso", as({ idPermiso, dstMerc: 203 })),
+        "idPermiso",
+        hex,
+      );
+    }
+    expectRefused(
+      await post("/api/wsfe/parametros/cotizacion", as({ moneda: "DO\u001b" })),
+      "moneda",
+      "U+001B",
+    );
+    expect(await authority()).toBe(before);
+    // the same permit without the hostile character reaches the authority and answers
+    const valid = await post(
+      "/api/wsfex/permiso",
+      as({ idPermiso: "24001EC01000001/A", dstMerc: 203 }),
+    );
+    expect(valid.status, valid.text).toBe(200);
   });
 
   const cuenta = (authorization: string) =>

@@ -16,6 +16,7 @@ import { makeAuthenticate } from "./auth/authenticate.js";
 import { makeKeyCache } from "./auth/key-cache.js";
 import { unwrap } from "./http/edge-error.js";
 import { registerErrorHandling } from "./http/error-handler.js";
+import { registerTextGuard } from "./http/text-guard.js";
 import { inRequestContext, registerTracing } from "./http/tracing.js";
 import { registerHealthRoutes } from "./routes/health.js";
 import { routeModules, type Caller, type RouteModule } from "./routes/index.js";
@@ -36,8 +37,8 @@ export interface EdgeApp {
 }
 
 /**
- * Plugin order: error handling and tracing first (they see everything), then the OpenAPI
- * document, health, and the /api routes behind authentication.
+ * Plugin order: error handling, tracing and the text guard first (they see everything), then
+ * the OpenAPI document, health, and the /api routes behind authentication.
  */
 export async function buildApp(deps: AppDeps): Promise<EdgeApp> {
   configureZodMessages();
@@ -60,6 +61,7 @@ export async function buildApp(deps: AppDeps): Promise<EdgeApp> {
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app);
   registerTracing(app, deps.tracer);
+  registerTextGuard(app);
 
   await app.register(swagger, {
     openapi: {
