@@ -32,6 +32,15 @@ export function invalidJson(problem: string): AppError {
   };
 }
 
+/** Not valid HTTP; `problem` says what (no Host, Content-Length with Transfer-Encoding…). */
+export function malformedRequest(problem: string): AppError {
+  return {
+    code: "MALFORMED_REQUEST",
+    message: `${catalogue.MALFORMED_REQUEST.message}: ${problem}`,
+    details: { problem },
+  };
+}
+
 /** `problem` completes "El campo <field> …", e.g. "es obligatorio". */
 export function invalidField(field: string, problem: string): AppError {
   return {
