@@ -1,3 +1,4 @@
+import { connect } from "node:net";
 import { connectBus, type Bus } from "@pasarela/bus";
 import { billing } from "@pasarela/contracts";
 import { createLogger, startTracing } from "@pasarela/telemetry";
@@ -16,6 +17,48 @@ import {
 import { startE2EStack, type E2EStack } from "../support/stack.js";
 
 const env = "homologacion" as const;
+const REQUEST_TIMEOUT_MS = 1_500;
+
+/**
+ * Writes `raw` on a fresh connection to the edge, leaves it open as a stalling client would,
+ * and reads the first answer: its status and JSON body (undefined if none by the deadline).
+ */
+function rawExchange(
+  url: string,
+  raw: string,
+  deadlineMs = 15_000,
+): Promise<{ status: number; body: Record<string, unknown> } | undefined> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve) => {
+    const socket = connect({ host: hostname, port: Number(port) }, () => socket.write(raw));
+    let received = "";
+    const finish = () => {
+      clearTimeout(timer);
+      socket.destroy();
+      const end = received.indexOf("\r\n\r\n");
+      if (end < 0) return resolve(undefined);
+      const body = received.slice(end + 4);
+      resolve({
+        status: Number(received.slice(0, end).split(" ")[1]),
+        body: body ? (JSON.parse(body) as Record<string, unknown>) : {},
+      });
+    };
+    const timer = setTimeout(finish, deadlineMs);
+    socket.on("data", (data: Buffer) => {
+      received += data.toString("utf8");
+      const end = received.indexOf("\r\n\r\n");
+      const length = /^content-length: *(\d+)/im.exec(received.slice(0, end))?.[1];
+      if (
+        end >= 0 &&
+        length !== undefined &&
+        Buffer.byteLength(received.slice(end + 4)) >= Number(length)
+      )
+        finish();
+    });
+    socket.on("close", finish);
+    socket.on("error", finish);
+  });
+}
 
 describe("the edge as a hostile caller sees it, over real processes", () => {
   let stack: E2EStack;
@@ -27,7 +70,9 @@ describe("the edge as a hostile caller sees it, over real processes", () => {
   let main: Registered;
 
   beforeAll(async () => {
-    stack = await startE2EStack({ env: { LOG_LEVEL: "info" } });
+    stack = await startE2EStack({
+      env: { LOG_LEVEL: "info", EDGE_REQUEST_TIMEOUT_MS: String(REQUEST_TIMEOUT_MS) },
+    });
     dir = scratch();
     account = await newAccount(stack, "Hostil");
     main = await register(stack, dir, {
@@ -135,6 +180,39 @@ describe("the edge as a hostile caller sees it, over real processes", () => {
       as({ idPermiso: "24001EC01000001/A", dstMerc: 203 }),
     );
     expect(valid.status, valid.text).toBe(200);
+  });
+
+  it("answers 408 in the catalogue to a request whose body stalls halfway (EDGE_REQUEST_TIMEOUT_MS)", async () => {
+    const body = JSON.stringify({ docTipo: 96, docNro: "30999888", razonSocial: "Lento SA" });
+    const started = Date.now();
+    const answer = await rawExchange(
+      stack.edgeUrl,
+      `POST /api/clientes HTTP/1.1\r\nHost: edge\r\nAuthorization: ${account.rw}\r\n` +
+        `Content-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n` +
+        body.slice(0, body.length / 2),
+    );
+    expect(answer).toMatchObject({ status: 408, body: { code: "REQUEST_TIMEOUT" } });
+    // not before the configured limit: the edge process read the variable
+    expect(Date.now() - started).toBeGreaterThanOrEqual(REQUEST_TIMEOUT_MS - 100);
+  });
+
+  it("answers malformed HTTP from the catalogue, never with Node's or fastify's own body", async () => {
+    for (const raw of [
+      `GET /api/cuenta HTTP/1.1\r\nAuthorization: ${account.rw}\r\n\r\n`,
+      "POST /api/clientes HTTP/1.1\r\nHost: edge\r\nContent-Length: 4\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n",
+      "BASURA\r\n\r\n",
+      `GET /api/clientes/%ZZ HTTP/1.1\r\nHost: edge\r\nAuthorization: ${account.rw}\r\n\r\n`,
+    ]) {
+      const answer = await rawExchange(stack.edgeUrl, raw);
+      expect(answer, raw).toBeDefined();
+      const { status, body } = answer!;
+      expect(status, raw).toBe(400);
+      expect(Object.keys(body).sort(), raw).toEqual(
+        ["code", "details", "error"].filter((k) => k in body),
+      );
+      expect(["MALFORMED_REQUEST", "INVALID_URL"], raw).toContain(body.code);
+      expect(typeof body.error, raw).toBe("string");
+    }
   });
 
   const cuenta = (authorization: string) =>

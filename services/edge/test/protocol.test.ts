@@ -111,8 +111,10 @@ describe("edge over a raw socket: every answer in the catalogue, bounded request
   });
 
   it("answers 400 MALFORMED_REQUEST naming Host for an HTTP/1.1 request without one, and serves HTTP/1.0 without it", async () => {
-    const body = expectCatalogued(await get("/api/cuenta", auth), 400, "MALFORMED_REQUEST");
+    const answer = await get("/api/cuenta", auth);
+    const body = expectCatalogued(answer, 400, "MALFORMED_REQUEST");
     expect(body.error).toContain("Host");
+    expect(answer!.closed).toBe(true);
     const old = await exchange(port, [`GET /api/cuenta HTTP/1.0\r\n${auth}\r\n\r\n`]);
     expect(old?.status).toBe(200);
   });

@@ -81,10 +81,12 @@ export function protocolOptions(limits: ProtocolLimits, logger: Logger) {
  * catalogue body, before authentication.
  */
 export function registerHostCheck(app: FastifyInstance): void {
-  app.addHook("onRequest", (request, _reply, done) => {
+  app.addHook("onRequest", (request, reply, done) => {
     const { httpVersionMajor, httpVersionMinor } = request.raw;
     const requiresHost = httpVersionMajor > 1 || (httpVersionMajor === 1 && httpVersionMinor >= 1);
     if (requiresHost && !request.headers.host) {
+      // a client this far from HTTP/1.1 gets no second request on the connection
+      void reply.header("connection", "close");
       done(new EdgeError(malformedRequest("falta el encabezado Host")));
       return;
     }
