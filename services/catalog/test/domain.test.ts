@@ -25,10 +25,13 @@ describe("catalog domain", () => {
     expect(documentoProblem(99, "0")).toBeUndefined();
   });
 
-  it("round-trips cursors and refuses ones it never issued", () => {
-    expect(decodeCursor(encodeCursor("42"))).toBe("42");
+  it("round-trips cursors naming a record id and refuses ones it never issued", () => {
+    const id = "1b4e28ba-2fa1-11d2-883f-0016d3cca427";
+    expect(decodeCursor(encodeCursor(id))).toBe(id);
     expect(decodeCursor("garbage")).toBeUndefined();
-    expect(decodeCursor(Buffer.from("s1:-1").toString("base64url"))).toBeUndefined();
+    // the former cursors carried a sequence shared by every account
+    expect(decodeCursor(Buffer.from("s1:42").toString("base64url"))).toBeUndefined();
+    expect(decodeCursor(Buffer.from("r1:42").toString("base64url"))).toBeUndefined();
   });
 
   it("folds case and accents and takes LIKE wildcards literally", () => {

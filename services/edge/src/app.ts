@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import swagger from "@fastify/swagger";
 import swaggerUi from "@fastify/swagger-ui";
 import type { Tracer } from "@opentelemetry/api";
@@ -15,6 +16,8 @@ import { makeAuthenticate } from "./auth/authenticate.js";
 import { makeKeyCache } from "./auth/key-cache.js";
 import { unwrap } from "./http/edge-error.js";
 import { registerErrorHandling } from "./http/error-handler.js";
+import { protocolOptions, registerHostCheck } from "./http/protocol.js";
+import { registerTextGuard } from "./http/text-guard.js";
 import { inRequestContext, registerTracing } from "./http/tracing.js";
 import { registerHealthRoutes } from "./routes/health.js";
 import { routeModules, type Caller, type RouteModule } from "./routes/index.js";
@@ -25,6 +28,10 @@ export interface AppDeps {
   tracer: Tracer;
   bodyLimit?: number;
   keyCacheTtlMs?: number;
+  /** how long headers and body may take to arrive (408 after) */
+  requestTimeoutMs?: number;
+  /** how long a connection may stay silent before it is closed */
+  connectionTimeoutMs?: number;
   /** route groups to serve; all of them by default (tests add their own) */
   routes?: readonly RouteModule[];
 }
@@ -35,8 +42,8 @@ export interface EdgeApp {
 }
 
 /**
- * Plugin order: error handling and tracing first (they see everything), then the OpenAPI
- * document, health, and the /api routes behind authentication.
+ * Plugin order: error handling, tracing, the Host check and the text guard first (they see
+ * everything), then the OpenAPI document, health, and the /api routes behind authentication.
  */
 export async function buildApp(deps: AppDeps): Promise<EdgeApp> {
   configureZodMessages();
@@ -50,13 +57,24 @@ export async function buildApp(deps: AppDeps): Promise<EdgeApp> {
     // request lines carry the request and trace ids themselves; no child logger per request
     childLoggerFactory: (logger) => logger,
     bodyLimit: deps.bodyLimit ?? 1_048_576,
+    ...protocolOptions(
+      {
+        requestTimeoutMs: deps.requestTimeoutMs ?? 30_000,
+        connectionTimeoutMs: deps.connectionTimeoutMs ?? 120_000,
+      },
+      deps.logger,
+    ),
     requestIdHeader: false,
+    // random, so a request id tells nothing of how many requests the edge served, nor when
+    genReqId: () => randomUUID(),
     return503OnClosing: true,
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app);
   registerTracing(app, deps.tracer);
+  registerHostCheck(app);
+  registerTextGuard(app);
 
   await app.register(swagger, {
     openapi: {

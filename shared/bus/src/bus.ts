@@ -27,7 +27,7 @@ import type {
   ReplyOf,
   RequestOf,
 } from "@pasarela/contracts";
-import { healthContract } from "@pasarela/contracts";
+import { attachedError, healthContract } from "@pasarela/contracts";
 import {
   appError,
   fail,
@@ -140,6 +140,8 @@ const headerSetter = {
 };
 
 function describeIssue(issue: z.core.$ZodIssue): AppError {
+  const attached = attachedError(issue);
+  if (attached) return attached;
   const field = issue.path.length > 0 ? issue.path.join(".") : "(cuerpo)";
   return invalidField(field, issue.message);
 }

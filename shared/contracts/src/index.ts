@@ -13,3 +13,4 @@ export * as wsfe from "./wsfe/index.js";
 export * as wsfex from "./wsfex/index.js";
 export * as catalog from "./catalog/index.js";
 export { configureZodMessages } from "./common/messages.js";
+export { attachedError } from "./common/catalogue-issue.js";
