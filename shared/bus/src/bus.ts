@@ -88,6 +88,8 @@ export interface Served {
 export interface Bus {
   readonly connection: NatsConnection;
   readonly prefix: string;
+  /** false from the moment the connection to the server is lost until it is re-established */
+  isConnected(): boolean;
   serve(options: ServeOptions, bindings: readonly Binding[]): Served;
   request<C extends Contract>(
     contract: C,
@@ -124,6 +126,11 @@ export interface BusOptions {
   logger: Logger;
   tracer: Tracer;
   defaultTimeoutMs?: number;
+  /**
+   * Turns what a handler threw into an expected failure when it is one (a lost database
+   * connection is SERVICE_UNAVAILABLE); undefined leaves it an INTERNAL bug.
+   */
+  classifyFailure?: (error: unknown) => AppError | undefined;
 }
 
 type WireReply = { ok: true; value: unknown } | { ok: false; error: AppError };
@@ -167,14 +174,23 @@ export async function connectBus(options: BusOptions): Promise<Bus> {
   const defaultTimeoutMs = options.defaultTimeoutMs ?? 10_000;
   const reconnectCallbacks: (() => void)[] = [];
   const served: Served[] = [];
+  // While the server is unreachable the client buffers requests until their timeout (65 s on
+  // authority subjects): requests fail at once instead, and those in flight when the
+  // connection drops fail as soon as that is known, since their replies cannot arrive.
+  let connected = true;
+  const inFlight = new Set<() => void>();
 
   void (async () => {
     for await (const status of connection.status()) {
       if (status.type === "reconnect") {
+        connected = true;
         logger.warn({ server: status.server }, "nats reconnected");
         for (const callback of reconnectCallbacks) callback();
       } else if (status.type === "disconnect") {
-        logger.warn({ server: status.server }, "nats disconnected");
+        connected = false;
+        logger.warn({ server: status.server, inFlight: inFlight.size }, "nats disconnected");
+        for (const lose of inFlight) lose();
+        inFlight.clear();
       }
     }
   })();
@@ -258,8 +274,14 @@ export async function connectBus(options: BusOptions): Promise<Bus> {
           }
         }
       } catch (error) {
-        ctx.logger.error({ err: error }, "handler failed");
-        reply = { ok: false, error: appError("INTERNAL") };
+        const classified = options.classifyFailure?.(error);
+        if (classified) {
+          ctx.logger.warn({ err: error, code: classified.code }, "handler failed: dependency");
+          reply = { ok: false, error: classified };
+        } else {
+          ctx.logger.error({ err: error }, "handler failed");
+          reply = { ok: false, error: appError("INTERNAL") };
+        }
       }
       if (logger.isLevelEnabled("debug")) {
         ctx.logger.debug(
@@ -283,6 +305,7 @@ export async function connectBus(options: BusOptions): Promise<Bus> {
   const bus: Bus = {
     connection,
     prefix,
+    isConnected: () => connected && !connection.isClosed(),
 
     serve(serveOptions, bindings) {
       const instance = randomUUID();
@@ -335,9 +358,21 @@ export async function connectBus(options: BusOptions): Promise<Bus> {
       });
       return context.with(trace.setSpan(context.active(), span), async () => {
         const timeout = requestOptions?.timeoutMs ?? contract.timeoutMs ?? defaultTimeoutMs;
+        const unavailable = (reason: string) => {
+          logger.warn({ subject: contract.subject, reason }, "request failed");
+          const failure = appError("SERVICE_UNAVAILABLE", { subject: contract.subject, reason });
+          endSpan(span, failure);
+          return fail<ReplyOf<typeof contract>>(failure);
+        };
+        if (!bus.isConnected()) return unavailable("nats disconnected");
+        let lose = () => {};
+        const lost = new Promise<"lost">((resolve) => {
+          lose = () => resolve("lost");
+        });
+        inFlight.add(lose);
         let msg: Msg;
         try {
-          msg = await connection.request(
+          const pending = connection.request(
             subjectOf(contract.subject),
             encoder.encode(JSON.stringify(body)),
             {
@@ -345,12 +380,17 @@ export async function connectBus(options: BusOptions): Promise<Bus> {
               headers: outgoingHeaders(requestOptions),
             },
           );
+          const answer = await Promise.race([pending, lost]);
+          if (answer === "lost") {
+            // the abandoned request still ends (by its timeout); nobody awaits it any more
+            pending.catch(() => {});
+            return unavailable("nats connection lost");
+          }
+          msg = answer;
         } catch (error) {
-          const reason = describeRequestFailure(error);
-          logger.warn({ subject: contract.subject, reason }, "request failed");
-          const failure = appError("SERVICE_UNAVAILABLE", { subject: contract.subject, reason });
-          endSpan(span, failure);
-          return fail(failure);
+          return unavailable(describeRequestFailure(error));
+        } finally {
+          inFlight.delete(lose);
         }
         const result = parseReply(contract, msg);
         if (!result.ok && result.error.code === "INTERNAL") {
