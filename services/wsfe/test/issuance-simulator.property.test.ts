@@ -181,9 +181,14 @@ function receptor(rng: Rng, cbteTipo: number): Record<string, unknown> {
         : [6, 7, 8].includes(cbteTipo)
           ? "B"
           : "C";
-  if (clase === "A" || clase === "FCE") {
-    const condicion = [206, 207, 208].includes(cbteTipo) ? 4 : rng.pick([1, 1, 6]);
-    return { docTipo: 80, docNro: randomCuit(rng), condicionIvaReceptorId: condicion };
+  if (clase === "FCE") {
+    // FCE goes to a company in the registry (the simulator's default one): a class B
+    // receiver the registry does not know is rejected (10015)
+    const condicion = [206, 207, 208].includes(cbteTipo) ? 4 : 1;
+    return { docTipo: 80, docNro: "30000000007", condicionIvaReceptorId: condicion };
+  }
+  if (clase === "A") {
+    return { docTipo: 80, docNro: randomCuit(rng), condicionIvaReceptorId: rng.pick([1, 1, 6]) };
   }
   if (clase === "B") {
     return rng.chance(0.5)
@@ -210,21 +215,23 @@ function cbu(rng: Rng): string {
 function body(rng: Rng, cbteTipo: number, today: string, extra: Record<string, unknown> = {}) {
   const classC = [11, 12, 13, 211, 212, 213].includes(cbteTipo);
   const fce = cbteTipo >= 200;
-  const concepto = fce ? 1 : rng.pick([1, 1, 2, 3]);
+  const fceNote = [202, 203, 207, 208, 212, 213].includes(cbteTipo);
+  // FCE notes of services stay out: whether they need FchVtoPago (10049) or may not carry it
+  // unless they annul (§3.9.6) is where the two readings of the reference part
+  const concepto = fce ? (fceNote ? 1 : rng.pick([1, 1, 2])) : rng.pick([1, 1, 2, 3]);
   const receiver = receptor(rng, cbteTipo);
   const anonymous = receiver.docTipo === 99;
+  // FCE dates stay today (N−5..N+1, notes N−5..N); an FCE note's payment date only annuls
+  const cbteFch = fce ? today : recentDate(rng, today, concepto === 1 ? 5 : 10);
   const dates =
     concepto === 1
-      ? { cbteFch: fce ? today : recentDate(rng, today, 5) }
-      : (() => {
-          const cbteFch = recentDate(rng, today, 10);
-          return {
-            cbteFch,
-            fchServDesde: recentDate(rng, cbteFch, 20),
-            fchServHasta: cbteFch,
-            fchVtoPago: plusDays(cbteFch, rng.int(0, 30)),
-          };
-        })();
+      ? { cbteFch }
+      : {
+          cbteFch,
+          fchServDesde: recentDate(rng, cbteFch, 20),
+          fchServHasta: cbteFch,
+          ...(fce ? {} : { fchVtoPago: plusDays(cbteFch, rng.int(0, 30)) }),
+        };
   const dollars = !fce && rng.chance(0.15);
   return {
     environment: ENV,
