@@ -16,12 +16,12 @@ const toUtc = (yyyymmdd: string) =>
 const fromUtc = (ms: number) => new Date(ms).toISOString().slice(0, 10).replaceAll("-", "");
 
 /** `yyyymmdd` moved by whole days. */
-export function addDays(yyyymmdd: string, days: number): string {
+function addDays(yyyymmdd: string, days: number): string {
   return fromUtc(toUtc(yyyymmdd) + days * DAY_MS);
 }
 
 /** The last day of the month of `yyyymmdd`. */
-export function endOfMonth(yyyymmdd: string): string {
+function endOfMonth(yyyymmdd: string): string {
   const year = Number(yyyymmdd.slice(0, 4));
   const month = Number(yyyymmdd.slice(4, 6));
   return fromUtc(Date.UTC(year, month, 0));
@@ -44,7 +44,7 @@ type DatesRequest = Pick<
  * (authority-ws.md §3.7 [10016], spec §8): ±5 days for products, never past the current
  * month; ±10 for services; FCE invoices N−5..N+1, FCE notes N−5..N.
  */
-export function cbteFchWindow(
+function cbteFchWindow(
   cbteTipo: number,
   concepto: 1 | 2 | 3,
   today: string,
