@@ -4,6 +4,27 @@ export {
   comprobanteReplySchema,
 } from "./comprobante-get.js";
 export {
+  canonicalDecimal,
+  facturaBodySchema,
+  facturaHttpReply,
+  facturaHttpReplySchema,
+  facturaIssue,
+  facturaIssueReplySchema,
+  facturaIssueRequestSchema,
+  facturaRejectedBodySchema,
+  type CodigoMensaje,
+  type ComprobanteAsociado,
+  type FacturaBody,
+  type FacturaHttpReply,
+  type FacturaIssueReply,
+  type FacturaIssueRequest,
+  type FacturaItem,
+  type FacturaTributo,
+  type Fce,
+  type Moneda,
+  type Opcional,
+} from "./factura-issue.js";
+export {
   cbteNroSchema,
   cbteTipoSchema,
   ptoVtaSchema,
