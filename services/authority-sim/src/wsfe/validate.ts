@@ -9,12 +9,12 @@ import {
   CONDICIONES_IVA,
   IVA_RATES,
   MONEDAS,
+  NOTES,
   NO_BASE_SUM,
   TRIBUTOS,
   cbteClass,
   isFce,
 } from "./tables.js";
-import { NOTES } from "./tables.js";
 
 const MSG_10242 =
   "El campo Condicion IVA receptor no es un valor valido. Consular metodo FEParamGetCondicionIvaReceptor";
