@@ -6,9 +6,21 @@ import { PATHS, createSimulatorServer } from "./server.js";
 import type { Environment } from "./state.js";
 
 export { makeControlClient, ControlError } from "./control/client.js";
-export type { ControlClient, FaultInput, SettingsInput, Stats } from "./control/client.js";
-export { ENVIRONMENTS, FAULT_MODES, FAULT_SERVICES, WSN_SERVICES } from "./state.js";
-export type { Environment, FaultMode, FaultService, WsnService } from "./state.js";
+export type {
+  ControlClient,
+  FaultInput,
+  PersonInput,
+  SettingsInput,
+  Stats,
+} from "./control/client.js";
+export {
+  CONDICIONES_PADRON,
+  ENVIRONMENTS,
+  FAULT_MODES,
+  FAULT_SERVICES,
+  WSN_SERVICES,
+} from "./state.js";
+export type { CondicionPadron, Environment, FaultMode, FaultService, WsnService } from "./state.js";
 export { isValidCuit } from "./cuit.js";
 export { PATHS } from "./server.js";
 

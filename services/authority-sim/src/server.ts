@@ -221,26 +221,34 @@ export function createSimulatorServer(options: SimulatorServerOptions): Simulato
       return;
     }
     world.count(parsed.op);
-    await withFaults(
-      world,
-      kind,
-      req,
-      res,
-      () => runAsmx(world, service, parsed.version, parsed.op, parsed.body),
-      () =>
-        asmxOk(
-          world,
-          service,
-          parsed.version,
-          parsed.op,
-          service.errorResult(parsed.op, 501, "Error interno de base de datos"),
-        ),
-      () => ({
-        status: 503,
-        contentType: "text/html; charset=us-ascii",
-        body: "<HTML><HEAD><TITLE>Service Unavailable</TITLE></HEAD><BODY><h2>Service Unavailable</h2></BODY></HTML>",
-      }),
-    );
+    const admission = service.admit?.(world, parsed.op, parsed.body);
+    try {
+      await withFaults(
+        world,
+        kind,
+        req,
+        res,
+        () =>
+          admission?.kind === "refused"
+            ? asmxOk(world, service, parsed.version, parsed.op, admission.inner)
+            : runAsmx(world, service, parsed.version, parsed.op, parsed.body),
+        () =>
+          asmxOk(
+            world,
+            service,
+            parsed.version,
+            parsed.op,
+            service.errorResult(parsed.op, 501, "Error interno de base de datos"),
+          ),
+        () => ({
+          status: 503,
+          contentType: "text/html; charset=us-ascii",
+          body: "<HTML><HEAD><TITLE>Service Unavailable</TITLE></HEAD><BODY><h2>Service Unavailable</h2></BODY></HTML>",
+        }),
+      );
+    } finally {
+      if (admission?.kind === "admitted") admission.release();
+    }
   }
 
   async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {

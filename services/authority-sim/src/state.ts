@@ -81,6 +81,18 @@ export interface Opcional {
   valor: string;
 }
 
+export interface Comprador {
+  docTipo: number;
+  docNro: number;
+  porcentaje: number;
+}
+
+/** PeriodoAsoc as sent: an empty string for a date left out. */
+export interface PeriodoAsoc {
+  fchDesde: string;
+  fchHasta: string;
+}
+
 /** FECAEDetRequest fields stored exactly as read; the others get defaults when stored. */
 export interface FeDetailFields {
   concepto: number;
@@ -101,7 +113,11 @@ export interface FeDetailFields {
   canMisMonExt: string;
 }
 
-/** An authorized WSFEv1 voucher, kept with the request fields FECompConsultar echoes. */
+/**
+ * An authorized WSFEv1 voucher, kept with the request fields FECompConsultar echoes and the
+ * answer it got. Rejections consume no number, so only authorized vouchers are kept; a B-class
+ * range is one voucher stored under each of its numbers.
+ */
 export interface FeVoucher extends FeDetailFields {
   cbteFch: string;
   monCotiz: number;
@@ -110,6 +126,12 @@ export interface FeVoucher extends FeDetailFields {
   tributos: Tributo[];
   iva: AlicIva[];
   opcionales: Opcional[];
+  compradores: Comprador[];
+  periodoAsoc: PeriodoAsoc | null;
+  actividades: number[];
+  resultado: "A";
+  /** The non-blocking observations that came with the CAE (e.g. 10217). */
+  observaciones: Pair[];
   cae: string;
   caeFchVto: string;
   fchProceso: string;
@@ -138,6 +160,43 @@ export interface FexVoucher {
   opcionalesXml: string;
 }
 
+/** The VAT position the constancia de inscripción derives from a person's taxes (§5.3). */
+export const CONDICIONES_PADRON = [
+  "responsable_inscripto",
+  "monotributo",
+  "exento",
+  "no_inscripto",
+  "no_alcanzado",
+  "consumidor_final",
+] as const;
+export type CondicionPadron = (typeof CONDICIONES_PADRON)[number];
+
+export interface Actividad {
+  /** The activity code (nomenclador F-883), as FEParamGetActividades lists it. */
+  id: number;
+  /** 1 is the main activity. */
+  orden: number;
+  desc: string;
+}
+
+/**
+ * One person of the authority's registry (padrón), keyed by CUIT/CUIL. WSFEv1 reads it for the
+ * receiver checks (10015, 10017, 10063, 10217, 10238, 10247) and the issuer's activities; the
+ * padrón services (A13, A10, constancia) can answer from the same record.
+ */
+export interface Person {
+  cuit: string;
+  tipoPersona: "FISICA" | "JURIDICA";
+  /** JURIDICA: the company name. */
+  razonSocial?: string;
+  /** FISICA: surname and given names. */
+  apellido?: string;
+  nombre?: string;
+  estadoClave: "ACTIVO" | "INACTIVO";
+  condicionIva: CondicionPadron;
+  actividades: Actividad[];
+}
+
 export interface EnvState {
   ca: { keyPem: string; certPem: string };
   /** Key for the TA `sign`, which the business services verify. */
@@ -148,6 +207,8 @@ export interface EnvState {
   /** (certificate fingerprint|service) → TA expiry, for the one-TA rule. */
   tas: Record<string, number>;
   fe: Record<string, FeSeries>;
+  /** The registry (padrón), keyed by CUIT. */
+  persons: Record<string, Person>;
   fex: {
     series: Record<string, { last: number; lastFch: string }>;
     vouchers: Record<string, FexVoucher>;
@@ -184,6 +245,24 @@ function noFaults(): Record<FaultService, FaultConfig> {
   };
 }
 
+/**
+ * The registry a fresh world starts with. 30000000007 is the receiver of the recorded real
+ * request of §3.3, authorized as a Factura A in homologation, so it is a VAT-registered active
+ * company there; the name is the simulator's.
+ */
+function defaultPersons(): Record<string, Person> {
+  return {
+    "30000000007": {
+      cuit: "30000000007",
+      tipoPersona: "JURIDICA",
+      razonSocial: "EMPRESA DE PRUEBA S.A.",
+      estadoClave: "ACTIVO",
+      condicionIva: "responsable_inscripto",
+      actividades: [],
+    },
+  };
+}
+
 /** A point of sale exists for a service only once the control API enables it (point 1 too). */
 export function isPosEnabled(
   env: EnvState,
@@ -203,6 +282,7 @@ export function resetWorld(env: EnvState): void {
   env.pointsOfSale = [];
   env.tas = {};
   env.fe = {};
+  env.persons = defaultPersons();
   env.fex = { series: {}, vouchers: {}, byId: {}, lastId: {} };
   env.deniedPermits = [];
   env.cotizaciones = { ...DEFAULT_COTIZACIONES };
@@ -225,7 +305,24 @@ export function loadState(file: string): SimState | undefined {
   }
   const parsed = JSON.parse(text) as SimState;
   if (parsed.version !== 1) throw new Error(`SIM_STATE_FILE ${file}: unsupported version`);
+  for (const env of Object.values(parsed.envs)) upgrade(env);
   return parsed;
+}
+
+/** Fills what state files written by earlier versions of the simulator lack. */
+function upgrade(env: EnvState): void {
+  const older = env as Partial<EnvState>;
+  older.persons ??= defaultPersons();
+  for (const series of Object.values(env.fe)) {
+    for (const v of Object.values(series.vouchers)) {
+      const o = v as Partial<FeVoucher>;
+      o.compradores ??= [];
+      o.periodoAsoc ??= null;
+      o.actividades ??= [];
+      o.resultado ??= "A";
+      o.observaciones ??= [];
+    }
+  }
 }
 
 /**
