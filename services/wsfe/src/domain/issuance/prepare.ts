@@ -1,4 +1,4 @@
-import type { wsfe} from "@pasarela/contracts";
+import type { wsfe } from "@pasarela/contracts";
 import { type catalog } from "@pasarela/contracts";
 import { fail, ok, type Result } from "@pasarela/errors";
 import { argentinaToday, resolveDates } from "./dates.js";
