@@ -36,6 +36,9 @@ export async function startTicket(
             minRemainingMs: config.TA_MIN_REMAINING_MS,
             retryAfterMs: config.TA_RETRY_AFTER_MS,
           },
+          // a login is the signing, one WSAA call bounded by AUTHORITY_TIMEOUT_MS and one
+          // write: a lease this long runs out only on a holder that died or hung
+          lease: { leaseMs: config.AUTHORITY_TIMEOUT_MS + 15_000, pollMs: 100 },
         }),
       }),
   });

@@ -7,7 +7,7 @@ import { makeAccessTicketsRepository } from "./db/repositories/access-tickets.js
 import { makeCertificatesRepository } from "./db/repositories/certificates.js";
 import { makeRepresentadasRepository } from "./db/repositories/representadas.js";
 import type { Sealer } from "./domain/sealing.js";
-import { makeAccessGet, type AccessPolicy } from "./handlers/access-get.js";
+import { makeAccessGet, type AccessPolicy, type LoginLeasePolicy } from "./handlers/access-get.js";
 import { makeCertificateCreate } from "./handlers/certificate-create.js";
 import { makeRepresentadaCreate } from "./handlers/representada-create.js";
 import { makeRepresentadaGet } from "./handlers/representada-get.js";
@@ -19,6 +19,7 @@ export function ticketBindings(deps: {
   sealer: Sealer;
   wsaa: WsaaAdapter;
   policy: AccessPolicy;
+  lease: LoginLeasePolicy;
   now?: () => Date;
 }): Binding[] {
   const representadas = makeRepresentadasRepository(deps.db);
@@ -41,6 +42,7 @@ export function ticketBindings(deps: {
         sealer,
         wsaa: deps.wsaa,
         policy: deps.policy,
+        lease: deps.lease,
         now,
       }),
     ),

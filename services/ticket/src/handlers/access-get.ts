@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import type { Handler, HandlerContext } from "@pasarela/bus";
 import type { ReplyInputOf, ticket } from "@pasarela/contracts";
 import { accessTicketPending, appError, fail, ok, type Result } from "@pasarela/errors";
@@ -6,8 +7,8 @@ import type {
   AccessTicketKey,
   AccessTicketRow,
   AccessTicketsRepository,
+  LoginLease,
   SigningCertificate,
-  TicketQueries,
 } from "../db/repositories/access-tickets.js";
 import { sealingContext } from "../domain/aliases.js";
 import type { Sealer } from "../domain/sealing.js";
@@ -28,6 +29,14 @@ export interface AccessPolicy extends TicketPolicy {
   readonly retryAfterMs: number;
 }
 
+/** How logins are serialised across instances (issue 9 item 12). */
+export interface LoginLeasePolicy {
+  /** longer than a whole login (signing, WSAA's timeout, the write): then a dead holder's runs out */
+  readonly leaseMs: number;
+  /** how often an instance waiting on another's login looks at the row again */
+  readonly pollMs: number;
+}
+
 function stateOf(row: AccessTicketRow | undefined): StoredTicketState {
   const hasTicket = row?.token_sealed != null && row.sign_sealed != null;
   return {
@@ -37,18 +46,23 @@ function stateOf(row: AccessTicketRow | undefined): StoredTicketState {
   };
 }
 
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
 /**
  * `ticket.access.get`. Steady state: one indexed read and two decryptions. Otherwise one
  * login per (environment, certificate fingerprint, service) however many ask, whichever
  * representadas and accounts registered that certificate: concurrent requests in this process
- * share one attempt (single flight), and instances serialise on a Postgres advisory lock
- * under which the TA is re-read and, if still missing, obtained and stored before replying.
+ * share one attempt (single flight), and instances take a lease on the TA's row with one short
+ * statement; the holder calls WSAA outside any transaction and stores the TA (giving the lease
+ * back in the same write), while the others read the row again every `pollMs` until the TA is
+ * there or the lease has run out.
  */
 export function makeAccessGet(deps: {
   tickets: AccessTicketsRepository;
   sealer: Sealer;
   wsaa: WsaaAdapter;
   policy: AccessPolicy;
+  lease: LoginLeasePolicy;
   now: () => Date;
 }): Handler<typeof ticket.accessGet> {
   const inFlight = new Map<string, Promise<Result<Ticket>>>();
@@ -63,8 +77,8 @@ export function makeAccessGet(deps: {
   }
 
   async function login(
-    queries: TicketQueries,
     key: AccessTicketKey,
+    lease: LoginLease,
     row: AccessTicketRow | undefined,
     fallback: boolean,
     certificate: SigningCertificate,
@@ -92,7 +106,7 @@ export function makeAccessGet(deps: {
       case "ticket": {
         const { token, sign, generationTime, expirationTime } = result.ticket;
         // stored before anyone sees it: a TA the authority will not re-issue is never lost
-        await queries.saveTicket(key, {
+        await deps.tickets.saveTicket(key, lease, {
           tokenSealed: deps.sealer.seal(token, sealingContext.token(key)),
           signSealed: deps.sealer.seal(sign, sealingContext.sign(key)),
           generatedAt: generationTime,
@@ -103,7 +117,7 @@ export function makeAccessGet(deps: {
       }
       case "already-authenticated": {
         if (fallback && row) {
-          await queries.saveRefusal(key, { retryAt, pendingUntil: null });
+          await deps.tickets.saveRefusal(key, lease, { retryAt, pendingUntil: null });
           logger.info(log, "renewal refused while the stored ticket lives; serving it");
           return ok(open(row));
         }
@@ -112,7 +126,7 @@ export function makeAccessGet(deps: {
           row?.expires_at && row.expires_at > now
             ? row.expires_at
             : new Date(now.getTime() + TA_LIFETIME_MS);
-        await queries.saveRefusal(key, { retryAt, pendingUntil });
+        await deps.tickets.saveRefusal(key, lease, { retryAt, pendingUntil });
         logger.warn(
           { ...log, pendingUntil: pendingUntil.toISOString() },
           "authority holds a ticket we lack",
@@ -121,7 +135,7 @@ export function makeAccessGet(deps: {
       }
       case "error": {
         if (fallback && row) {
-          await queries.saveRefusal(key, { retryAt, pendingUntil: null });
+          await deps.tickets.saveRefusal(key, lease, { retryAt, pendingUntil: null });
           logger.warn(
             { ...log, code: result.error.code },
             "renewal failed; serving the stored ticket",
@@ -137,19 +151,18 @@ export function makeAccessGet(deps: {
     }
   }
 
-  function obtain(
+  /** What the row as it stands asks for: an answer, or a login (under the lease). */
+  function plan(
     key: AccessTicketKey,
-    certificate: SigningCertificate,
-    logger: HandlerContext["logger"],
-  ): Promise<Result<Ticket>> {
-    return deps.tickets.withLock(key, async (queries) => {
-      const row = await queries.find(key);
-      const decision = decide(stateOf(row), deps.now(), deps.policy);
-      switch (decision.action) {
-        case "serve":
-          return ok(open(row!));
-        case "wait":
-          return decision.fallback
+    row: AccessTicketRow | undefined,
+  ): { answer: Result<Ticket> } | { login: { fallback: boolean } } {
+    const decision = decide(stateOf(row), deps.now(), deps.policy);
+    switch (decision.action) {
+      case "serve":
+        return { answer: ok(open(row!)) };
+      case "wait":
+        return {
+          answer: decision.fallback
             ? ok(open(row!))
             : fail(
                 accessTicketPending(
@@ -157,11 +170,40 @@ export function makeAccessGet(deps: {
                   key.environment,
                   decision.availableAt.toISOString(),
                 ),
-              );
-        case "login":
-          return login(queries, key, row, decision.fallback, certificate, logger);
+              ),
+        };
+      case "login":
+        return { login: { fallback: decision.fallback } };
+    }
+  }
+
+  /**
+   * Ends within one lease plus one login: either the holder stores a TA (or a refusal) and
+   * the next read answers it, or its lease runs out and this attempt takes over.
+   */
+  async function obtain(
+    key: AccessTicketKey,
+    certificate: SigningCertificate,
+    logger: HandlerContext["logger"],
+  ): Promise<Result<Ticket>> {
+    for (;;) {
+      const seen = plan(key, await deps.tickets.find(key));
+      if ("answer" in seen) return seen.answer;
+      const lease: LoginLease = { owner: randomUUID() };
+      const row = await deps.tickets.takeLease(key, lease, deps.lease.leaseMs);
+      if (!row) {
+        await sleep(deps.lease.pollMs);
+        continue;
       }
-    });
+      try {
+        // another instance may have stored a TA between the read and the lease
+        const leased = plan(key, row);
+        if ("answer" in leased) return leased.answer;
+        return await login(key, lease, row, leased.login.fallback, certificate, logger);
+      } finally {
+        await deps.tickets.releaseLease(key, lease);
+      }
+    }
   }
 
   return async ({ cuit, environment, service }, ctx) => {
