@@ -4,6 +4,14 @@ import { ok, type Result } from "@pasarela/errors";
 
 export type AccessTicket = ReplyOf<typeof ticket.accessGet>;
 
+export interface AccessTicketRequest {
+  /**
+   * the authority refused this TA although it has not expired by our clock: it is dropped
+   * here, and `ticket` is asked to replace it rather than answer it again
+   */
+  readonly rejected?: AccessTicket | undefined;
+}
+
 export interface AccessTicketCache {
   /**
    * The TA for (account, represented CUIT, environment, service): from memory while it has
@@ -15,6 +23,7 @@ export interface AccessTicketCache {
     cuit: string,
     environment: Environment,
     service: WebService,
+    request?: AccessTicketRequest,
   ) => Promise<Result<AccessTicket>>;
   /** Drops one entry, e.g. after the business service rejected its token. */
   invalidate: (
@@ -65,7 +74,7 @@ export function makeAccessTicketCache(
   async function fetchTicket(
     key: string,
     accountId: string,
-    body: { cuit: string; environment: Environment; service: WebService },
+    body: { cuit: string; environment: Environment; service: WebService; rejectedToken?: string },
   ): Promise<Result<AccessTicket>> {
     const reply = await bus.request(ticket.accessGet, body, { accountId });
     if (reply.ok) {
@@ -78,16 +87,20 @@ export function makeAccessTicketCache(
   }
 
   return {
-    get(accountId, cuit, environment, service) {
+    get(accountId, cuit, environment, service, request: AccessTicketRequest = {}) {
       const key = keyOf(accountId, cuit, environment, service);
+      const { rejected } = request;
       const entry = entries.get(key);
-      if (entry && entry.reuseUntil > now()) return Promise.resolve(ok(entry.ticket));
-      let flight = inFlight.get(key);
+      if (entry && rejected && entry.ticket.token === rejected.token) entries.delete(key);
+      else if (entry && entry.reuseUntil > now()) return Promise.resolve(ok(entry.ticket));
+      const rejectedToken = rejected ? ticket.accessTokenDigest(rejected.token) : undefined;
+      // a report of a refused TA is its own flight: a plain one in progress may answer that TA
+      const flightKey = rejectedToken ? `${key}|${rejectedToken}` : key;
+      let flight = inFlight.get(flightKey);
       if (!flight) {
-        flight = fetchTicket(key, accountId, { cuit, environment, service }).finally(() =>
-          inFlight.delete(key),
-        );
-        inFlight.set(key, flight);
+        const body = { cuit, environment, service, ...(rejectedToken ? { rejectedToken } : {}) };
+        flight = fetchTicket(key, accountId, body).finally(() => inFlight.delete(flightKey));
+        inFlight.set(flightKey, flight);
       }
       return flight;
     },

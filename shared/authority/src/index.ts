@@ -3,6 +3,7 @@ export {
   type AccessTicket,
   type AccessTicketCache,
   type AccessTicketCacheOptions,
+  type AccessTicketRequest,
 } from "./access-ticket-cache.js";
 export type { SoapFailure } from "./soap-client.js";
 export {

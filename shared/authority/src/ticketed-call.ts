@@ -17,8 +17,9 @@ export interface TicketKey {
 
 /**
  * Runs `attempt` with the cached TA; when the adapter says the authority refused the TA
- * itself, drops it and tries once more with whatever `ticket` answers now. A second refusal
- * is answered as the adapter classified it: retrying in a loop would only hammer WSAA.
+ * itself, drops it, reports it to `ticket` (which replaces it if it is still the stored one,
+ * issue 9 item 11) and tries once more with the TA answered. A second refusal is answered as
+ * the adapter classified it, without another report: retrying in a loop would only hammer WSAA.
  */
 export async function withAccessTicket<T>(
   tickets: AccessTicketCache,
@@ -26,12 +27,14 @@ export async function withAccessTicket<T>(
   attempt: (ticket: AccessTicket) => Promise<TicketedAttempt<T>>,
 ): Promise<Result<T>> {
   const { accountId, cuit, environment, service } = key;
+  let rejected: AccessTicket | undefined;
   for (let round = 0; ; round++) {
-    const ticket = await tickets.get(accountId, cuit, environment, service);
+    const ticket = await tickets.get(accountId, cuit, environment, service, { rejected });
     if (!ticket.ok) return ticket;
     const outcome = await attempt(ticket.value);
     if (outcome.kind === "done") return outcome.result;
     tickets.invalidate(accountId, cuit, environment, service);
     if (round >= 1) return { ok: false, error: outcome.error };
+    rejected = ticket.value;
   }
 }

@@ -1,4 +1,5 @@
 import type { Bus } from "@pasarela/bus";
+import { ticket } from "@pasarela/contracts";
 import { appError, fail, ok, type Result } from "@pasarela/errors";
 import { describe, expect, it } from "vitest";
 import { makeAccessTicketCache, type AccessTicket } from "../src/index.js";
@@ -104,5 +105,23 @@ describe("caller-side access-ticket cache", () => {
     cache.invalidate(ACCOUNT, "20111111112", "homologacion", "wsfe");
     await cache.get(ACCOUNT, "20111111112", "homologacion", "wsfe");
     expect(calls).toHaveLength(2);
+  });
+
+  it("asks ticket to replace a refused ticket instead of answering it from memory", async () => {
+    const now = Date.now();
+    const { bus, calls } = fakeBus(() => ok(ticketExpiringIn(12 * HOUR, now)));
+    const cache = makeAccessTicketCache(bus, { now: () => now });
+    const first = await cache.get(ACCOUNT, "20111111112", "homologacion", "wsfe");
+    if (!first.ok) throw new Error("no ticket");
+    await cache.get(ACCOUNT, "20111111112", "homologacion", "wsfe", { rejected: first.value });
+    expect(calls.map((c) => c.body)).toEqual([
+      { cuit: "20111111112", environment: "homologacion", service: "wsfe" },
+      {
+        cuit: "20111111112",
+        environment: "homologacion",
+        service: "wsfe",
+        rejectedToken: ticket.accessTokenDigest(first.value.token),
+      },
+    ]);
   });
 });

@@ -1,7 +1,15 @@
 import { randomUUID } from "node:crypto";
 import type { Handler, HandlerContext } from "@pasarela/bus";
-import type { ReplyInputOf, ticket } from "@pasarela/contracts";
-import { accessTicketPending, appError, fail, ok, type Result } from "@pasarela/errors";
+import { ticket, type ReplyInputOf } from "@pasarela/contracts";
+import {
+  accessTicketPending,
+  appError,
+  authorityUnavailable,
+  fail,
+  ok,
+  type AppError,
+  type Result,
+} from "@pasarela/errors";
 import type { WsaaAdapter } from "../adapters/wsaa.js";
 import type {
   AccessTicketKey,
@@ -46,6 +54,14 @@ function stateOf(row: AccessTicketRow | undefined): StoredTicketState {
   };
 }
 
+/** The authority refused the stored TA and no other login is due yet (a 502: retry later). */
+function refusedTicketKept(key: AccessTicketKey, retryAt: Date): AppError {
+  return authorityUnavailable(
+    `${key.service.toUpperCase()} rechazó el ticket de acceso vigente y no se pedirá otro a WSAA antes de ${retryAt.toISOString()}`,
+    { service: key.service, environment: key.environment, retryAt: retryAt.toISOString() },
+  );
+}
+
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /**
@@ -76,14 +92,20 @@ export function makeAccessGet(deps: {
     };
   }
 
+  /**
+   * One loginCms under the lease. `replacing`: the stored TA was refused by the authority, so it
+   * is never served as a fallback, and whatever happens no other login is tried for it before
+   * `retryAfterMs` (a TA that is refused again must not turn every query into a login).
+   */
   async function login(
     key: AccessTicketKey,
     lease: LoginLease,
     row: AccessTicketRow | undefined,
-    fallback: boolean,
+    mode: { fallback: boolean; replacing: boolean },
     certificate: SigningCertificate,
     logger: HandlerContext["logger"],
   ): Promise<Result<Ticket>> {
+    const { fallback, replacing } = mode;
     const { environment, service } = key;
     const keyPem = deps.sealer.open(
       certificate.private_key_sealed,
@@ -106,16 +128,30 @@ export function makeAccessGet(deps: {
       case "ticket": {
         const { token, sign, generationTime, expirationTime } = result.ticket;
         // stored before anyone sees it: a TA the authority will not re-issue is never lost
-        await deps.tickets.saveTicket(key, lease, {
-          tokenSealed: deps.sealer.seal(token, sealingContext.token(key)),
-          signSealed: deps.sealer.seal(sign, sealingContext.sign(key)),
-          generatedAt: generationTime,
-          expiresAt: expirationTime,
-        });
-        logger.info({ ...log, expiresAt: expirationTime.toISOString() }, "access ticket obtained");
+        await deps.tickets.saveTicket(
+          key,
+          lease,
+          {
+            tokenSealed: deps.sealer.seal(token, sealingContext.token(key)),
+            signSealed: deps.sealer.seal(sign, sealingContext.sign(key)),
+            generatedAt: generationTime,
+            expiresAt: expirationTime,
+          },
+          replacing ? retryAt : null,
+        );
+        logger.info(
+          { ...log, expiresAt: expirationTime.toISOString(), replacing },
+          "access ticket obtained",
+        );
         return ok({ token, sign, expiresAt: expirationTime.toISOString() });
       }
       case "already-authenticated": {
+        if (replacing) {
+          // WSAA still counts the refused TA as valid: no other until it expires by its clock
+          await deps.tickets.saveRefusal(key, lease, { retryAt, pendingUntil: null });
+          logger.warn(log, "the refused ticket is still valid for WSAA; no replacement");
+          return fail(refusedTicketKept(key, retryAt));
+        }
         if (fallback && row) {
           await deps.tickets.saveRefusal(key, lease, { retryAt, pendingUntil: null });
           logger.info(log, "renewal refused while the stored ticket lives; serving it");
@@ -134,6 +170,9 @@ export function makeAccessGet(deps: {
         return fail(accessTicketPending(service, environment, pendingUntil.toISOString()));
       }
       case "error": {
+        if (replacing) {
+          await deps.tickets.saveRefusal(key, lease, { retryAt, pendingUntil: null });
+        }
         if (fallback && row) {
           await deps.tickets.saveRefusal(key, lease, { retryAt, pendingUntil: null });
           logger.warn(
@@ -151,12 +190,23 @@ export function makeAccessGet(deps: {
     }
   }
 
-  /** What the row as it stands asks for: an answer, or a login (under the lease). */
+  /**
+   * What the row as it stands asks for: an answer, or a login (under the lease). A `rejected`
+   * token that is no longer the stored one was replaced already: the stored TA is the answer.
+   */
   function plan(
     key: AccessTicketKey,
     row: AccessTicketRow | undefined,
-  ): { answer: Result<Ticket> } | { login: { fallback: boolean } } {
-    const decision = decide(stateOf(row), deps.now(), deps.policy);
+    rejected: string | undefined,
+  ): { answer: Result<Ticket> } | { login: { fallback: boolean; replacing: boolean } } {
+    const now = deps.now();
+    if (rejected !== undefined && isStored(row, rejected)) {
+      if (row.retry_at && row.retry_at > now) {
+        return { answer: fail(refusedTicketKept(key, row.retry_at)) };
+      }
+      return { login: { fallback: false, replacing: true } };
+    }
+    const decision = decide(stateOf(row), now, deps.policy);
     switch (decision.action) {
       case "serve":
         return { answer: ok(open(row!)) };
@@ -173,7 +223,7 @@ export function makeAccessGet(deps: {
               ),
         };
       case "login":
-        return { login: { fallback: decision.fallback } };
+        return { login: { fallback: decision.fallback, replacing: false } };
     }
   }
 
@@ -184,10 +234,11 @@ export function makeAccessGet(deps: {
   async function obtain(
     key: AccessTicketKey,
     certificate: SigningCertificate,
+    rejected: string | undefined,
     logger: HandlerContext["logger"],
   ): Promise<Result<Ticket>> {
     for (;;) {
-      const seen = plan(key, await deps.tickets.find(key));
+      const seen = plan(key, await deps.tickets.find(key), rejected);
       if ("answer" in seen) return seen.answer;
       const lease: LoginLease = { owner: randomUUID() };
       const row = await deps.tickets.takeLease(key, lease, deps.lease.leaseMs);
@@ -197,16 +248,26 @@ export function makeAccessGet(deps: {
       }
       try {
         // another instance may have stored a TA between the read and the lease
-        const leased = plan(key, row);
+        const leased = plan(key, row, rejected);
         if ("answer" in leased) return leased.answer;
-        return await login(key, lease, row, leased.login.fallback, certificate, logger);
+        return await login(key, lease, row, leased.login, certificate, logger);
       } finally {
         await deps.tickets.releaseLease(key, lease);
       }
     }
   }
 
-  return async ({ cuit, environment, service }, ctx) => {
+  /** True when the row holds a TA and it is the one whose token digests to `digest`. */
+  function isStored(row: AccessTicketRow | undefined, digest: string): row is AccessTicketRow {
+    return (
+      row?.token_sealed != null &&
+      row.sign_sealed != null &&
+      ticket.accessTokenDigest(deps.sealer.open(row.token_sealed, sealingContext.token(row))) ===
+        digest
+    );
+  }
+
+  return async ({ cuit, environment, service, rejectedToken }, ctx) => {
     if (!ctx.accountId) return fail(appError("REPRESENTADA_NOT_FOUND"));
     const found = await deps.tickets.lookup(
       { accountId: ctx.accountId, cuit, environment },
@@ -225,13 +286,18 @@ export function makeAccessGet(deps: {
     // the authority's identity of the TA: the X.509 certificate, not our registration of it
     const key = { environment: found.environment, fingerprint: certificate.fingerprint, service };
     const forCaller = (ticket: Ticket): Reply => ({ ...ticket, cuit: found.cuit });
-    if (decide(stateOf(found.ticket), now, deps.policy).action === "serve") {
+    const refused = rejectedToken !== undefined && isStored(found.ticket, rejectedToken);
+    if (!refused && decide(stateOf(found.ticket), now, deps.policy).action === "serve") {
       return ok(forCaller(open(found.ticket!)));
     }
-    const flightKey = `${key.environment}|${key.fingerprint}|${service}`;
+    // a report of a refused TA never joins a plain request's flight: that one may answer it
+    const flightKey = `${key.environment}|${key.fingerprint}|${service}|${refused ? rejectedToken : ""}`;
     let flight = inFlight.get(flightKey);
     if (!flight) {
-      flight = obtain(key, certificate, ctx.logger).finally(() => inFlight.delete(flightKey));
+      const rejected = refused ? rejectedToken : undefined;
+      flight = obtain(key, certificate, rejected, ctx.logger).finally(() =>
+        inFlight.delete(flightKey),
+      );
       inFlight.set(flightKey, flight);
     }
     const result = await flight;

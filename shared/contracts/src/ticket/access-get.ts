@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { z } from "zod";
 import { defineContract } from "../contract.js";
 import {
@@ -8,10 +9,22 @@ import {
 } from "../common/fields.js";
 
 /**
+ * How a caller names a token the authority refused without sending the token back: SHA-256 of
+ * its text, lower-case hex. Both sides compute it with this function.
+ */
+export function accessTokenDigest(token: string): string {
+  return createHash("sha256").update(token, "utf8").digest("hex");
+}
+
+/**
  * `ticket.access.get`: a WSAA access ticket (TA) for (account from the header, cuit,
  * environment, service). At most one login per certificate, service and ticket lifetime;
  * the TA is stored (encrypted) before it is answered. Callers cache it until shortly before
  * `expiresAt` (`makeAccessTicketCache` in @pasarela/authority).
+ *
+ * With `rejectedToken` the caller says the authority refused that TA (token dates, another
+ * service's token) although it is not expired by the gateway's clock: if it is still the
+ * stored one, it is replaced by a new login, at most once per TA_RETRY_AFTER_MS.
  */
 export const accessGet = defineContract({
   subject: "ticket.access.get",
@@ -20,6 +33,11 @@ export const accessGet = defineContract({
       cuit: representadaSchema,
       environment: environmentSchema,
       service: webServiceSchema,
+      /** `accessTokenDigest` of the token the authority refused */
+      rejectedToken: z
+        .string()
+        .regex(/^[0-9a-f]{64}$/)
+        .optional(),
     })
     .strict(),
   reply: z.object({

@@ -1,4 +1,4 @@
-export { accessGet } from "./access-get.js";
+export { accessGet, accessTokenDigest } from "./access-get.js";
 export { certificateCreate } from "./certificate-create.js";
 export { aliasSchema, certificateStatusSchema, type CertificateStatus } from "./fields.js";
 export { representadaCreate } from "./representada-create.js";

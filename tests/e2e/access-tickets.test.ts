@@ -1,0 +1,100 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  http,
+  newAccount,
+  register,
+  scratch,
+  simStats,
+  type Account,
+  type Environment,
+  type ErrorBody,
+  type Registered,
+  type Scratch,
+} from "../support/operator.js";
+import { startE2EStack, type E2EStack } from "../support/stack.js";
+
+const MINUTE = 60_000;
+
+/**
+ * Issue 9: access tickets over the real processes and the simulator. A ticket the authority
+ * refuses is replaced (item 11); a replaced certificate stops reaching the authority at once
+ * (item 6); a slow authority ends as 502 before the edge stops waiting (item 4).
+ */
+describe("access tickets end to end: refused tickets, certificate changes, time budgets", () => {
+  let stack: E2EStack;
+  let dir: Scratch;
+  let account: Account;
+
+  beforeAll(async () => {
+    stack = await startE2EStack({ env: { LOG_LEVEL: "info" } });
+    dir = scratch();
+    account = await newAccount(stack, "Tickets");
+  });
+
+  afterAll(async () => {
+    await stack?.teardown();
+    dir?.remove();
+  });
+
+  const lastVoucher = (who: Registered) =>
+    http(stack, "POST", "/api/wsfe/ultimo-comprobante", account.rw, {
+      environment: who.environment,
+      representada: who.cuit,
+      cbteTipo: 11,
+      ptoVta: 3,
+    });
+  const logins = async (environment: Environment, alias: string) =>
+    (await simStats(stack, environment)).logins[`${alias}|wsfe`] ?? 0;
+  const simSettings = (environment: Environment, ...flags: string[]) =>
+    stack.sim("settings", "--environment", environment, ...flags);
+
+  it("replaces a ticket WSFE refuses for its dates while the gateway's clock counts it valid, logging in once", async () => {
+    const env = "homologacion";
+    const registerOne = () =>
+      register(stack, dir, {
+        accountId: account.accountId,
+        environment: env,
+        delegate: ["wsfe"],
+        pos: [{ ptoVta: 3, service: "wsfe" }],
+      });
+    // Both tickets are issued while the authority's clock runs 9 minutes ahead (inside the
+    // 10 minutes a TRA allows), then its clock is set 9 minutes behind: for WSFE the tickets
+    // now start in the future and it answers 600 "No validaron las fechas del token", while
+    // by the gateway's clock they have almost 12 h left. (With 12 h tickets and TRAs of
+    // ±10 min, a ticket expired by the authority's clock alone cannot be made without
+    // waiting for it; a ticket from the future is refused with the same error.) The
+    // certificates are issued with the clock behind, so they are valid in both phases.
+    try {
+      await simSettings(env, "--clock-offset-ms", String(-9 * MINUTE));
+      const [kept, replaced] = await Promise.all([registerOne(), registerOne()]);
+      await simSettings(env, "--clock-offset-ms", String(9 * MINUTE));
+      for (const who of [kept, replaced]) {
+        const first = await lastVoucher(who);
+        expect(first.status, first.text).toBe(200);
+        expect(await logins(env, who.alias)).toBe(1);
+      }
+      await simSettings(env, "--clock-offset-ms", String(-9 * MINUTE));
+
+      // WSAA, like the real one, issues no other ticket while the refused one is valid for it:
+      // one attempt, then 502 naming the refusal, and no further login while TA_RETRY_AFTER_MS
+      for (let i = 0; i < 3; i++) {
+        const refused = await lastVoucher(kept);
+        expect(refused.status, refused.text).toBe(502);
+        expect(refused.json<ErrorBody>().code).toBe("AUTHORITY_UNAVAILABLE");
+        expect(refused.json<ErrorBody>().error).toContain("WSFE rechazó el ticket de acceso");
+      }
+      expect(await logins(env, kept.alias)).toBe(2);
+
+      // once WSAA issues a new ticket while one is valid (the simulator's relaxed rule), the
+      // refused ticket is replaced by exactly one login and every query answers again
+      await simSettings(env, "--enforce-single-ta", "false");
+      for (let i = 0; i < 4; i++) {
+        const recovered = await lastVoucher(replaced);
+        expect(recovered.status, recovered.text).toBe(200);
+      }
+      expect(await logins(env, replaced.alias)).toBe(2);
+    } finally {
+      await simSettings(env, "--clock-offset-ms", "0", "--enforce-single-ta", "true");
+    }
+  });
+});
