@@ -1,9 +1,13 @@
+import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   http,
   newAccount,
+  opensslKeyAndCsr,
   register,
   scratch,
+  signCsr,
+  simDelegate,
   simStats,
   type Account,
   type Environment,
@@ -43,8 +47,15 @@ describe("access tickets end to end: refused tickets, certificate changes, time 
       cbteTipo: 11,
       ptoVta: 3,
     });
-  const logins = async (environment: Environment, alias: string) =>
-    (await simStats(stack, environment)).logins[`${alias}|wsfe`] ?? 0;
+  const lastExportVoucher = (who: Registered) =>
+    http(stack, "POST", "/api/wsfex/ultimo-comprobante", account.rw, {
+      environment: who.environment,
+      representada: who.cuit,
+      cbteTipo: 19,
+      ptoVta: 5,
+    });
+  const logins = async (environment: Environment, alias: string, service = "wsfe") =>
+    (await simStats(stack, environment)).logins[`${alias}|${service}`] ?? 0;
   const simSettings = (environment: Environment, ...flags: string[]) =>
     stack.sim("settings", "--environment", environment, ...flags);
 
@@ -96,5 +107,53 @@ describe("access tickets end to end: refused tickets, certificate changes, time 
     } finally {
       await simSettings(env, "--clock-offset-ms", "0", "--enforce-single-ta", "true");
     }
+  });
+
+  it("signs with the new certificate from the first query after a replacement is uploaded, on wsfe and wsfex", async () => {
+    const env = "produccion";
+    const who = await register(stack, dir, {
+      accountId: account.accountId,
+      environment: env,
+      delegate: ["wsfe", "wsfex"],
+      pos: [
+        { ptoVta: 3, service: "wsfe" },
+        { ptoVta: 5, service: "wsfex" },
+      ],
+    });
+    for (const query of [lastVoucher, lastExportVoucher]) {
+      const answer = await query(who);
+      expect(answer.status, answer.text).toBe(200);
+    }
+    expect(await logins(env, who.alias, "wsfe")).toBe(1);
+    expect(await logins(env, who.alias, "wsfex")).toBe(1);
+
+    // the taxpayer replaces the certificate with a pair made outside, under another alias
+    const alias = `${who.alias}-renovado`;
+    const { keyFile, csrFile } = await opensslKeyAndCsr(dir, who.cuit, alias);
+    const pem = await signCsr(stack, dir, env, readFileSync(csrFile, "utf8"));
+    for (const service of ["wsfe", "wsfex"] as const) {
+      await simDelegate(stack, env, { cuit: who.cuit, alias, service });
+    }
+    await stack.admin(
+      "certificate",
+      "upload",
+      "--representada",
+      who.representadaId,
+      "--cert",
+      dir.file("renovado.pem", pem),
+      "--key",
+      keyFile,
+    );
+
+    for (const query of [lastVoucher, lastExportVoucher]) {
+      const answer = await query(who);
+      expect(answer.status, answer.text).toBe(200);
+    }
+    // the tickets the gateway held for the old certificate (11 h and more left) were dropped:
+    // each service logged in once with the new one, and the old one was not used again
+    expect(await logins(env, alias, "wsfe")).toBe(1);
+    expect(await logins(env, alias, "wsfex")).toBe(1);
+    expect(await logins(env, who.alias, "wsfe")).toBe(1);
+    expect(await logins(env, who.alias, "wsfex")).toBe(1);
   });
 });

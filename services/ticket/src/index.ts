@@ -25,10 +25,13 @@ export async function startTicket(
     settings: config,
     database: { schema, migrations },
     ...(logger ? { logger } : {}),
-    start: ({ db }) =>
-      Promise.resolve({
+    start: async ({ bus, db }) => {
+      // certificate changes are announced on the EVENTS stream
+      await bus.ensureEventStream();
+      return {
         bindings: ticketBindings({
           db: db!.db,
+          bus,
           sealer,
           wsaa,
           policy: {
@@ -40,6 +43,7 @@ export async function startTicket(
           // write: a lease this long runs out only on a holder that died or hung
           lease: { leaseMs: config.AUTHORITY_TIMEOUT_MS + 15_000, pollMs: 100 },
         }),
-      }),
+      };
+    },
   });
 }

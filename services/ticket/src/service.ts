@@ -1,4 +1,4 @@
-import { bind, type Binding } from "@pasarela/bus";
+import { bind, type Binding, type Bus } from "@pasarela/bus";
 import { ticket } from "@pasarela/contracts";
 import type { Kysely } from "@pasarela/db";
 import type { WsaaAdapter } from "./adapters/wsaa.js";
@@ -16,6 +16,7 @@ import { makeRepresentadaList } from "./handlers/representada-list.js";
 /** Wiring only: repositories, the WSAA adapter and handlers bound to their subjects. */
 export function ticketBindings(deps: {
   db: Kysely<TicketDatabase>;
+  bus: Pick<Bus, "publish">;
   sealer: Sealer;
   wsaa: WsaaAdapter;
   policy: AccessPolicy;
@@ -33,7 +34,7 @@ export function ticketBindings(deps: {
     bind(ticket.representadaGet, makeRepresentadaGet({ representadas, certificates, now })),
     bind(
       ticket.certificateCreate,
-      makeCertificateCreate({ representadas, certificates, sealer, now }),
+      makeCertificateCreate({ representadas, certificates, sealer, bus: deps.bus, now }),
     ),
     bind(
       ticket.accessGet,

@@ -1,4 +1,8 @@
-import { makeAccessTicketCache, type AccessTicketCache } from "@pasarela/authority";
+import {
+  followCertificateChanges,
+  makeAccessTicketCache,
+  type AccessTicketCache,
+} from "@pasarela/authority";
 import { startService, type RunningService } from "@pasarela/service";
 import type { Logger } from "@pasarela/telemetry";
 import { makeWsfeAdapter } from "./adapters/wsfe.js";
@@ -32,6 +36,8 @@ export async function startWsfe(
     ...(logger ? { logger } : {}),
     start: ({ bus, db }) => {
       const tickets = makeAccessTicketCache(bus);
+      // a replaced certificate must stop reaching the authority on the next query
+      const certificates = followCertificateChanges(bus, tickets);
       const wsfe = makeWsfeAdapter({
         urls: {
           homologacion: config.WSFE_URL_HOMOLOGACION,
@@ -41,7 +47,12 @@ export async function startWsfe(
         tickets,
       });
       const emails = makeComprobantesEmailRepository(db!.db);
-      return Promise.resolve({ tickets, emails, bindings: wsfeBindings({ emails, bus, wsfe }) });
+      return Promise.resolve({
+        tickets,
+        emails,
+        bindings: wsfeBindings({ emails, bus, wsfe }),
+        stop: () => Promise.resolve(certificates.stop()),
+      });
     },
   });
 }

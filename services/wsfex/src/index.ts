@@ -1,4 +1,8 @@
-import { makeAccessTicketCache, type AccessTicketCache } from "@pasarela/authority";
+import {
+  followCertificateChanges,
+  makeAccessTicketCache,
+  type AccessTicketCache,
+} from "@pasarela/authority";
 import { startService, type RunningService } from "@pasarela/service";
 import type { Logger } from "@pasarela/telemetry";
 import { makeWsfexAdapter } from "./adapters/wsfex.js";
@@ -26,6 +30,8 @@ export async function startWsfex(
     ...(logger ? { logger } : {}),
     start: ({ bus }) => {
       const tickets = makeAccessTicketCache(bus);
+      // a replaced certificate must stop reaching the authority on the next query
+      const certificates = followCertificateChanges(bus, tickets);
       const wsfex = makeWsfexAdapter({
         urls: {
           homologacion: config.WSFEX_URL_HOMOLOGACION,
@@ -34,7 +40,11 @@ export async function startWsfex(
         timeoutMs: config.AUTHORITY_TIMEOUT_MS,
         tickets,
       });
-      return Promise.resolve({ tickets, bindings: wsfexBindings({ wsfex }) });
+      return Promise.resolve({
+        tickets,
+        bindings: wsfexBindings({ wsfex }),
+        stop: () => Promise.resolve(certificates.stop()),
+      });
     },
   });
 }

@@ -1,5 +1,11 @@
 import type { Bus } from "@pasarela/bus";
-import { ticket, type Environment, type ReplyOf, type WebService } from "@pasarela/contracts";
+import {
+  ticket,
+  webServiceSchema,
+  type Environment,
+  type ReplyOf,
+  type WebService,
+} from "@pasarela/contracts";
 import { ok, type Result } from "@pasarela/errors";
 
 export type AccessTicket = ReplyOf<typeof ticket.accessGet>;
@@ -25,13 +31,17 @@ export interface AccessTicketCache {
     service: WebService,
     request?: AccessTicketRequest,
   ) => Promise<Result<AccessTicket>>;
-  /** Drops one entry, e.g. after the business service rejected its token. */
+  /**
+   * Drops one entry, e.g. after the business service rejected its token; a request already on
+   * its way to `ticket` for it is answered to its callers but not kept.
+   */
   invalidate: (
     accountId: string,
     cuit: string,
     environment: Environment,
     service: WebService,
   ) => void;
+  /** Drops every entry and keeps nothing that was asked for before. */
   clear: () => void;
 }
 
@@ -52,7 +62,11 @@ interface Entry {
   readonly reuseUntil: number;
 }
 
-/** The caller side of access tickets (wsfe, wsfex, padron): steady state costs no NATS trip. */
+/**
+ * The caller side of access tickets (wsfe, wsfex, padron): steady state costs no NATS trip.
+ * An entry is reused until shortly before the TA expires, never past the end of its
+ * certificate's validity, and dropped when the certificate changes (`followCertificateChanges`).
+ */
 export function makeAccessTicketCache(
   bus: Pick<Bus, "request">,
   options: AccessTicketCacheOptions = {},
@@ -62,6 +76,11 @@ export function makeAccessTicketCache(
   const now = options.now ?? Date.now;
   const entries = new Map<string, Entry>();
   const inFlight = new Map<string, Promise<Result<AccessTicket>>>();
+  // An answer is kept only if nothing was invalidated since its request left: a certificate
+  // replaced while `ticket` was answering must not leave the old certificate's TA behind.
+  let epoch = 0;
+  const generations = new Map<string, number>();
+  const stampOf = (key: string) => `${epoch}:${generations.get(key) ?? 0}`;
   const keyOf = (accountId: string, cuit: string, environment: string, service: string) =>
     `${accountId}|${cuit}|${environment}|${service}`;
 
@@ -76,10 +95,14 @@ export function makeAccessTicketCache(
     accountId: string,
     body: { cuit: string; environment: Environment; service: WebService; rejectedToken?: string },
   ): Promise<Result<AccessTicket>> {
+    const stamp = stampOf(key);
     const reply = await bus.request(ticket.accessGet, body, { accountId });
-    if (reply.ok) {
+    if (reply.ok && stampOf(key) === stamp) {
       const at = now();
-      const until = reuseUntil(Date.parse(reply.value.expiresAt), at);
+      const until = Math.min(
+        reuseUntil(Date.parse(reply.value.expiresAt), at),
+        Date.parse(reply.value.certificateNotAfter),
+      );
       if (until > at) entries.set(key, { ticket: reply.value, reuseUntil: until });
       else entries.delete(key);
     }
@@ -99,16 +122,44 @@ export function makeAccessTicketCache(
       let flight = inFlight.get(flightKey);
       if (!flight) {
         const body = { cuit, environment, service, ...(rejectedToken ? { rejectedToken } : {}) };
-        flight = fetchTicket(key, accountId, body).finally(() => inFlight.delete(flightKey));
+        const started = fetchTicket(key, accountId, body).finally(() => {
+          if (inFlight.get(flightKey) === started) inFlight.delete(flightKey);
+        });
+        flight = started;
         inFlight.set(flightKey, flight);
       }
       return flight;
     },
     invalidate(accountId, cuit, environment, service) {
-      entries.delete(keyOf(accountId, cuit, environment, service));
+      const key = keyOf(accountId, cuit, environment, service);
+      entries.delete(key);
+      generations.set(key, (generations.get(key) ?? 0) + 1);
+      // later callers ask afresh rather than join a request that went out before
+      inFlight.delete(key);
     },
     clear() {
       entries.clear();
+      generations.clear();
+      epoch++;
+      inFlight.clear();
     },
   };
+}
+
+/**
+ * Keeps `cache` in step with certificates on every instance (issue 9 item 6): the TAs of a
+ * representada whose certificate was activated or replaced are dropped on the event, and all
+ * of them after a NATS reconnection, when events may have been missed.
+ */
+export function followCertificateChanges(
+  bus: Pick<Bus, "listen" | "onReconnect">,
+  cache: AccessTicketCache,
+): { stop: () => void } {
+  const subscription = bus.listen(ticket.certificadoActivado, (event) => {
+    for (const service of webServiceSchema.options) {
+      cache.invalidate(event.accountId, event.cuit, event.environment, service);
+    }
+  });
+  bus.onReconnect(() => cache.clear());
+  return { stop: () => subscription.unsubscribe() };
 }

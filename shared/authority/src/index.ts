@@ -1,4 +1,5 @@
 export {
+  followCertificateChanges,
   makeAccessTicketCache,
   type AccessTicket,
   type AccessTicketCache,

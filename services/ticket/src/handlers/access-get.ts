@@ -30,7 +30,7 @@ import { isCertificateUsable } from "./usable.js";
 
 type Reply = ReplyInputOf<typeof ticket.accessGet>;
 /** What one login yields, shared by every registration of the certificate; `cuit` is the caller's. */
-type Ticket = Omit<Reply, "cuit">;
+type Ticket = Omit<Reply, "cuit" | "certificateNotAfter">;
 
 export interface AccessPolicy extends TicketPolicy {
   /** pause before the next login after the authority refused one */
@@ -279,13 +279,19 @@ export function makeAccessGet(deps: {
     if (
       !certificate ||
       certificate.fingerprint === null ||
+      certificate.not_after === null ||
       !isCertificateUsable(certificate, now)
     ) {
       return fail(appError("NO_ACTIVE_CERTIFICATE"));
     }
     // the authority's identity of the TA: the X.509 certificate, not our registration of it
     const key = { environment: found.environment, fingerprint: certificate.fingerprint, service };
-    const forCaller = (ticket: Ticket): Reply => ({ ...ticket, cuit: found.cuit });
+    const certificateNotAfter = certificate.not_after.toISOString();
+    const forCaller = (ticket: Ticket): Reply => ({
+      ...ticket,
+      cuit: found.cuit,
+      certificateNotAfter,
+    });
     const refused = rejectedToken !== undefined && isStored(found.ticket, rejectedToken);
     if (!refused && decide(stateOf(found.ticket), now, deps.policy).action === "serve") {
       return ok(forCaller(open(found.ticket!)));

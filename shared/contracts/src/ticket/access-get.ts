@@ -44,6 +44,11 @@ export const accessGet = defineContract({
     token: z.string().min(1),
     sign: z.string().min(1),
     expiresAt: isoDateTimeSchema,
+    /**
+     * the end of the signing certificate's validity: a caller keeps the TA no longer than this,
+     * whatever `expiresAt` says, because the gateway refuses to act for a lapsed certificate
+     */
+    certificateNotAfter: isoDateTimeSchema,
     /** the represented CUIT, for the `Auth/Cuit` or `cuitRepresentada` of the call */
     cuit: representadaSchema,
   }),
