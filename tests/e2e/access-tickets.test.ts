@@ -18,6 +18,10 @@ import {
 import { startE2EStack, type E2EStack } from "../support/stack.js";
 
 const MINUTE = 60_000;
+/** the edge's wait for any API call in this file's stack (API_TIMEOUT_MS) */
+const API_TIMEOUT_MS = 10_000;
+/** each authority call's own timeout: a login and a WSFE call together outlast the edge */
+const AUTHORITY_TIMEOUT_MS = 8_000;
 
 /**
  * Issue 9: access tickets over the real processes and the simulator. A ticket the authority
@@ -30,7 +34,13 @@ describe("access tickets end to end: refused tickets, certificate changes, time 
   let account: Account;
 
   beforeAll(async () => {
-    stack = await startE2EStack({ env: { LOG_LEVEL: "info" } });
+    stack = await startE2EStack({
+      env: {
+        LOG_LEVEL: "info",
+        API_TIMEOUT_MS: String(API_TIMEOUT_MS),
+        AUTHORITY_TIMEOUT_MS: String(AUTHORITY_TIMEOUT_MS),
+      },
+    });
     dir = scratch();
     account = await newAccount(stack, "Tickets");
   });
@@ -58,6 +68,23 @@ describe("access tickets end to end: refused tickets, certificate changes, time 
     (await simStats(stack, environment)).logins[`${alias}|${service}`] ?? 0;
   const simSettings = (environment: Environment, ...flags: string[]) =>
     stack.sim("settings", "--environment", environment, ...flags);
+  const simFault = (
+    environment: Environment,
+    service: "wsaa" | "wsfe",
+    mode: "none" | "timeout",
+    latencyMs = 0,
+  ) =>
+    stack.sim(
+      "fault",
+      "--environment",
+      environment,
+      "--service",
+      service,
+      "--mode",
+      mode,
+      "--latency-ms",
+      String(latencyMs),
+    );
 
   it("replaces a ticket WSFE refuses for its dates while the gateway's clock counts it valid, logging in once", async () => {
     const env = "homologacion";
@@ -155,5 +182,61 @@ describe("access tickets end to end: refused tickets, certificate changes, time 
     expect(await logins(env, alias, "wsfex")).toBe(1);
     expect(await logins(env, who.alias, "wsfe")).toBe(1);
     expect(await logins(env, who.alias, "wsfex")).toBe(1);
+  });
+
+  describe("a slow authority ends as 502 from the layer that waited on it, never as 503", () => {
+    const env = "homologacion";
+    const registerOne = () =>
+      register(stack, dir, {
+        accountId: account.accountId,
+        environment: env,
+        delegate: ["wsfe"],
+        pos: [{ ptoVta: 3, service: "wsfe" }],
+      });
+
+    it("answers 502 naming WSFE when a slow first login and a hanging WSFE outlast the edge's wait", async () => {
+      const who = await registerOne();
+      // a login that takes 5 s and a WSFE that never answers: 5 s + AUTHORITY_TIMEOUT_MS (8 s)
+      // is more than the edge waits (10 s); before the deadline, the edge gave up first: 503
+      await simFault(env, "wsaa", "none", 5_000);
+      await simFault(env, "wsfe", "timeout");
+      try {
+        const slow = await lastVoucher(who);
+        expect(slow.status, slow.text).toBe(502);
+        const error = slow.json<ErrorBody>();
+        expect(error.code).toBe("AUTHORITY_UNAVAILABLE");
+        expect(error.error).toContain("WSFE");
+      } finally {
+        await simFault(env, "wsaa", "none");
+        await simFault(env, "wsfe", "none");
+      }
+      // the ticket obtained on the way was kept: the authority is back, no other login
+      const back = await lastVoucher(who);
+      expect(back.status, back.text).toBe(200);
+      expect(await logins(env, who.alias)).toBe(1);
+    });
+
+    it("answers 502 naming WSAA when WSAA does not answer, and recovers once it does", async () => {
+      const who = await registerOne();
+      await simFault(env, "wsaa", "timeout");
+      try {
+        const hanging = await lastVoucher(who);
+        expect(hanging.status, hanging.text).toBe(502);
+        const error = hanging.json<ErrorBody>();
+        expect(error.code).toBe("AUTHORITY_UNAVAILABLE");
+        expect(error.error).toContain("WSAA");
+      } finally {
+        await simFault(env, "wsaa", "none");
+      }
+      // the abandoned login ends by its own timeout; then a new one gets the ticket
+      let status = 0;
+      const until = Date.now() + 4 * AUTHORITY_TIMEOUT_MS;
+      while (status !== 200 && Date.now() < until) {
+        const answer = await lastVoucher(who);
+        status = answer.status;
+        expect([200, 502], answer.text).toContain(status);
+      }
+      expect(status).toBe(200);
+    });
   });
 });

@@ -35,6 +35,7 @@ export async function startEdge(
     tracer: tracing.tracer,
     bodyLimit: config.EDGE_BODY_LIMIT,
     keyCacheTtlMs: config.EDGE_KEY_CACHE_TTL_MS,
+    apiTimeoutMs: config.API_TIMEOUT_MS,
   });
   const url = await edge.app.listen({ port: config.EDGE_PORT, host: config.EDGE_HOST });
   logger.info({ url }, "edge listening");

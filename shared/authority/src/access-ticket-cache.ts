@@ -16,6 +16,8 @@ export interface AccessTicketRequest {
    * here, and `ticket` is asked to replace it rather than answer it again
    */
   readonly rejected?: AccessTicket | undefined;
+  /** the API call's deadline, passed on to `ticket` (a shared request keeps the first one's) */
+  readonly deadline?: number | undefined;
 }
 
 export interface AccessTicketCache {
@@ -94,9 +96,10 @@ export function makeAccessTicketCache(
     key: string,
     accountId: string,
     body: { cuit: string; environment: Environment; service: WebService; rejectedToken?: string },
+    deadline: number | undefined,
   ): Promise<Result<AccessTicket>> {
     const stamp = stampOf(key);
-    const reply = await bus.request(ticket.accessGet, body, { accountId });
+    const reply = await bus.request(ticket.accessGet, body, { accountId, deadline });
     if (reply.ok && stampOf(key) === stamp) {
       const at = now();
       const until = Math.min(
@@ -112,7 +115,7 @@ export function makeAccessTicketCache(
   return {
     get(accountId, cuit, environment, service, request: AccessTicketRequest = {}) {
       const key = keyOf(accountId, cuit, environment, service);
-      const { rejected } = request;
+      const { rejected, deadline } = request;
       const entry = entries.get(key);
       if (entry && rejected && entry.ticket.token === rejected.token) entries.delete(key);
       else if (entry && entry.reuseUntil > now()) return Promise.resolve(ok(entry.ticket));
@@ -122,7 +125,7 @@ export function makeAccessTicketCache(
       let flight = inFlight.get(flightKey);
       if (!flight) {
         const body = { cuit, environment, service, ...(rejectedToken ? { rejectedToken } : {}) };
-        const started = fetchTicket(key, accountId, body).finally(() => {
+        const started = fetchTicket(key, accountId, body, deadline).finally(() => {
           if (inFlight.get(flightKey) === started) inFlight.delete(flightKey);
         });
         flight = started;

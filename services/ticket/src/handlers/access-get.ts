@@ -1,6 +1,11 @@
 import { randomUUID } from "node:crypto";
 import type { Handler, HandlerContext } from "@pasarela/bus";
-import { ticket, type ReplyInputOf } from "@pasarela/contracts";
+import {
+  AUTHORITY_STEP_MARGIN_MS,
+  DEADLINE_SLACK_MS,
+  ticket,
+  type ReplyInputOf,
+} from "@pasarela/contracts";
 import {
   accessTicketPending,
   appError,
@@ -63,6 +68,26 @@ function refusedTicketKept(key: AccessTicketKey, retryAt: Date): AppError {
 }
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/**
+ * `work`'s outcome if it settles within `ms`, otherwise undefined; `work` goes on either way
+ * (a login in progress is never abandoned: its TA is stored for the next request).
+ */
+function within<T>(work: Promise<T>, ms: number): Promise<T | undefined> {
+  return new Promise<T | undefined>((resolve, reject) => {
+    const timer = setTimeout(() => resolve(undefined), Math.max(ms, 0));
+    work.then(
+      (value) => {
+        clearTimeout(timer);
+        resolve(value);
+      },
+      (error: unknown) => {
+        clearTimeout(timer);
+        reject(error instanceof Error ? error : new Error(String(error)));
+      },
+    );
+  });
+}
 
 /**
  * `ticket.access.get`. Steady state: one indexed read and two decryptions. Otherwise one
@@ -306,7 +331,23 @@ export function makeAccessGet(deps: {
       );
       inFlight.set(flightKey, flight);
     }
-    const result = await flight;
+    // the caller's deadline, or the longest any caller waits when it sent none
+    const deadline =
+      ctx.deadline ?? Date.now() + (ticket.accessGet.timeoutMs ?? 0) - DEADLINE_SLACK_MS;
+    const budgetMs = deadline - AUTHORITY_STEP_MARGIN_MS - Date.now();
+    const result = await within(flight, budgetMs);
+    if (result === undefined) {
+      ctx.logger.warn(
+        { fingerprint: key.fingerprint, service, environment: key.environment, budgetMs },
+        "no access ticket within the caller's deadline; the login goes on",
+      );
+      return fail(
+        authorityUnavailable(
+          `WSAA no entregó el ticket de acceso de ${service} dentro del plazo del pedido (${Math.max(budgetMs, 0)} ms)`,
+          { service, environment: key.environment },
+        ),
+      );
+    }
     return result.ok ? ok(forCaller(result.value)) : result;
   };
 }

@@ -136,4 +136,29 @@ describe("ticket: logins in flight leave the database pool to lookups", () => {
     expect(answer.ok ? "ok" : answer.error).toBe("ok");
     expect(await loginCount(control, alias)).toBe(1);
   });
+
+  it("answers 502 naming WSAA by the caller's deadline, and keeps the ticket the login brings later", async () => {
+    const { accountId, alias } = await registered();
+    await control.setFault("homologacion", {
+      service: "wsaa",
+      mode: "none",
+      latencyMs: SLOW_WSAA_MS,
+    });
+    try {
+      const late = await client.request(
+        ticket.accessGet,
+        { cuit: CUIT, environment: "homologacion", service: "wsfe" },
+        { accountId, deadline: Date.now() + 1_500 },
+      );
+      expect(late.ok).toBe(false);
+      if (late.ok) return;
+      expect(late.error.code).toBe("AUTHORITY_UNAVAILABLE");
+      expect(late.error.message).toContain("WSAA no entregó el ticket de acceso de wsfe");
+      // the login went on: its ticket is stored and answered, without a second login
+      await expect.poll(async () => (await access(accountId)).ok, { timeout: 20_000 }).toBe(true);
+    } finally {
+      await control.setFault("homologacion", { service: "wsaa", mode: "none", latencyMs: 0 });
+    }
+    expect(await loginCount(control, alias)).toBe(1);
+  });
 });

@@ -7,7 +7,12 @@ import { DEFAULT_MONEDA, listTables, type ParametroItem } from "../domain/parame
 export function makeParametrosGet(deps: { wsfe: WsfeAdapter }): Handler<typeof wsfe.parametrosGet> {
   return async ({ tabla, environment, representada, moneda }, ctx) => {
     if (!ctx.accountId) return fail(appError("REPRESENTADA_NOT_FOUND"));
-    const caller = { accountId: ctx.accountId, cuit: representada, environment };
+    const caller = {
+      accountId: ctx.accountId,
+      cuit: representada,
+      environment,
+      deadline: ctx.deadline,
+    };
     if (tabla === "cotizacion") {
       const quote = await deps.wsfe.cotizacion(caller, moneda ?? DEFAULT_MONEDA);
       return quote.ok ? ok({ tabla, ...quote.value }) : quote;

@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { z } from "zod";
 import { defineContract } from "../contract.js";
+import { AUTHORITY_QUERY_TIMEOUT_MS } from "../common/authority-query.js";
 import {
   environmentSchema,
   isoDateTimeSchema,
@@ -60,6 +61,6 @@ export const accessGet = defineContract({
     "ACCESS_TICKET_PENDING",
     "AUTHORITY_UNAVAILABLE",
   ],
-  // a first request may wait for the lock holder's login (AUTHORITY_TIMEOUT_MS) and its own
-  timeoutMs: 65_000,
+  // the longest any caller waits; the caller's deadline (budget-ms) usually ends it sooner
+  timeoutMs: AUTHORITY_QUERY_TIMEOUT_MS,
 });
