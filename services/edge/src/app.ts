@@ -3,7 +3,12 @@ import swagger from "@fastify/swagger";
 import swaggerUi from "@fastify/swagger-ui";
 import type { Tracer } from "@opentelemetry/api";
 import type { Bus } from "@pasarela/bus";
-import { billing, configureZodMessages } from "@pasarela/contracts";
+import {
+  AUTHORITY_QUERY_TIMEOUT_MS,
+  billing,
+  configureZodMessages,
+  DEADLINE_SLACK_MS,
+} from "@pasarela/contracts";
 import type { Logger } from "@pasarela/telemetry";
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from "fastify";
 import {
@@ -32,6 +37,8 @@ export interface AppDeps {
   requestTimeoutMs?: number;
   /** how long a connection may stay silent before it is closed */
   connectionTimeoutMs?: number;
+  /** the longest an API call waits (API_TIMEOUT_MS) */
+  apiTimeoutMs?: number;
   /** route groups to serve; all of them by default (tests add their own) */
   routes?: readonly RouteModule[];
 }
@@ -102,15 +109,22 @@ export async function buildApp(deps: AppDeps): Promise<EdgeApp> {
   const services = [...new Set(["billing", ...routes.flatMap((r) => r.services)])];
   registerHealthRoutes(app, deps.bus, services);
 
-  const call: Caller = async (request, contract, body) =>
-    unwrap(
+  const apiTimeoutMs = deps.apiTimeoutMs ?? AUTHORITY_QUERY_TIMEOUT_MS;
+  // Each API call gets one deadline, which every hop behind it shares: whatever waits on the
+  // authority ends before it with a 502, and the edge waits DEADLINE_SLACK_MS longer, so only
+  // a service of ours that does not answer becomes a 503 (budget in authority-query.ts).
+  const call: Caller = async (request, contract, body) => {
+    const waitMs = Math.min(contract.timeoutMs ?? apiTimeoutMs, apiTimeoutMs);
+    return unwrap(
       await inRequestContext(request, () =>
         deps.bus.request(contract, body, {
           accountId: request.principal?.accountId,
           requestId: request.id,
+          deadline: Date.now() + waitMs - DEADLINE_SLACK_MS,
         }),
       ),
     );
+  };
   const authenticate = makeAuthenticate(deps.bus, keyCache);
   await app.register(
     async (api) => {

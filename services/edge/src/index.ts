@@ -37,6 +37,7 @@ export async function startEdge(
     keyCacheTtlMs: config.EDGE_KEY_CACHE_TTL_MS,
     requestTimeoutMs: config.EDGE_REQUEST_TIMEOUT_MS,
     connectionTimeoutMs: config.EDGE_CONNECTION_TIMEOUT_MS,
+    apiTimeoutMs: config.API_TIMEOUT_MS,
   });
   const url = await edge.app.listen({ port: config.EDGE_PORT, host: config.EDGE_HOST });
   logger.info({ url }, "edge listening");

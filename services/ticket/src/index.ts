@@ -28,10 +28,13 @@ export async function startTicket(
     settings: config,
     database: { schema, migrations },
     ...(logger ? { logger } : {}),
-    start: ({ db }) =>
-      Promise.resolve({
+    start: async ({ bus, db }) => {
+      // certificate changes are announced on the EVENTS stream
+      await bus.ensureEventStream();
+      return {
         bindings: ticketBindings({
           db: db!.db,
+          bus,
           sealer,
           wsaa,
           policy: {
@@ -39,7 +42,11 @@ export async function startTicket(
             minRemainingMs: config.TA_MIN_REMAINING_MS,
             retryAfterMs: config.TA_RETRY_AFTER_MS,
           },
+          // a login is the signing, one WSAA call bounded by AUTHORITY_TIMEOUT_MS and one
+          // write: a lease this long runs out only on a holder that died or hung
+          lease: { leaseMs: config.AUTHORITY_TIMEOUT_MS + 15_000, pollMs: 100 },
         }),
-      }),
+      };
+    },
   });
 }

@@ -1,4 +1,5 @@
 import {
+  followCertificateChanges,
   makeAccessTicketCache,
   trustAuthorityCa,
   type AccessTicketCache,
@@ -38,6 +39,8 @@ export async function startWsfe(
     ...(logger ? { logger } : {}),
     start: ({ bus, db }) => {
       const tickets = makeAccessTicketCache(bus);
+      // a replaced certificate must stop reaching the authority on the next query
+      const certificates = followCertificateChanges(bus, tickets);
       const wsfe = makeWsfeAdapter({
         urls: {
           homologacion: config.WSFE_URL_HOMOLOGACION,
@@ -47,7 +50,12 @@ export async function startWsfe(
         tickets,
       });
       const emails = makeComprobantesEmailRepository(db!.db);
-      return Promise.resolve({ tickets, emails, bindings: wsfeBindings({ emails, bus, wsfe }) });
+      return Promise.resolve({
+        tickets,
+        emails,
+        bindings: wsfeBindings({ emails, bus, wsfe }),
+        stop: () => Promise.resolve(certificates.stop()),
+      });
     },
   });
 }

@@ -1,4 +1,5 @@
 import {
+  followCertificateChanges,
   makeAccessTicketCache,
   trustAuthorityCa,
   type AccessTicketCache,
@@ -32,6 +33,8 @@ export async function startWsfex(
     ...(logger ? { logger } : {}),
     start: ({ bus }) => {
       const tickets = makeAccessTicketCache(bus);
+      // a replaced certificate must stop reaching the authority on the next query
+      const certificates = followCertificateChanges(bus, tickets);
       const wsfex = makeWsfexAdapter({
         urls: {
           homologacion: config.WSFEX_URL_HOMOLOGACION,
@@ -40,7 +43,11 @@ export async function startWsfex(
         timeoutMs: config.AUTHORITY_TIMEOUT_MS,
         tickets,
       });
-      return Promise.resolve({ tickets, bindings: wsfexBindings({ wsfex }) });
+      return Promise.resolve({
+        tickets,
+        bindings: wsfexBindings({ wsfex }),
+        stop: () => Promise.resolve(certificates.stop()),
+      });
     },
   });
 }

@@ -1,8 +1,10 @@
 export {
+  followCertificateChanges,
   makeAccessTicketCache,
   type AccessTicket,
   type AccessTicketCache,
   type AccessTicketCacheOptions,
+  type AccessTicketRequest,
 } from "./access-ticket-cache.js";
 export type { SoapFailure } from "./soap-failure.js";
 export {

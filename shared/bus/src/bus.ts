@@ -27,7 +27,7 @@ import type {
   ReplyOf,
   RequestOf,
 } from "@pasarela/contracts";
-import { attachedError, healthContract } from "@pasarela/contracts";
+import { attachedError, DEADLINE_SLACK_MS, healthContract } from "@pasarela/contracts";
 import {
   appError,
   fail,
@@ -42,12 +42,22 @@ import type { z } from "zod";
 /** Headers the bus writes on every request and event; handlers never read headers themselves. */
 const HEADER_ACCOUNT_ID = "account-id";
 const HEADER_REQUEST_ID = "request-id";
+/**
+ * The milliseconds left of the caller's deadline when the request left, as gRPC sends its
+ * timeout: relative, so instances whose clocks differ still agree on it.
+ */
+const HEADER_BUDGET = "budget-ms";
 
 /** What a handler knows about the request beyond its body. */
 export interface HandlerContext {
   readonly accountId: string | undefined;
   readonly requestId: string;
   readonly subject: string;
+  /**
+   * when (Date.now() scale) the caller wants the answer by; undefined when it set none.
+   * Whatever waits on the authority ends before it (AUTHORITY_STEP_MARGIN_MS).
+   */
+  readonly deadline: number | undefined;
   /** a child logger carrying subject, request id and account id; trace ids come with the span */
   readonly logger: Logger;
 }
@@ -71,6 +81,18 @@ export interface RequestOptions {
   accountId?: string | undefined;
   requestId?: string | undefined;
   timeoutMs?: number | undefined;
+  /**
+   * when (Date.now() scale) the answer is wanted by: carried to the handler, and the wait for
+   * the reply ends DEADLINE_SLACK_MS after it at the latest. A handler passes its own
+   * `ctx.deadline` on, so every hop of one API call shares one deadline.
+   */
+  deadline?: number | undefined;
+}
+
+/** The wait for a reply, never past the deadline's slack. */
+function waitFor(timeoutMs: number, deadline: number | undefined): number {
+  if (deadline === undefined) return timeoutMs;
+  return Math.min(timeoutMs, Math.max(deadline - Date.now(), 0) + DEADLINE_SLACK_MS);
 }
 
 export interface ServeOptions {
@@ -206,12 +228,18 @@ export async function connectBus(options: BusOptions): Promise<Bus> {
     propagation.inject(context.active(), h, headerSetter);
     if (requestOptions?.accountId) h.set(HEADER_ACCOUNT_ID, requestOptions.accountId);
     h.set(HEADER_REQUEST_ID, requestOptions?.requestId ?? randomUUID());
+    if (requestOptions?.deadline !== undefined) {
+      h.set(HEADER_BUDGET, String(Math.max(0, Math.round(requestOptions.deadline - Date.now()))));
+    }
     return h;
   }
 
   function handlerContext(msg: Msg, subject: string): HandlerContext {
     const accountId = msg.headers?.get(HEADER_ACCOUNT_ID) || undefined;
     const requestId = msg.headers?.get(HEADER_REQUEST_ID) || randomUUID();
+    // anything but a plain count of milliseconds is no deadline at all
+    const budget = msg.headers?.get(HEADER_BUDGET) ?? "";
+    const deadline = /^\d{1,10}$/.test(budget) ? Date.now() + Number(budget) : undefined;
     // A child logger costs an allocation and a pass over the redaction paths: made only when
     // a handler actually logs.
     let child: Logger | undefined;
@@ -219,6 +247,7 @@ export async function connectBus(options: BusOptions): Promise<Bus> {
       accountId,
       requestId,
       subject,
+      deadline,
       get logger() {
         child ??= logger.child({ subject, requestId, ...(accountId ? { accountId } : {}) });
         return child;
@@ -357,7 +386,10 @@ export async function connectBus(options: BusOptions): Promise<Bus> {
         attributes: { "messaging.system": "nats", "messaging.destination.name": contract.subject },
       });
       return context.with(trace.setSpan(context.active(), span), async () => {
-        const timeout = requestOptions?.timeoutMs ?? contract.timeoutMs ?? defaultTimeoutMs;
+        const timeout = waitFor(
+          requestOptions?.timeoutMs ?? contract.timeoutMs ?? defaultTimeoutMs,
+          requestOptions?.deadline,
+        );
         const unavailable = (reason: string) => {
           logger.warn({ subject: contract.subject, reason }, "request failed");
           const failure = appError("SERVICE_UNAVAILABLE", { subject: contract.subject, reason });

@@ -29,6 +29,8 @@ export interface WsfeCaller {
   readonly accountId: string;
   readonly cuit: string;
   readonly environment: Environment;
+  /** the API call's deadline (HandlerContext.deadline): the ticket and the call end before it */
+  readonly deadline?: number | undefined;
 }
 
 export interface Cotizacion {
@@ -156,12 +158,16 @@ export function makeWsfeAdapter(deps: {
     read: (result: XmlObject, err: AsmxErr | undefined) => Result<T> | undefined,
     ptoVta?: number,
   ): Promise<Result<T>> {
-    const { accountId, cuit, environment } = caller;
+    const { accountId, cuit, environment, deadline } = caller;
     return withAccessTicket(
       deps.tickets,
-      { accountId, cuit, environment, service: "wsfe" },
-      async (ticket): Promise<TicketedAttempt<T>> => {
-        const outcome = await clients[environment].call(operation, `${auth(ticket)}${body}`);
+      { accountId, cuit, environment, service: "wsfe", deadline },
+      async (ticket, timeoutMs): Promise<TicketedAttempt<T>> => {
+        const outcome = await clients[environment].call(
+          operation,
+          `${auth(ticket)}${body}`,
+          timeoutMs,
+        );
         if (!outcome.ok) {
           return { kind: "done", result: fail(describeTransportFailure("WSFE", outcome.failure)) };
         }

@@ -17,7 +17,7 @@ export function makeComprobanteGet(deps: {
     const ptoVta = await deps.pointOfSale(ctx, request);
     if (!ptoVta.ok) return ptoVta;
     const voucher = await deps.wsfe.consultar(
-      { accountId: ctx.accountId, cuit: representada, environment },
+      { accountId: ctx.accountId, cuit: representada, environment, deadline: ctx.deadline },
       { ptoVta: ptoVta.value, cbteTipo, cbteNro },
     );
     if (!voucher.ok) return voucher;

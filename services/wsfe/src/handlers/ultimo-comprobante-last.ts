@@ -14,7 +14,7 @@ export function makeUltimoComprobanteLast(deps: {
     const ptoVta = await deps.pointOfSale(ctx, request);
     if (!ptoVta.ok) return ptoVta;
     const last = await deps.wsfe.ultimoAutorizado(
-      { accountId: ctx.accountId, cuit: representada, environment },
+      { accountId: ctx.accountId, cuit: representada, environment, deadline: ctx.deadline },
       { ptoVta: ptoVta.value, cbteTipo },
     );
     if (!last.ok) return last;

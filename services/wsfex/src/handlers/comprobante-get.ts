@@ -9,7 +9,7 @@ export function makeComprobanteGet(deps: {
   return async ({ environment, representada, ptoVta, cbteTipo, cbteNro }, ctx) => {
     if (!ctx.accountId) return fail(appError("REPRESENTADA_NOT_FOUND"));
     const found = await deps.wsfex.comprobante(
-      { accountId: ctx.accountId, cuit: representada, environment },
+      { accountId: ctx.accountId, cuit: representada, environment, deadline: ctx.deadline },
       { ptoVta, cbteTipo, cbteNro },
     );
     if (!found.ok) return found;

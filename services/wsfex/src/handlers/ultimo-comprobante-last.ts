@@ -9,7 +9,7 @@ export function makeUltimoComprobanteLast(deps: {
   return async ({ environment, representada, ptoVta, cbteTipo }, ctx) => {
     if (!ctx.accountId) return fail(appError("REPRESENTADA_NOT_FOUND"));
     const last = await deps.wsfex.ultimoComprobante(
-      { accountId: ctx.accountId, cuit: representada, environment },
+      { accountId: ctx.accountId, cuit: representada, environment, deadline: ctx.deadline },
       { ptoVta, cbteTipo },
     );
     return last.ok ? ok({ cbteNro: last.value, ptoVta, cbteTipo }) : last;
