@@ -85,8 +85,6 @@ export const telemetryConfig = {
   OTEL_EXPORTER_OTLP_ENDPOINT: z.preprocess(unsetIfEmpty, z.url().optional()),
 };
 
-export const environments = ["homologacion", "produccion"] as const;
-
 /** Base URLs of the authority, one set per environment (authority-ws.md §1). */
 export const authorityConfig = {
   WSAA_URL_HOMOLOGACION: envUrl().default("https://wsaahomo.afip.gov.ar/ws/services/LoginCms"),

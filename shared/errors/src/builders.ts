@@ -6,9 +6,19 @@ import { catalogue } from "./catalogue.js";
  * a web service, an environment. Handlers call these instead of concatenating strings.
  */
 
-export type Environment = "homologacion" | "produccion";
-export type WebService =
-  "wsfe" | "wsfex" | "ws_sr_padron_a13" | "ws_sr_padron_a10" | "ws_sr_constancia_inscripcion";
+/** Spec §2.1: the two worlds of the authority. The one list; contracts build their schema on it. */
+export const ENVIRONMENTS = ["homologacion", "produccion"] as const;
+export type Environment = (typeof ENVIRONMENTS)[number];
+
+/** WSAA service ids a certificate can be delegated for (spec §5.9). The one list. */
+export const WEB_SERVICES = [
+  "wsfe",
+  "wsfex",
+  "ws_sr_padron_a13",
+  "ws_sr_padron_a10",
+  "ws_sr_constancia_inscripcion",
+] as const;
+export type WebService = (typeof WEB_SERVICES)[number];
 
 /** Spec §5.5: the ending of the read-only message by endpoint group. */
 export type WriteGroup = "emision" | "datos" | "links";

@@ -1,11 +1,13 @@
+import { ENVIRONMENTS, WEB_SERVICES } from "@pasarela/errors";
 import { z } from "zod";
 
+export type { Environment, WebService } from "@pasarela/errors";
+
 /** Spec §2.1: the two worlds of the authority; anything else is a 400. */
-export const environmentSchema = z.enum(["homologacion", "produccion"], {
+export const environmentSchema = z.enum(ENVIRONMENTS, {
   error: (issue) =>
     issue.input === undefined ? "es obligatorio" : 'debe ser "homologacion" o "produccion"',
 });
-export type Environment = z.infer<typeof environmentSchema>;
 
 /** Spec §2.1: 11 digits, no hyphens. */
 export const representadaSchema = z
@@ -16,14 +18,7 @@ export const representadaSchema = z
   .regex(/^\d{11}$/, "debe tener exactamente 11 dígitos, sin guiones");
 
 /** WSAA service ids a certificate can be delegated for (spec §5.9). */
-export const webServiceSchema = z.enum([
-  "wsfe",
-  "wsfex",
-  "ws_sr_padron_a13",
-  "ws_sr_padron_a10",
-  "ws_sr_constancia_inscripcion",
-]);
-export type WebService = z.infer<typeof webServiceSchema>;
+export const webServiceSchema = z.enum(WEB_SERVICES);
 
 export const idSchema = z.uuid();
 export const isoDateTimeSchema = z.iso.datetime({ offset: true });
