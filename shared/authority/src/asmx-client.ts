@@ -1,6 +1,6 @@
 import { XMLParser } from "fast-xml-parser";
-import { httpPost, type PostAnswer } from "./http-post.js";
-import { localName, type SoapFailure } from "./soap-failure.js";
+import { AUTHORITY_MAX_BODY_BYTES, httpPost, type PostAnswer } from "./http-post.js";
+import { localName, socketFailure, type SoapFailure } from "./soap-failure.js";
 
 /**
  * A SOAP 1.1 client for the authority's .NET ASMX services (WSFEv1, WSFEXv1), written as XML
@@ -121,21 +121,6 @@ function isAbort(error: unknown): boolean {
   return name === "TimeoutError" || name === "AbortError";
 }
 
-function networkMessage(error: unknown): string {
-  // fetch wraps the socket error in `cause`; node:http throws it as is
-  const cause =
-    (error as { cause?: { code?: unknown; message?: unknown } } | null)?.cause ??
-    (error as { code?: unknown; message?: unknown } | null);
-  const code = typeof cause?.code === "string" ? `${cause.code}: ` : "";
-  const message =
-    typeof cause?.message === "string"
-      ? cause.message
-      : error instanceof Error
-        ? error.message
-        : String(error);
-  return `${code}${message}`;
-}
-
 async function viaFetch(
   doFetch: typeof fetch,
   endpoint: string,
@@ -175,7 +160,7 @@ export function makeAsmxClient(options: AsmxClientOptions): AsmxClient {
           : await httpPost(endpoint, headers, envelope, timeoutMs));
       } catch (error) {
         if (isAbort(error)) return { ok: false, failure: { kind: "timeout", timeoutMs } };
-        return { ok: false, failure: { kind: "network", message: networkMessage(error) } };
+        return { ok: false, failure: socketFailure(error, AUTHORITY_MAX_BODY_BYTES) };
       }
       let doc: unknown;
       try {

@@ -6,7 +6,7 @@ export {
   type AccessTicketCacheOptions,
   type AccessTicketRequest,
 } from "./access-ticket-cache.js";
-export type { SoapFailure } from "./soap-failure.js";
+export { socketFailure, type SoapFailure } from "./soap-failure.js";
 export {
   makeWsaaClient,
   type LoginTicket,

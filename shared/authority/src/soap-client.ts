@@ -2,7 +2,8 @@ import { existsSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import * as soap from "soap";
-import { localName, type SoapFailure } from "./soap-failure.js";
+import { AUTHORITY_MAX_BODY_BYTES } from "./http-post.js";
+import { localName, socketFailure, type SoapFailure } from "./soap-failure.js";
 
 /**
  * The package folder, found by walking up to its package.json: the code runs from `src/`
@@ -83,8 +84,10 @@ function describeSoapError(error: unknown, timeoutMs: number): SoapFailure {
   if (code === "ECONNABORTED" || code === "ETIMEDOUT" || /timeout/i.test(message)) {
     return { kind: "timeout", timeoutMs };
   }
-  if (status !== undefined) return { kind: "unreadable", message };
-  return { kind: "network", message: code ? `${code}: ${message}` : message };
+  if (status !== undefined && !/maxContentLength/.test(message)) {
+    return { kind: "unreadable", message };
+  }
+  return socketFailure(error, AUTHORITY_MAX_BODY_BYTES);
 }
 
 /**

@@ -16,6 +16,14 @@ export function describeTransportFailure(service: string, failure: SoapFailure):
       });
     case "network":
       return authorityUnavailable(`${service} inalcanzable: ${failure.message}`);
+    case "tls":
+      return authorityUnavailable(
+        `el certificado TLS de ${service} no es de confianza o no es válido: ${failure.message}`,
+      );
+    case "too-large":
+      return authorityUnavailable(
+        `la respuesta de ${service} supera el límite de ${failure.limitBytes} bytes y no se leyó`,
+      );
     case "unreadable":
       return authorityUnavailable(`respuesta de ${service} ilegible: ${failure.message}`);
     case "fault":

@@ -109,19 +109,14 @@ describe("authority response bodies are capped", () => {
       const asmx = makeAsmxClient({ endpoint: authority.url, namespace: FE_NS, timeoutMs: 20_000 });
       expect(await asmx.call("FEDummy", "")).toEqual({
         ok: false,
-        failure: {
-          kind: "network",
-          message: `la respuesta supera el límite de ${AUTHORITY_MAX_BODY_BYTES} bytes`,
-        },
+        failure: { kind: "too-large", limitBytes: AUTHORITY_MAX_BODY_BYTES },
       });
       const wsaa = makeWsaaClient({ endpoint: authority.url, timeoutMs: 20_000 });
       const login = await wsaa.loginCms("QUJD");
       expect(login.ok).toBe(false);
-      expect(login.ok ? undefined : login.failure).toMatchObject({
-        kind: "network",
-        message: expect.stringContaining(
-          `maxContentLength size of ${AUTHORITY_MAX_BODY_BYTES}`,
-        ) as string,
+      expect(login.ok ? undefined : login.failure).toEqual({
+        kind: "too-large",
+        limitBytes: AUTHORITY_MAX_BODY_BYTES,
       });
     } finally {
       await authority.close();
@@ -195,12 +190,12 @@ describe("the authority's HTTPS with an extra trusted CA", () => {
     const refused = await asmx.call("FEDummy", "");
     expect(refused.ok).toBe(false);
     expect(refused.ok ? undefined : refused.failure).toMatchObject({
-      kind: "network",
+      kind: "tls",
       message: expect.stringMatching(untrusted) as string,
     });
     const refusedLogin = await wsaa.loginCms(loginCms());
     expect(refusedLogin.ok ? undefined : refusedLogin.failure).toMatchObject({
-      kind: "network",
+      kind: "tls",
       message: expect.stringMatching(untrusted) as string,
     });
 
