@@ -13,7 +13,7 @@ import {
 import type { CondicionPadron, Environment, FaultMode, FaultService, WsnService } from "./state.js";
 
 const USAGE =
-  "usage: sim <cert|ca|delegate|undelegate|pos|fault|permit|person|forget-person|stats|reset|settings|forget-tas> --environment <env> [options] | sim tls-ca";
+  "usage: sim <cert|ca|delegate|undelegate|pos|fault|permit|persona|forget-persona|stats|reset|settings|forget-tas> --environment <env> [options] | sim tls-ca";
 
 export class UsageError extends Error {}
 
@@ -87,6 +87,22 @@ function actividadesFlag(flags: Map<string, string>): PersonInput["actividades"]
   return parsed as { id: number; desc: string }[];
 }
 
+/** `--json <file>`: a person record as the control API takes it (PersonInput), cuit aside. */
+async function personFile(path: string): Promise<Partial<PersonInput>> {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(await readFile(path, "utf8"));
+  } catch (error) {
+    throw new UsageError(
+      `--json ${path}: ${error instanceof Error ? error.message : String(error)}`,
+    );
+  }
+  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
+    throw new UsageError(`--json ${path} must hold one JSON object (a person)`);
+  }
+  return parsed;
+}
+
 /** Runs one command; returns what goes to stdout (JSON text, or a PEM for cert/ca/tls-ca). */
 export async function runCli(argv: readonly string[], client: ControlClient): Promise<string> {
   const [command, ...rest] = argv;
@@ -152,31 +168,44 @@ export async function runCli(argv: readonly string[], client: ControlClient): Pr
         }),
       );
     }
+    case "persona":
     case "person": {
+      const person: Partial<PersonInput> = flags.has("json")
+        ? await personFile(required(flags, "json"))
+        : {};
       const tipo = flags.get("tipo-persona");
       const estado = flags.get("estado-clave");
+      const tipoClave = flags.get("tipo-clave");
       const actividades = actividadesFlag(flags);
+      const documento = flags.get("documento");
       const optional = (flag: string, key: keyof PersonInput) => {
         const v = flags.get(flag);
         return v === undefined ? {} : { [key]: v };
       };
-      return JSON.stringify(
-        await client.setPerson(env, {
-          cuit: required(flags, "cuit"),
-          condicionIva: pick<CondicionPadron>(flags, "condicion-iva", CONDICIONES_PADRON),
-          ...(tipo === undefined
-            ? {}
-            : { tipoPersona: pick(flags, "tipo-persona", ["FISICA", "JURIDICA"] as const) }),
-          ...(estado === undefined
-            ? {}
-            : { estadoClave: pick(flags, "estado-clave", ["ACTIVO", "INACTIVO"] as const) }),
-          ...optional("razon-social", "razonSocial"),
-          ...optional("apellido", "apellido"),
-          ...optional("nombre", "nombre"),
-          ...(actividades === undefined ? {} : { actividades }),
-        }),
-      );
+      // the file gives the record, flags change it; the control API judges the result
+      Object.assign(person, {
+        cuit: required(flags, "cuit"),
+        ...(flags.has("condicion-iva") || person.condicionIva === undefined
+          ? { condicionIva: pick<CondicionPadron>(flags, "condicion-iva", CONDICIONES_PADRON) }
+          : {}),
+        ...(tipo === undefined
+          ? {}
+          : { tipoPersona: pick(flags, "tipo-persona", ["FISICA", "JURIDICA"] as const) }),
+        ...(estado === undefined
+          ? {}
+          : { estadoClave: pick(flags, "estado-clave", ["ACTIVO", "INACTIVO"] as const) }),
+        ...(tipoClave === undefined
+          ? {}
+          : { tipoClave: pick(flags, "tipo-clave", ["CUIT", "CUIL", "CDI"] as const) }),
+        ...optional("razon-social", "razonSocial"),
+        ...optional("apellido", "apellido"),
+        ...optional("nombre", "nombre"),
+        ...(documento === undefined ? {} : { documento: { tipo: "DNI", numero: documento } }),
+        ...(actividades === undefined ? {} : { actividades }),
+      });
+      return JSON.stringify(await client.setPerson(env, person as PersonInput));
     }
+    case "forget-persona":
     case "forget-person":
       return JSON.stringify(await client.forgetPerson(env, { cuit: required(flags, "cuit") }));
     case "stats":

@@ -18,9 +18,17 @@ export {
   ENVIRONMENTS,
   FAULT_MODES,
   FAULT_SERVICES,
+  PADRON_SERVICES,
   WSN_SERVICES,
 } from "./state.js";
-export type { CondicionPadron, Environment, FaultMode, FaultService, WsnService } from "./state.js";
+export type {
+  CondicionPadron,
+  Environment,
+  FaultMode,
+  FaultService,
+  PadronService,
+  WsnService,
+} from "./state.js";
 export { isValidCuit } from "./cuit.js";
 export { PATHS } from "./server.js";
 
@@ -47,6 +55,10 @@ export interface Endpoints {
   wsaa: string;
   wsfe: string;
   wsfex: string;
+  /** the registry services (ws_sr_padron_a13, ws_sr_padron_a10, ws_sr_constancia_inscripcion) */
+  padronA13: string;
+  padronA10: string;
+  constancia: string;
 }
 
 export interface Simulator {
@@ -118,6 +130,9 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
       wsaa: `${baseUrl(environment, scheme)}${PATHS.wsaa}`,
       wsfe: `${baseUrl(environment, scheme)}${PATHS.wsfe}`,
       wsfex: `${baseUrl(environment, scheme)}${PATHS.wsfex}`,
+      padronA13: `${baseUrl(environment, scheme)}${PATHS.padronA13}`,
+      padronA10: `${baseUrl(environment, scheme)}${PATHS.padronA10}`,
+      constancia: `${baseUrl(environment, scheme)}${PATHS.constancia}`,
     }),
     caCertificate: (environment) => sim.worlds[environment].state.ca.certPem,
     tlsCaCertificate: tlsCa,

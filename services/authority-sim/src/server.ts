@@ -11,7 +11,11 @@ import { asmxFaultResult, asmxOk, runAsmx } from "./soap/service.js";
 import type { AsmxService } from "./soap/service.js";
 import { ENVIRONMENTS, loadState, newEnvState, saveState } from "./state.js";
 import type { Environment, FaultMode, FaultService, SimState } from "./state.js";
+import { A10, A13, CONSTANCIA, type JaxwsServiceSpec } from "./padron/schema.js";
+import { padronDatabaseDown, padronFaultResult, runPadron } from "./padron/service.js";
+import { readJaxwsRequest } from "./soap/jaxws.js";
 import { ensureTls } from "./tls.js";
+import { jaxwsWsdl } from "./wsdl/jaxws.js";
 import { handleLoginCms, wsaaFault } from "./wsaa/login.js";
 import { asmxWsdl, wsaaWsdl } from "./wsdl/build.js";
 import type { AsmxWsdlSpec } from "./wsdl/build.js";
@@ -25,7 +29,17 @@ export const PATHS = {
   wsaa: "/ws/services/LoginCms",
   wsfe: "/wsfev1/service.asmx",
   wsfex: "/wsfexv1/service.asmx",
+  padronA13: A13.path,
+  padronA10: A10.path,
+  constancia: CONSTANCIA.path,
 } as const;
+
+/** The registry services, by their key in PATHS. */
+const JAXWS: Record<"padronA13" | "padronA10" | "constancia", JaxwsServiceSpec> = {
+  padronA13: A13,
+  padronA10: A10,
+  constancia: CONSTANCIA,
+};
 
 const MAX_BODY = 10 * 1024 * 1024;
 
@@ -98,6 +112,13 @@ function send(res: ServerResponse, result: HandlerResult): void {
 function sendJson(res: ServerResponse, status: number, body: unknown): void {
   send(res, { status, contentType: "application/json; charset=utf-8", body: JSON.stringify(body) });
 }
+
+/** What the authority's front end answers while a service is down, whatever its dialect. */
+const SERVICE_UNAVAILABLE: HandlerResult = {
+  status: 503,
+  contentType: "text/html; charset=us-ascii",
+  body: "<HTML><HEAD><TITLE>Service Unavailable</TITLE></HEAD><BODY><h2>Service Unavailable</h2></BODY></HTML>",
+};
 
 const ASMX: Record<"wsfe" | "wsfex", { service: AsmxService; wsdl: AsmxWsdlSpec }> = {
   wsfe: { service: wsfeService, wsdl: WSFE_WSDL },
@@ -240,15 +261,36 @@ export function createSimulatorServer(options: SimulatorServerOptions): Simulato
             parsed.op,
             service.errorResult(parsed.op, 501, "Error interno de base de datos"),
           ),
-        () => ({
-          status: 503,
-          contentType: "text/html; charset=us-ascii",
-          body: "<HTML><HEAD><TITLE>Service Unavailable</TITLE></HEAD><BODY><h2>Service Unavailable</h2></BODY></HTML>",
-        }),
+        () => SERVICE_UNAVAILABLE,
       );
     } finally {
       if (admission?.kind === "admitted") admission.release();
     }
+  }
+
+  /** A registry service: JAX-WS, routed by the body element (soapAction is ""). */
+  async function serveJaxws(
+    world: World,
+    spec: JaxwsServiceSpec,
+    req: IncomingMessage,
+    res: ServerResponse,
+    body: string,
+  ) {
+    const parsed = readJaxwsRequest(body, spec.ns, new Set(Object.keys(spec.operations)));
+    if (parsed.kind === "fault") {
+      send(res, padronFaultResult(spec, parsed.fault));
+      return;
+    }
+    world.count(`${spec.service}.${parsed.op}`);
+    await withFaults(
+      world,
+      spec.service,
+      req,
+      res,
+      () => runPadron(world, spec, parsed.op, parsed.body),
+      () => padronDatabaseDown(spec, parsed.op),
+      () => SERVICE_UNAVAILABLE,
+    );
   }
 
   async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -289,7 +331,12 @@ export function createSimulatorServer(options: SimulatorServerOptions): Simulato
       // The address the client used, scheme included: a WSDL read over HTTPS points at HTTPS.
       const scheme = (req.socket as Partial<TLSSocket>).encrypted === true ? "https" : "http";
       const address = `${scheme}://${req.headers.host ?? "127.0.0.1"}/${envName}${PATHS[service]}`;
-      const xml = service === "wsaa" ? wsaaWsdl(address) : asmxWsdl(ASMX[service].wsdl, address);
+      const xml =
+        service === "wsaa"
+          ? wsaaWsdl(address)
+          : service === "wsfe" || service === "wsfex"
+            ? asmxWsdl(ASMX[service].wsdl, address)
+            : jaxwsWsdl(JAXWS[service], address);
       send(res, { status: 200, contentType: "text/xml; charset=utf-8", body: xml });
       return;
     }
@@ -303,7 +350,9 @@ export function createSimulatorServer(options: SimulatorServerOptions): Simulato
       return;
     }
     if (service === "wsaa") await serveWsaa(world, req, res, body);
-    else await serveAsmx(world, service, req, res, body);
+    else if (service === "wsfe" || service === "wsfex") {
+      await serveAsmx(world, service, req, res, body);
+    } else await serveJaxws(world, JAXWS[service], req, res, body);
   }
 
   const handler = (req: IncomingMessage, res: ServerResponse): void => {

@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { chmodSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { REGISTRY_SEED, seededPersons } from "./padron/seed.js";
 import type { TlsState } from "./tls.js";
 
 export const ENVIRONMENTS = ["homologacion", "produccion"] as const;
@@ -14,7 +15,15 @@ export const WSN_SERVICES = [
 ] as const;
 export type WsnService = (typeof WSN_SERVICES)[number];
 
-export const FAULT_SERVICES = ["wsaa", "wsfe", "wsfex"] as const;
+/** The registry (padrón) services, by their WSAA ids; each has its own endpoint and faults. */
+export const PADRON_SERVICES = [
+  "ws_sr_padron_a13",
+  "ws_sr_padron_a10",
+  "ws_sr_constancia_inscripcion",
+] as const;
+export type PadronService = (typeof PADRON_SERVICES)[number];
+
+export const FAULT_SERVICES = ["wsaa", "wsfe", "wsfex", ...PADRON_SERVICES] as const;
 export type FaultService = (typeof FAULT_SERVICES)[number];
 
 export const FAULT_MODES = [
@@ -177,12 +186,52 @@ export interface Actividad {
   /** 1 is the main activity. */
   orden: number;
   desc: string;
+  /** yyyymm the activity started; the registry services print it as `periodo`. */
+  periodo?: number;
+}
+
+/** An address of the registry (A13 holds every one; A10 and the constancia a subset). */
+export interface Domicilio {
+  /** FISCAL, or LEGAL/REAL */
+  tipoDomicilio: string;
+  /** street and number in one line, as the registry prints it */
+  direccion: string;
+  calle?: string;
+  numero?: number;
+  piso?: string;
+  oficinaDptoLocal?: string;
+  localidad?: string;
+  codigoPostal: string;
+  /** the authority's province code: 0 is CABA (authority-ws.md §5.3) */
+  idProvincia: number;
+  descripcionProvincia: string;
+  datoAdicional?: string;
+  tipoDatoAdicional?: string;
+}
+
+/** The monotributo category of a monotributista (constancia `categoriaMonotributo`). */
+export interface CategoriaMonotributo {
+  idCategoria: number;
+  descripcionCategoria: string;
+  /** yyyymm since when it holds */
+  periodo: number;
+}
+
+/**
+ * Partial-data errors the constancia reports inside a normal answer (authority-ws.md §5.3):
+ * `constancia` replaces the whole record, `monotributo` and `regimenGeneral` the block.
+ */
+export interface PartialErrors {
+  constancia?: string[];
+  monotributo?: string[];
+  regimenGeneral?: string[];
 }
 
 /**
  * One person of the authority's registry (padrón), keyed by CUIT/CUIL. WSFEv1 reads it for the
  * receiver checks (10015, 10017, 10063, 10217, 10238, 10247) and the issuer's activities; the
- * padrón services (A13, A10, constancia) can answer from the same record.
+ * registry services (A13, A10, constancia) answer from the same record. `condicionIva` is the
+ * VAT position the taxes the constancia shows are drawn from.
  */
 export interface Person {
   cuit: string;
@@ -195,6 +244,21 @@ export interface Person {
   estadoClave: "ACTIVO" | "INACTIVO";
   condicionIva: CondicionPadron;
   actividades: Actividad[];
+  /** CUIT unless said otherwise (a CUIL: an employee with no taxes of their own). */
+  tipoClave?: "CUIT" | "CUIL" | "CDI";
+  /** FISICA: the identity document behind the key (A13 getIdPersonaListByDocumento). */
+  documento?: { tipo: string; numero: string };
+  /** yyyy-mm-dd */
+  fechaNacimiento?: string;
+  /** JURIDICA: yyyy-mm-dd */
+  fechaContratoSocial?: string;
+  formaJuridica?: string;
+  mesCierre?: number;
+  domicilios?: Domicilio[];
+  categoriaMonotributo?: CategoriaMonotributo;
+  /** earlier keys of the same person, now inactive (`claveInactivaAsociada`) */
+  clavesInactivas?: string[];
+  errores?: PartialErrors;
 }
 
 export interface EnvState {
@@ -209,6 +273,8 @@ export interface EnvState {
   fe: Record<string, FeSeries>;
   /** The registry (padrón), keyed by CUIT. */
   persons: Record<string, Person>;
+  /** The version of the seeded registry this world has received (see padron/seed.ts). */
+  registrySeed?: number;
   fex: {
     series: Record<string, { last: number; lastFch: string }>;
     vouchers: Record<string, FexVoucher>;
@@ -238,29 +304,9 @@ const DEFAULT_COTIZACIONES: Readonly<Record<string, number>> = {
 };
 
 function noFaults(): Record<FaultService, FaultConfig> {
-  return {
-    wsaa: { mode: "none", rate: 1, latencyMs: 0 },
-    wsfe: { mode: "none", rate: 1, latencyMs: 0 },
-    wsfex: { mode: "none", rate: 1, latencyMs: 0 },
-  };
-}
-
-/**
- * The registry a fresh world starts with. 30000000007 is the receiver of the recorded real
- * request of §3.3, authorized as a Factura A in homologation, so it is a VAT-registered active
- * company there; the name is the simulator's.
- */
-function defaultPersons(): Record<string, Person> {
-  return {
-    "30000000007": {
-      cuit: "30000000007",
-      tipoPersona: "JURIDICA",
-      razonSocial: "EMPRESA DE PRUEBA S.A.",
-      estadoClave: "ACTIVO",
-      condicionIva: "responsable_inscripto",
-      actividades: [],
-    },
-  };
+  return Object.fromEntries(
+    FAULT_SERVICES.map((service) => [service, { mode: "none", rate: 1, latencyMs: 0 }]),
+  ) as Record<FaultService, FaultConfig>;
 }
 
 /** A point of sale exists for a service only once the control API enables it (point 1 too). */
@@ -282,7 +328,8 @@ export function resetWorld(env: EnvState): void {
   env.pointsOfSale = [];
   env.tas = {};
   env.fe = {};
-  env.persons = defaultPersons();
+  env.persons = seededPersons();
+  env.registrySeed = REGISTRY_SEED;
   env.fex = { series: {}, vouchers: {}, byId: {}, lastId: {} };
   env.deniedPermits = [];
   env.cotizaciones = { ...DEFAULT_COTIZACIONES };
@@ -312,7 +359,15 @@ export function loadState(file: string): SimState | undefined {
 /** Fills what state files written by earlier versions of the simulator lack. */
 function upgrade(env: EnvState): void {
   const older = env as Partial<EnvState>;
-  older.persons ??= defaultPersons();
+  // a world from before the registry, or from before its seed grew, gets the persons it lacks;
+  // those it has (or had and forgot) since are its own
+  if (older.persons === undefined || (env.registrySeed ?? 0) < REGISTRY_SEED) {
+    env.persons = { ...seededPersons(), ...older.persons };
+    env.registrySeed = REGISTRY_SEED;
+  }
+  // registry services came later: their faults start cleared
+  const faults = noFaults();
+  for (const service of FAULT_SERVICES) env.faults[service] ??= faults[service];
   for (const series of Object.values(env.fe)) {
     for (const v of Object.values(series.vouchers)) {
       const o = v as Partial<FeVoucher>;

@@ -39,8 +39,39 @@ export interface PersonInput {
   /** Default ACTIVO. */
   estadoClave?: "ACTIVO" | "INACTIVO";
   condicionIva: CondicionPadron;
-  /** In order: the first is the main activity (Orden 1). */
-  actividades?: { id: number; desc: string }[];
+  /** In order: the first is the main activity (Orden 1); `periodo` is yyyymm. */
+  actividades?: { id: number; desc: string; periodo?: number }[];
+  /** Default CUIT. */
+  tipoClave?: "CUIT" | "CUIL" | "CDI";
+  /** FISICA: the identity document (`tipo` defaults to DNI). */
+  documento?: { tipo?: string; numero: string };
+  /** yyyy-mm-dd */
+  fechaNacimiento?: string;
+  /** yyyy-mm-dd */
+  fechaContratoSocial?: string;
+  formaJuridica?: string;
+  mesCierre?: number;
+  /** Every address; the constancia shows the FISCAL one. */
+  domicilios?: {
+    tipoDomicilio?: "FISCAL" | "LEGAL/REAL";
+    direccion: string;
+    calle?: string;
+    numero?: number;
+    piso?: string;
+    oficinaDptoLocal?: string;
+    localidad?: string;
+    codigoPostal: string;
+    idProvincia: number;
+    descripcionProvincia: string;
+    datoAdicional?: string;
+    tipoDatoAdicional?: string;
+  }[];
+  /** A monotributista's category; without one the constancia reports `errorMonotributo`. */
+  categoriaMonotributo?: { idCategoria: number; descripcionCategoria: string; periodo: number };
+  /** Earlier keys of this person, now inactive. */
+  clavesInactivas?: string[];
+  /** Partial-data errors of the constancia: the whole record, or one block. */
+  errores?: { constancia?: string[]; monotributo?: string[]; regimenGeneral?: string[] };
 }
 
 /** Typed client for the simulator's control API (used by the CLI and other packages' tests). */

@@ -22,6 +22,26 @@ const cuit = z
   .regex(/^\d{11}$/, "cuit must be 11 digits")
   .refine(isValidCuit, "cuit has an invalid check digit");
 
+const yyyymm = z.number().int().min(190001).max(299912);
+const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "must be yyyy-mm-dd");
+const text = (max: number) => z.string().min(1).max(max);
+const domicilio = z
+  .object({
+    tipoDomicilio: z.enum(["FISCAL", "LEGAL/REAL"]).default("FISCAL"),
+    direccion: text(200),
+    calle: text(200).optional(),
+    numero: z.number().int().min(0).max(999_999).optional(),
+    piso: text(20).optional(),
+    oficinaDptoLocal: text(20).optional(),
+    localidad: text(200).optional(),
+    codigoPostal: text(10),
+    idProvincia: z.number().int().min(0).max(24),
+    descripcionProvincia: text(100),
+    datoAdicional: text(200).optional(),
+    tipoDatoAdicional: text(50).optional(),
+  })
+  .strict();
+
 const schemas = {
   cert: z.object({ csr: z.string().min(1) }),
   delegation: z.object({ cuit, alias: z.string().min(1), service: z.enum(WSN_SERVICES) }),
@@ -57,12 +77,57 @@ const schemas = {
       estadoClave: z.enum(["ACTIVO", "INACTIVO"]).default("ACTIVO"),
       condicionIva: z.enum(CONDICIONES_PADRON),
       actividades: z
-        .array(z.object({ id: z.number().int().positive(), desc: z.string().min(1).max(300) }))
+        .array(
+          z
+            .object({
+              id: z.number().int().positive(),
+              desc: z.string().min(1).max(300),
+              periodo: yyyymm.optional(),
+            })
+            .strict(),
+        )
         .max(100)
         .refine((a) => new Set(a.map((x) => x.id)).size === a.length, "repeated activity id")
         .default([]),
+      tipoClave: z.enum(["CUIT", "CUIL", "CDI"]).optional(),
+      documento: z
+        .object({
+          tipo: z.string().min(1).max(20).default("DNI"),
+          numero: z
+            .string()
+            .regex(/^\d{1,11}$/, "documento.numero must be digits")
+            .transform((d) => d.replace(/^0+(?=\d)/, "")),
+        })
+        .strict()
+        .optional(),
+      fechaNacimiento: isoDate.optional(),
+      fechaContratoSocial: isoDate.optional(),
+      formaJuridica: z.string().min(1).max(200).optional(),
+      mesCierre: z.number().int().min(1).max(12).optional(),
+      domicilios: z.array(domicilio).max(20).optional(),
+      categoriaMonotributo: z
+        .object({
+          idCategoria: z.number().int().min(1).max(99),
+          descripcionCategoria: z.string().min(1).max(200),
+          periodo: yyyymm,
+        })
+        .strict()
+        .optional(),
+      clavesInactivas: z.array(cuit).max(20).optional(),
+      errores: z
+        .object({
+          constancia: z.array(z.string().min(1).max(500)).max(10).optional(),
+          monotributo: z.array(z.string().min(1).max(500)).max(10).optional(),
+          regimenGeneral: z.array(z.string().min(1).max(500)).max(10).optional(),
+        })
+        .strict()
+        .optional(),
     })
-    .strict(),
+    .strict()
+    .refine((p) => p.categoriaMonotributo === undefined || p.condicionIva === "monotributo", {
+      message: "categoriaMonotributo: only a monotributista has a category",
+      path: ["categoriaMonotributo"],
+    }),
   personRef: z.object({ cuit }).strict(),
   permit: z.object({
     idPermiso: z.string().min(1),
@@ -82,18 +147,14 @@ function toPerson(input: z.infer<typeof schemas.person>): Person | string {
   if (tipoPersona === "FISICA" && input.apellido === undefined) {
     return "apellido: required for a FISICA person";
   }
+  const { razonSocial, apellido, nombre, actividades, ...rest } = input;
   return {
-    cuit: input.cuit,
+    ...rest,
     tipoPersona,
     ...(tipoPersona === "JURIDICA"
-      ? { razonSocial: input.razonSocial }
-      : {
-          apellido: input.apellido,
-          ...(input.nombre === undefined ? {} : { nombre: input.nombre }),
-        }),
-    estadoClave: input.estadoClave,
-    condicionIva: input.condicionIva,
-    actividades: input.actividades.map((a, i) => ({ id: a.id, orden: i + 1, desc: a.desc })),
+      ? { razonSocial }
+      : { apellido, ...(nombre === undefined ? {} : { nombre }) }),
+    actividades: actividades.map((a, i) => ({ ...a, orden: i + 1 })),
   };
 }
 
