@@ -93,6 +93,26 @@ export const authorityConfig = {
   WSFE_URL_PRODUCCION: envUrl().default("https://servicios1.afip.gov.ar/wsfev1/service.asmx"),
   WSFEX_URL_HOMOLOGACION: envUrl().default("https://wswhomo.afip.gov.ar/wsfexv1/service.asmx"),
   WSFEX_URL_PRODUCCION: envUrl().default("https://servicios1.afip.gov.ar/wsfexv1/service.asmx"),
+  // the registry services (ws_sr_padron_a13, ws_sr_padron_a10, ws_sr_constancia_inscripcion);
+  // A10's WSDL says http://, but the host serves it over https like the others
+  PADRON_A13_URL_HOMOLOGACION: envUrl().default(
+    "https://awshomo.afip.gov.ar/sr-padron/webservices/personaServiceA13",
+  ),
+  PADRON_A13_URL_PRODUCCION: envUrl().default(
+    "https://aws.afip.gov.ar/sr-padron/webservices/personaServiceA13",
+  ),
+  PADRON_A10_URL_HOMOLOGACION: envUrl().default(
+    "https://awshomo.afip.gov.ar/sr-padron/webservices/personaServiceA10",
+  ),
+  PADRON_A10_URL_PRODUCCION: envUrl().default(
+    "https://aws.afip.gov.ar/sr-padron/webservices/personaServiceA10",
+  ),
+  PADRON_CONSTANCIA_URL_HOMOLOGACION: envUrl().default(
+    "https://awshomo.afip.gov.ar/sr-padron/webservices/personaServiceA5",
+  ),
+  PADRON_CONSTANCIA_URL_PRODUCCION: envUrl().default(
+    "https://aws.afip.gov.ar/sr-padron/webservices/personaServiceA5",
+  ),
   AUTHORITY_TIMEOUT_MS: envInt().pipe(z.number().min(100)).default(30_000),
   /**
    * CA certificates trusted for the authority's HTTPS besides the system roots, e.g. the

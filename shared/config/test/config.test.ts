@@ -72,3 +72,21 @@ describe("AUTHORITY_CA_FILE", () => {
     );
   });
 });
+
+describe("authority URLs", () => {
+  it("default to the authority's real hosts, the registry services included (authority-ws.md §1)", () => {
+    const config = parseConfig(z.object(authorityConfig), {});
+    expect(config.PADRON_A13_URL_HOMOLOGACION).toBe(
+      "https://awshomo.afip.gov.ar/sr-padron/webservices/personaServiceA13",
+    );
+    expect(config.PADRON_A10_URL_PRODUCCION).toBe(
+      "https://aws.afip.gov.ar/sr-padron/webservices/personaServiceA10",
+    );
+    expect(config.PADRON_CONSTANCIA_URL_PRODUCCION).toBe(
+      "https://aws.afip.gov.ar/sr-padron/webservices/personaServiceA5",
+    );
+    expect(() =>
+      parseConfig(z.object(authorityConfig), { PADRON_CONSTANCIA_URL_HOMOLOGACION: "nope" }),
+    ).toThrow(/PADRON_CONSTANCIA_URL_HOMOLOGACION/);
+  });
+});

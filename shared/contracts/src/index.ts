@@ -19,5 +19,6 @@ export * as ticket from "./ticket/index.js";
 export * as wsfe from "./wsfe/index.js";
 export * as wsfex from "./wsfex/index.js";
 export * as catalog from "./catalog/index.js";
+export * as padron from "./padron/index.js";
 export { configureZodMessages } from "./common/messages.js";
 export { attachedError } from "./common/catalogue-issue.js";

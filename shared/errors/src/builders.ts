@@ -314,3 +314,31 @@ export function authorityRejected(answer: {
     },
   };
 }
+
+/**
+ * Issue 13: the registry has no person with this id. The message is the registry's own text,
+ * the same for every service; who was asked goes in `details`.
+ */
+export function personaNotFound(idPersona: string, service: WebService): AppError {
+  return {
+    code: "PERSONA_NOT_FOUND",
+    message: catalogue.PERSONA_NOT_FOUND.message,
+    details: { idPersona, service },
+  };
+}
+
+/**
+ * Issue 13: A13 and A10 refuse an inactive key; the constancia (/api/padron/constancia) still
+ * shows it, with `estadoClave` INACTIVO, and A13's record of the active key lists it.
+ */
+export function personaInactiva(
+  idPersona: string,
+  service: WebService,
+  authorityMessage: string,
+): AppError {
+  return {
+    code: "PERSONA_INACTIVA",
+    message: `${catalogue.PERSONA_INACTIVA.message} (${idPersona}): consultá /api/padron/constancia, que la muestra con estadoClave INACTIVO`,
+    details: { idPersona, service, authorityMessage },
+  };
+}

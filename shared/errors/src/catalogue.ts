@@ -206,6 +206,16 @@ export const catalogue = {
   /** docTipo + docNro already used by a live customer of the account */
   CLIENTE_DUPLICATE: entry("conflict", false, "Ya tenés un cliente con ese documento"),
 
+  // --- registry lookups (/api/padron/*, issue 13, 404) ---
+  /** the registry holds no person with the id asked for (A13, A10, constancia) */
+  PERSONA_NOT_FOUND: entry("not_found", false, "No existe persona con ese Id"),
+  /** the key asked for is inactive: A13 and A10 do not show inactive keys (the constancia does) */
+  PERSONA_INACTIVA: entry(
+    "not_found",
+    false,
+    "La clave (CUIT/CUIL) consultada está inactiva en el padrón de la AFIP",
+  ),
+
   // --- authority answers that are the caller's to fix (spec §7.1, §7.3, 400) ---
   /** the authority says the point of sale is not enabled for the web service (WSFEv1 11002, WSFEX 1607) */
   POINT_OF_SALE_NOT_ENABLED: entry(

@@ -8,6 +8,8 @@ import {
   totalsInvalid,
   certificateEnvironmentMismatch,
   invalidField,
+  personaInactiva,
+  personaNotFound,
   readOnlyKey,
   serviceNotDelegated,
   unsupportedCbteTipo,
@@ -111,5 +113,31 @@ describe("error catalogue", () => {
     expect(authorityRejected({ errores: [], observaciones: [] }).message).toBe(
       "La AFIP rechazó el comprobante",
     );
+  });
+});
+
+describe("registry lookups (issue 13)", () => {
+  it("answers an unknown person with the registry's text, the id and service in details", () => {
+    expect(personaNotFound("20444555662", "ws_sr_padron_a13")).toEqual({
+      code: "PERSONA_NOT_FOUND",
+      message: "No existe persona con ese Id",
+      details: { idPersona: "20444555662", service: "ws_sr_padron_a13" },
+    });
+    expect(catalogue.PERSONA_NOT_FOUND.kind).toBe("not_found");
+  });
+
+  it("names the inactive key and where it is still shown", () => {
+    const inactive = personaInactiva(
+      "20251112224",
+      "ws_sr_padron_a10",
+      "La clave (CUIT/CUIL) consultada se encuentra INACTIVA",
+    );
+    expect(inactive.code).toBe("PERSONA_INACTIVA");
+    expect(inactive.message).toContain("20251112224");
+    expect(inactive.message).toContain("/api/padron/constancia");
+    expect(inactive.details).toMatchObject({
+      idPersona: "20251112224",
+      service: "ws_sr_padron_a10",
+    });
   });
 });
