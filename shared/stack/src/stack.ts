@@ -4,7 +4,15 @@ import { join } from "node:path";
 import { freePort } from "./infra.js";
 
 /** Gateway services in start order; the edge last, so /readyz turns green as soon as it listens. */
-export const gatewayServices = ["billing", "ticket", "catalog", "wsfe", "wsfex", "edge"] as const;
+export const gatewayServices = [
+  "billing",
+  "ticket",
+  "catalog",
+  "wsfe",
+  "wsfex",
+  "padron",
+  "edge",
+] as const;
 
 export interface StackOptions {
   /** repository root (holds services/) */
@@ -102,6 +110,9 @@ export function simulatorAuthorityEnv(simulatorUrl: string): Record<string, stri
     env[`WSAA_URL_${suffix}`] = `${base}/ws/services/LoginCms`;
     env[`WSFE_URL_${suffix}`] = `${base}/wsfev1/service.asmx`;
     env[`WSFEX_URL_${suffix}`] = `${base}/wsfexv1/service.asmx`;
+    env[`PADRON_A13_URL_${suffix}`] = `${base}/sr-padron/webservices/personaServiceA13`;
+    env[`PADRON_A10_URL_${suffix}`] = `${base}/sr-padron/webservices/personaServiceA10`;
+    env[`PADRON_CONSTANCIA_URL_${suffix}`] = `${base}/sr-padron/webservices/personaServiceA5`;
   }
   return env;
 }

@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
+import { gatewayServices } from "../src/index.js";
 
 /** The repository root: the folder holding docker-compose.yml above this package. */
 function composeFile(): string {
@@ -66,5 +67,18 @@ describe("docker-compose.yml", () => {
     expect(text).toMatch(
       /DATABASE_URL: postgres:\/\/postgres:\$\{POSTGRES_PASSWORD:\?[^}]*\}@postgres:5432\/pasarela/,
     );
+  });
+
+  it("runs every gateway service the launcher runs, the registry's URLs at the simulator", () => {
+    for (const name of gatewayServices) expect([...blocks.keys()], name).toContain(name);
+    for (const variable of ["PADRON_A13_URL", "PADRON_A10_URL", "PADRON_CONSTANCIA_URL"]) {
+      for (const environment of ["homologacion", "produccion"]) {
+        expect(text).toMatch(
+          new RegExp(
+            `${variable}_${environment.toUpperCase()}: http://authority-sim:4400/${environment}/sr-padron/webservices/personaService`,
+          ),
+        );
+      }
+    }
   });
 });

@@ -1,0 +1,63 @@
+import {
+  followCertificateChanges,
+  makeAccessTicketCache,
+  trustAuthorityCa,
+  type AccessTicketCache,
+} from "@pasarela/authority";
+import { startService, type RunningService } from "@pasarela/service";
+import type { Logger } from "@pasarela/telemetry";
+import { makePadronAdapter } from "./adapters/padron.js";
+import type { PadronConfig } from "./config.js";
+import { padronBindings } from "./service.js";
+
+export { loadConfig, type PadronConfig } from "./config.js";
+
+export interface PadronDeps {
+  /** the caller-side TA cache: tests read or clear it */
+  tickets: AccessTicketCache;
+}
+
+/**
+ * Starts the padron service on the bus; used by main.ts and by tests in-process. Stateless
+ * (ARCHITECTURE §1 allows a short cache): every lookup asks the registry, so a revoked
+ * delegation or a changed record shows at once, and each metered lookup is one real one.
+ */
+export async function startPadron(
+  config: PadronConfig,
+  logger?: Logger,
+): Promise<RunningService<PadronDeps>> {
+  if (config.AUTHORITY_CA_FILE) trustAuthorityCa(config.AUTHORITY_CA_FILE.pem);
+  return startService<never, PadronDeps>({
+    name: "padron",
+    settings: config,
+    ...(logger ? { logger } : {}),
+    start: ({ bus }) => {
+      // one TA per certificate and registry service, reused until shortly before it expires
+      const tickets = makeAccessTicketCache(bus);
+      const certificates = followCertificateChanges(bus, tickets);
+      const padron = makePadronAdapter({
+        urls: {
+          a13: {
+            homologacion: config.PADRON_A13_URL_HOMOLOGACION,
+            produccion: config.PADRON_A13_URL_PRODUCCION,
+          },
+          a10: {
+            homologacion: config.PADRON_A10_URL_HOMOLOGACION,
+            produccion: config.PADRON_A10_URL_PRODUCCION,
+          },
+          constancia: {
+            homologacion: config.PADRON_CONSTANCIA_URL_HOMOLOGACION,
+            produccion: config.PADRON_CONSTANCIA_URL_PRODUCCION,
+          },
+        },
+        timeoutMs: config.AUTHORITY_TIMEOUT_MS,
+        tickets,
+      });
+      return Promise.resolve({
+        tickets,
+        bindings: padronBindings({ padron }),
+        stop: () => Promise.resolve(certificates.stop()),
+      });
+    },
+  });
+}
