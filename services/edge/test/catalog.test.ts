@@ -602,7 +602,16 @@ describe("edge: /api/clientes and /api/productos", () => {
     ]);
     const post = document.paths["/api/clientes"]!.post!;
     expect(post.summary).toBeTruthy();
-    expect(Object.keys(post.responses).sort()).toEqual(["201", "400", "403", "409"]);
+    // 402, 404 and 502 come from the registry lookup of autocompletar (issue 13)
+    expect(Object.keys(post.responses).sort()).toEqual([
+      "201",
+      "400",
+      "402",
+      "403",
+      "404",
+      "409",
+      "502",
+    ]);
     const text = JSON.stringify(document);
     for (const field of [
       "docTipo",
@@ -613,6 +622,7 @@ describe("edge: /api/clientes and /api/productos", () => {
       "alicuotaIva",
       "unidadMedida",
       "nextCursor",
+      "autocompletar",
     ]) {
       expect(text).toContain(field);
     }

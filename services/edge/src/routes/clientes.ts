@@ -1,5 +1,15 @@
-import { catalog } from "@pasarela/contracts";
+import {
+  catalog,
+  documentoProblem,
+  environmentSchema,
+  padron,
+  representadaSchema,
+  type Environment,
+} from "@pasarela/contracts";
+import { appError, invalidField } from "@pasarela/errors";
+import type { FastifyRequest } from "fastify";
 import { z } from "zod";
+import { EdgeError } from "../http/edge-error.js";
 import {
   errorBodySchema,
   idParamsSchema,
@@ -8,7 +18,8 @@ import {
   pageQuery,
   readOnlyResponse,
 } from "./http-shapes.js";
-import type { RouteModule } from "./route-module.js";
+import { registryLookup } from "./padron.js";
+import type { Caller, RouteModule } from "./route-module.js";
 
 const tags = ["clientes"];
 const notFound = errorBodySchema.describe(
@@ -34,6 +45,91 @@ const listQuery = z
   .strict();
 
 /**
+ * The body of POST /api/clientes: a customer, or (issue 13) `autocompletar: true` with a CUIT,
+ * `environment` and `representada`, the gateway filling `razonSocial`, `domicilio` and
+ * `condicionIvaReceptorId` from the constancia. Explicit fields win, null included.
+ */
+const clienteCreateBodySchema = catalog.clienteInputSchema
+  .extend({
+    razonSocial: catalog.razonSocialSchema.optional(),
+    autocompletar: z
+      .boolean()
+      .optional()
+      .describe(
+        "true: completa razonSocial, domicilio y condicionIvaReceptorId desde la constancia de inscripción (docTipo 80); los campos enviados prevalecen",
+      ),
+    environment: environmentSchema
+      .optional()
+      .describe("Con autocompletar: entorno de la consulta al padrón"),
+    representada: representadaSchema
+      .optional()
+      .describe("Con autocompletar: CUIT representada que consulta el padrón"),
+  })
+  .strict()
+  .superRefine((body, ctx) => {
+    const issue = (field: string, message: string) =>
+      ctx.addIssue({ code: "custom", path: [field], message });
+    if (body.autocompletar === true) {
+      if (body.docTipo !== 80)
+        issue("docTipo", "debe ser 80 (CUIT) para autocompletar desde el padrón");
+      if (body.environment === undefined) issue("environment", "es obligatorio con autocompletar");
+      if (body.representada === undefined)
+        issue("representada", "es obligatorio con autocompletar");
+      return;
+    }
+    if (body.razonSocial === undefined) {
+      issue("razonSocial", "es obligatorio (o pedí autocompletar: true con una CUIT)");
+    }
+    for (const field of ["environment", "representada"] as const) {
+      if (body[field] !== undefined) issue(field, "solo se usa con autocompletar: true");
+    }
+  });
+type ClienteCreateBody = z.output<typeof clienteCreateBodySchema>;
+
+/**
+ * Issue 13 `autocompletar`: the customer the catalog is asked to store, its gaps filled from
+ * the constancia. A customer that already exists answers 409 before a lookup is spent; a name
+ * the registry does not give (errorConstancia) must come in the body.
+ */
+async function fromRegistry(
+  call: Caller,
+  request: FastifyRequest,
+  body: ClienteCreateBody & { environment: Environment; representada: string },
+): Promise<catalog.ClienteInput> {
+  const { docNro, environment, representada } = body;
+  const problem = documentoProblem(80, docNro);
+  if (problem) throw new EdgeError(problem);
+  const existing = await call(request, catalog.clienteList, { limit: 1, docTipo: 80, docNro });
+  if (existing.items.length > 0) throw new EdgeError(appError("CLIENTE_DUPLICATE"));
+  const constancia = await registryLookup(call, request, padron.constanciaGet, {
+    environment,
+    representada,
+    idPersona: docNro,
+  });
+  const registered = padron.clienteDesdeConstancia(constancia);
+  const razonSocial = body.razonSocial ?? registered.razonSocial;
+  if (razonSocial === null) {
+    throw new EdgeError(
+      invalidField(
+        "razonSocial",
+        "es obligatorio: la constancia de esta CUIT no trae su nombre (errorConstancia); envialo en el cuerpo",
+      ),
+    );
+  }
+  return {
+    docTipo: 80,
+    docNro,
+    razonSocial,
+    condicionIvaReceptorId:
+      body.condicionIvaReceptorId !== undefined
+        ? body.condicionIvaReceptorId
+        : registered.condicionIvaReceptorId,
+    domicilio: body.domicilio !== undefined ? body.domicilio : registered.domicilio,
+    ...(body.email !== undefined ? { email: body.email } : {}),
+  };
+}
+
+/**
  * `/api/clientes`: an account's customers, referenced by id at issuance (`clienteId`). Writes
  * belong to the "datos" group: a read_only key is refused before the catalog is asked.
  */
@@ -48,19 +144,37 @@ export const clientesRoutes: RouteModule = {
         schema: {
           summary: "Crear un cliente",
           description:
-            "docTipo + docNro es único entre los clientes vigentes de la cuenta; una CUIT (80) o CUIL (86) debe tener dígito verificador válido.",
+            "docTipo + docNro es único entre los clientes vigentes de la cuenta; una CUIT (80) o CUIL (86) debe tener dígito verificador válido. Con autocompletar: true (docTipo 80, environment y representada) la pasarela consulta la constancia de inscripción y completa razonSocial, domicilio (el fiscal, en una línea) y condicionIvaReceptorId (null si el padrón no la informa); los campos enviados prevalecen, null incluido. La consulta requiere ws_sr_constancia_inscripcion delegado y cuenta como consulta al padrón.",
           tags,
-          body: catalog.clienteInputSchema,
+          body: clienteCreateBodySchema,
           response: {
             201: catalog.clienteSchema.describe("Cliente creado"),
             400: invalidResponse,
-            403: readOnlyResponse,
+            402: errorBodySchema.describe(
+              "Con autocompletar: cuota de padrones del período agotada",
+            ),
+            403: readOnlyResponse.describe(
+              "API key de solo lectura; con autocompletar, también los 403 de /api/padron/constancia",
+            ),
+            404: errorBodySchema.describe("Con autocompletar: No existe persona con ese Id"),
             409: duplicate,
+            502: errorBodySchema.describe("Con autocompletar: falla de la AFIP; reintentar"),
           },
         },
       },
       async (request, reply) => {
-        const cliente = await call(request, catalog.clienteCreate, request.body);
+        const { autocompletar, environment, representada, ...fields } = request.body;
+        const { razonSocial } = fields;
+        let input: catalog.ClienteInput;
+        if (autocompletar === true && environment !== undefined && representada !== undefined) {
+          input = await fromRegistry(call, request, { ...request.body, environment, representada });
+        } else if (razonSocial !== undefined) {
+          input = { ...fields, razonSocial };
+        } else {
+          // the body schema already refuses this; kept so no customer is ever sent without a name
+          throw new EdgeError(invalidField("razonSocial", "es obligatorio"));
+        }
+        const cliente = await call(request, catalog.clienteCreate, input);
         return reply.code(201).send(cliente);
       },
     );

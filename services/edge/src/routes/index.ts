@@ -1,5 +1,6 @@
 import { clientesRoutes } from "./clientes.js";
 import { cuentaRoutes } from "./cuenta.js";
+import { padronRoutes } from "./padron.js";
 import { productosRoutes } from "./productos.js";
 import type { RouteModule } from "./route-module.js";
 import { wsfeRoutes } from "./wsfe.js";
@@ -12,6 +13,7 @@ export const routeModules: readonly RouteModule[] = [
   productosRoutes,
   wsfeRoutes,
   wsfexRoutes,
+  padronRoutes,
 ];
 
 export type { Caller, RouteDeps, RouteModule } from "./route-module.js";
