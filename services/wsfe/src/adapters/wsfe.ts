@@ -17,8 +17,9 @@ import {
   type XmlObject,
 } from "@pasarela/authority";
 import type { Environment } from "@pasarela/contracts";
-import { fail, ok, type AppError, type Result } from "@pasarela/errors";
+import { authorityUnavailable, fail, ok, type AppError, type Result } from "@pasarela/errors";
 import { amountNumber, decimalText } from "../domain/amount.js";
+import type { AuthorityMessage, CaeDetalle, CaeDetalleRespuesta } from "../domain/cae-request.js";
 import type { AuthorityComprobante } from "../domain/comprobante.js";
 import type { AuthorityRow } from "../domain/parametros.js";
 
@@ -56,7 +57,37 @@ export interface WsfeAdapter {
   ) => Promise<Result<AuthorityRow[]>>;
   /** FEParamGetCotizacion for today. */
   cotizacion: (caller: WsfeCaller, moneda: string) => Promise<Result<Cotizacion>>;
+  /**
+   * FECAESolicitar: one header (the series) and its details, numbers included. Never fails:
+   * what became of the request is the outcome, because after sending only the authority's
+   * answer can say whether a voucher was issued.
+   */
+  solicitar: (
+    caller: WsfeCaller,
+    request: { ptoVta: number; cbteTipo: number; detalles: readonly CaeDetalle[] },
+  ) => Promise<CaeOutcome>;
 }
+
+/**
+ * What one FECAESolicitar came to (authority-ws.md §3.4, §8.4):
+ * - judged: the authority answered with its header; each detail has its own Resultado (A with
+ *   a CAE, or R), `errores` are the header-level `Errors` (10016 among them);
+ * - refused: the authority did not judge the request (the TA refused, Auth malformed, the
+ *   ticket not obtained): nothing was issued;
+ * - unknown: sent without a usable answer (timeout, dropped connection, HTTP 5xx, SOAP fault,
+ *   unreadable, 501/502 internal errors): it may have been authorized, only reconciliation
+ *   can tell.
+ */
+export type CaeOutcome =
+  | {
+      readonly kind: "judged";
+      readonly resultado: string;
+      readonly detalles: readonly CaeDetalleRespuesta[];
+      readonly errores: readonly AuthorityMessage[];
+      readonly eventos: readonly AuthorityMessage[];
+    }
+  | { readonly kind: "refused"; readonly error: AppError }
+  | { readonly kind: "unknown"; readonly error: AppError };
 
 const WSFE_CODES: AsmxErrCodes = {
   service: "wsfe",
@@ -70,6 +101,11 @@ const WSFE_CODES: AsmxErrCodes = {
   caller: new Set([11000, 11001, 10200, 10201, 10202, 10244, 12000, 12001, 12002, 10006, 10007]),
 };
 const NOT_FOUND = 602;
+/**
+ * The authority's own failures (authority-ws.md §3.8): internal error, database error,
+ * "Transacción Activa". On FECAESolicitar they prove nothing about the voucher.
+ */
+const INTERNAL_ERRORS: ReadonlySet<number> = new Set([500, 501, 502]);
 
 /** The first `Errors/Err` of a result, if any. */
 function firstError(result: XmlObject): AsmxErr | undefined {
@@ -112,6 +148,9 @@ function readComprobante(resultGet: XmlObject): Result<AuthorityComprobante> {
   return ok({
     codAutorizacion: xmlString(resultGet, "CodAutorizacion") ?? "",
     resultado: xmlString(resultGet, "Resultado") ?? "",
+    docTipo: intOf(xmlString(resultGet, "DocTipo")),
+    docNro: xmlString(resultGet, "DocNro")?.trim(),
+    fchVto: xmlString(resultGet, "FchVto") || undefined,
     cbteDesde,
     cbteHasta,
     cbteFch: xmlString(resultGet, "CbteFch") ?? "",
@@ -119,6 +158,97 @@ function readComprobante(resultGet: XmlObject): Result<AuthorityComprobante> {
     impNeto,
     impIVA,
   });
+}
+
+/** Every `<wrapper><item><Code/><Msg/></item>…` of an element, as code and text. */
+function messagesOf(parent: XmlObject | undefined, wrapper: string, item: string) {
+  return xmlList(xmlChild(parent, wrapper), item).map((m): AuthorityMessage => ({
+    code: intOf(xmlString(m, "Code")) ?? -1,
+    msg: xmlString(m, "Msg") ?? "",
+  }));
+}
+
+const optional = (name: string, value: string | number | undefined) =>
+  value === undefined ? "" : xmlElement(name, value);
+
+/** One FECAEDetRequest in exact WSDL order (authority-ws.md §3.3); absent optionals omitted. */
+export function detalleXml(d: CaeDetalle): string {
+  const list = <T>(wrapper: string, items: readonly T[] | undefined, item: (x: T) => string) =>
+    items === undefined || items.length === 0
+      ? ""
+      : `<${wrapper}>${items.map(item).join("")}</${wrapper}>`;
+  return (
+    `<FECAEDetRequest>` +
+    xmlElement("Concepto", d.concepto) +
+    xmlElement("DocTipo", d.docTipo) +
+    xmlElement("DocNro", d.docNro) +
+    xmlElement("CbteDesde", d.cbteDesde) +
+    xmlElement("CbteHasta", d.cbteHasta) +
+    xmlElement("CbteFch", d.cbteFch) +
+    xmlElement("ImpTotal", d.impTotal) +
+    xmlElement("ImpTotConc", d.impTotConc) +
+    xmlElement("ImpNeto", d.impNeto) +
+    xmlElement("ImpOpEx", d.impOpEx) +
+    xmlElement("ImpTrib", d.impTrib) +
+    xmlElement("ImpIVA", d.impIVA) +
+    optional("FchServDesde", d.fchServDesde) +
+    optional("FchServHasta", d.fchServHasta) +
+    optional("FchVtoPago", d.fchVtoPago) +
+    xmlElement("MonId", d.monId) +
+    xmlElement("MonCotiz", d.monCotiz) +
+    optional("CanMisMonExt", d.canMisMonExt) +
+    xmlElement("CondicionIVAReceptorId", d.condicionIvaReceptorId) +
+    list(
+      "CbtesAsoc",
+      d.cbtesAsoc,
+      (c) =>
+        `<CbteAsoc>${xmlElement("Tipo", c.tipo)}${xmlElement("PtoVta", c.ptoVta)}${xmlElement("Nro", c.nro)}` +
+        `${optional("Cuit", c.cuit)}${optional("CbteFch", c.cbteFch)}</CbteAsoc>`,
+    ) +
+    list(
+      "Tributos",
+      d.tributos,
+      (t) =>
+        `<Tributo>${xmlElement("Id", t.id)}${optional("Desc", t.desc)}${xmlElement("BaseImp", t.baseImp)}` +
+        `${xmlElement("Alic", t.alic)}${xmlElement("Importe", t.importe)}</Tributo>`,
+    ) +
+    list(
+      "Iva",
+      d.iva,
+      (i) =>
+        `<AlicIva>${xmlElement("Id", i.id)}${xmlElement("BaseImp", i.baseImp)}${xmlElement("Importe", i.importe)}</AlicIva>`,
+    ) +
+    list(
+      "Opcionales",
+      d.opcionales,
+      (o) => `<Opcional>${xmlElement("Id", o.id)}${xmlElement("Valor", o.valor)}</Opcional>`,
+    ) +
+    `</FECAEDetRequest>`
+  );
+}
+
+/** The details of a FECAESolicitar answer, or undefined when one is unreadable. */
+function readDetalles(result: XmlObject): CaeDetalleRespuesta[] | undefined {
+  const out: CaeDetalleRespuesta[] = [];
+  for (const d of xmlList(xmlChild(result, "FeDetResp"), "FECAEDetResponse")) {
+    const cbteDesde = intOf(xmlString(d, "CbteDesde"));
+    const cbteHasta = intOf(xmlString(d, "CbteHasta"));
+    const resultado = xmlString(d, "Resultado");
+    if (cbteDesde === undefined || cbteHasta === undefined || !resultado) return undefined;
+    const cae = xmlString(d, "CAE") ?? "";
+    // a CAE is 14 digits (authority-ws.md §3.4): an A without one cannot be relied on
+    if (resultado === "A" && !/^\d{14}$/.test(cae)) return undefined;
+    out.push({
+      cbteDesde,
+      cbteHasta,
+      cbteFch: xmlString(d, "CbteFch") ?? "",
+      resultado,
+      cae,
+      caeFchVto: xmlString(d, "CAEFchVto") ?? "",
+      observaciones: messagesOf(d, "Observaciones", "Obs"),
+    });
+  }
+  return out;
 }
 
 function textRow(row: XmlObject): AuthorityRow {
@@ -232,6 +362,73 @@ export function makeWsfeAdapter(deps: {
           });
         },
       );
+    },
+    async solicitar(caller, { ptoVta, cbteTipo, detalles }) {
+      const { accountId, cuit, environment } = caller;
+      const body =
+        `<FeCAEReq><FeCabReq>${xmlElement("CantReg", detalles.length)}${xmlElement("PtoVta", ptoVta)}` +
+        `${xmlElement("CbteTipo", cbteTipo)}</FeCabReq>` +
+        `<FeDetReq>${detalles.map(detalleXml).join("")}</FeDetReq></FeCAEReq>`;
+      const unknown = (error: AppError): TicketedAttempt<CaeOutcome> => ({
+        kind: "done",
+        result: ok({ kind: "unknown", error }),
+      });
+      const outcome = await withAccessTicket(
+        deps.tickets,
+        { accountId, cuit, environment, service: "wsfe" },
+        async (ticket): Promise<TicketedAttempt<CaeOutcome>> => {
+          const answer = await clients[environment].call(
+            "FECAESolicitar",
+            `${auth(ticket)}${body}`,
+          );
+          if (!answer.ok) return unknown(describeTransportFailure("WSFE", answer.failure));
+          const result = answer.result;
+          const errores = messagesOf(result, "Errors", "Err");
+          const eventos = messagesOf(result, "Events", "Evt");
+          const internal = errores.find((e) => INTERNAL_ERRORS.has(e.code));
+          const header = xmlChild(result, "FeCabResp");
+          if (!header) {
+            const err = firstError(result);
+            // without a header the request was not judged: a refused TA or Auth says nothing
+            // was issued, the authority's own failure says nothing at all
+            if (!err) return unknown(unreadable("FECAESolicitar sin FeCabResp ni Errors"));
+            const classified = classifyWsfeError<CaeOutcome>(err, {
+              cuit,
+              environment,
+              ptoVta,
+              token: ticket.token,
+            });
+            if (classified.kind === "stale-ticket") return classified;
+            if (classified.result.ok) return classified;
+            const error = classified.result.error;
+            if (
+              internal ||
+              (error.code === "AUTHORITY_UNAVAILABLE" && err.code !== WSFE_CODES.token)
+            ) {
+              return unknown(error);
+            }
+            return { kind: "done", result: ok({ kind: "refused", error }) };
+          }
+          if (internal) {
+            return unknown(
+              authorityUnavailable(`WSFE ${internal.code}: ${internal.msg}`, {
+                authorityCode: internal.code,
+              }),
+            );
+          }
+          const resultado = xmlString(header, "Resultado");
+          const read = readDetalles(result);
+          if (!resultado || !read || read.length !== detalles.length) {
+            return unknown(unreadable("FECAESolicitar con detalles ilegibles o incompletos"));
+          }
+          return {
+            kind: "done",
+            result: ok({ kind: "judged", resultado, detalles: read, errores, eventos }),
+          };
+        },
+      );
+      // no TA, or the authority refused the fresh one as well: nothing was judged
+      return outcome.ok ? outcome.value : { kind: "refused", error: outcome.error };
     },
   };
 }
