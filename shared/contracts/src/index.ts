@@ -5,6 +5,7 @@ configureZodMessages();
 
 export * from "./contract.js";
 export * from "./common/fields.js";
+export { isValidCuit } from "./common/cuit.js";
 export { healthContract } from "./common/health.js";
 export { AUTHORITY_QUERY_TIMEOUT_MS, authorityQueryErrors } from "./common/authority-query.js";
 export * as billing from "./billing/index.js";

@@ -206,3 +206,82 @@ export function authorityQueryRefused(
     details: { service, authorityCode: authority.code, authorityMessage: authority.message },
   };
 }
+
+/**
+ * Spec §7.4 (422): a voucher rule the gateway checks before the authority. `problem` completes
+ * "El campo <field> …" and states the rule, so the caller knows what to change.
+ */
+export function totalsInvalid(
+  field: string,
+  problem: string,
+  details?: Record<string, unknown>,
+): AppError {
+  return {
+    code: "TOTALS_INVALID",
+    message: `El campo ${field} ${problem}`,
+    details: { ...details, field, problem },
+  };
+}
+
+/** Spec §7.4 rule 1 (422): an item's VAT rate outside the accepted list, which it lists. */
+export function issuanceAlicuotaNotAccepted(field: string, value: string): AppError {
+  return totalsInvalid(
+    field,
+    `${alicuotaNotAccepted(value)}; para ítems sin IVA, "no_gravado" o "exento"`,
+    { value, accepted: ALICUOTAS_IVA },
+  );
+}
+
+/** Spec §7.4 rule 2 (422): class C vouchers carry no itemized VAT. */
+export function classCWithIva(field: string, cbteTipo: number, value: string): AppError {
+  return totalsInvalid(
+    field,
+    `debe ser 0: los comprobantes clase C (tipo ${cbteTipo}) no discriminan IVA (alícuota recibida: ${value}). Enviá alicuotaIva 0`,
+    { value, cbteTipo },
+  );
+}
+
+/** An authority code and its text inside an issuance answer. */
+export interface AuthorityCodeMessage {
+  readonly code: number;
+  readonly msg: string;
+}
+
+// Spec §7.3: the two rejections whose cure is not in the voucher itself.
+const rejectionHints: Readonly<Record<number, string>> = {
+  10016:
+    "el número o la fecha no son los siguientes a autorizar en ese punto de venta y tipo: consultá /api/wsfe/ultimo-comprobante; después de un reintento, esto probablemente significa que el intento anterior se emitió (consultalo en /api/wsfe/comprobante)",
+  11002:
+    "el punto de venta no está habilitado para facturar por web services: declaralo en la AFIP con la modalidad web services (también en homologación) y consultá /api/wsfe/parametros/puntos-de-venta",
+};
+
+/**
+ * Spec §2.6, §7.2 (422): the authority answered `Resultado` R. Its codes travel in `details`
+ * as `resultado`, `observaciones` and `errores` (the edge lifts them to the top of the body);
+ * the message quotes them and adds the spec's hint for 10016 and 11002.
+ */
+export function authorityRejected(answer: {
+  readonly observaciones: readonly AuthorityCodeMessage[];
+  readonly errores: readonly AuthorityCodeMessage[];
+}): AppError {
+  const all = [...answer.errores, ...answer.observaciones];
+  const quoted = all.map(({ code, msg }) => `${code} ${msg}`).join("; ");
+  const hints = [...new Set(all.map(({ code }) => rejectionHints[code]))].filter(
+    (hint): hint is string => hint !== undefined,
+  );
+  const message = [
+    quoted
+      ? `${catalogue.AUTHORITY_REJECTED.message}: ${quoted}`
+      : catalogue.AUTHORITY_REJECTED.message,
+    ...hints,
+  ].join(". ");
+  return {
+    code: "AUTHORITY_REJECTED",
+    message,
+    details: {
+      resultado: "R",
+      observaciones: answer.observaciones.map(({ code, msg }) => ({ code, msg })),
+      errores: answer.errores.map(({ code, msg }) => ({ code, msg })),
+    },
+  };
+}

@@ -1,7 +1,11 @@
 import { describe, expect, it } from "vitest";
 import {
   appError,
+  authorityRejected,
   catalogue,
+  classCWithIva,
+  issuanceAlicuotaNotAccepted,
+  totalsInvalid,
   certificateEnvironmentMismatch,
   invalidField,
   readOnlyKey,
@@ -74,5 +78,38 @@ describe("error catalogue", () => {
 
   it("builds fixed-message errors without details unless given", () => {
     expect(appError("UNAUTHORIZED")).toEqual({ code: "UNAUTHORIZED", message: "No autorizado" });
+  });
+
+  it("names the field and the rule of a totals rule, and lists the accepted rates", () => {
+    expect(totalsInvalid("items", "debe tener al menos un ítem")).toEqual({
+      code: "TOTALS_INVALID",
+      message: "El campo items debe tener al menos un ítem",
+      details: { field: "items", problem: "debe tener al menos un ítem" },
+    });
+    expect(issuanceAlicuotaNotAccepted("items.0.alicuotaIva", "19").message).toBe(
+      'El campo items.0.alicuotaIva tiene una alícuota de IVA no aceptada (19). Alícuotas aceptadas: 0, 2.5, 5, 10.5, 21, 27; para ítems sin IVA, "no_gravado" o "exento"',
+    );
+    expect(classCWithIva("items.1.alicuotaIva", 11, "21").message).toContain("Enviá alicuotaIva 0");
+  });
+
+  it("quotes the authority's rejection and adds the spec's hints for 10016 and 11002", () => {
+    const rejected = authorityRejected({
+      errores: [{ code: 10016, msg: "El numero o fecha del comprobante no se corresponde" }],
+      observaciones: [{ code: 10048, msg: "ImpTotal" }],
+    });
+    expect(rejected.code).toBe("AUTHORITY_REJECTED");
+    expect(rejected.message).toMatch(/^La AFIP rechazó el comprobante: 10016 El numero/);
+    expect(rejected.message).toContain("/api/wsfe/ultimo-comprobante");
+    expect(rejected.message).toContain("el intento anterior se emitió");
+    expect(rejected.details).toEqual({
+      resultado: "R",
+      observaciones: [{ code: 10048, msg: "ImpTotal" }],
+      errores: [{ code: 10016, msg: "El numero o fecha del comprobante no se corresponde" }],
+    });
+    const pos = authorityRejected({ errores: [{ code: 11002, msg: "x" }], observaciones: [] });
+    expect(pos.message).toContain("modalidad web services");
+    expect(authorityRejected({ errores: [], observaciones: [] }).message).toBe(
+      "La AFIP rechazó el comprobante",
+    );
   });
 });

@@ -1,0 +1,30 @@
+/**
+ * Issuance (issue 10), pure: what the gateway decides about a voucher before and after the
+ * authority, with no NATS, SOAP or database. The handler resolves references through the
+ * catalog, numbers the voucher and calls the authority; everything it sends and answers is
+ * computed here.
+ */
+export {
+  authorizedReply,
+  prepareIssuance,
+  referencedIds,
+  type Authorization,
+  type PreparedVoucher,
+  type ResolvedReferences,
+} from "./prepare.js";
+export { FE_ARRAY_ITEMS, feCaeDetRequest, type FECAEDetRequest } from "./detail.js";
+export { buildQrUrl, qrPayload, QR_BASE_URL, type QrData } from "./qr.js";
+export { argentinaToday, cbteFchWindow } from "./dates.js";
+export { PESOS, type MonedaResuelta } from "./moneda.js";
+export type { Opcional } from "./opcionales.js";
+export type { Receptor } from "./receptor.js";
+export type { AlicIva, PricedItem, Totals, Tributo } from "./totals.js";
+export { ALIC_IVA_ID, MAX_IMPORTE } from "./totals.js";
+export {
+  FCE_TYPES,
+  isFce,
+  isFceInvoice,
+  isNote,
+  voucherClass,
+  type VoucherClass,
+} from "./voucher-types.js";
