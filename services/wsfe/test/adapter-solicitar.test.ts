@@ -1,39 +1,39 @@
 import { asmxAnswer, fakeFetch, fakeTickets, xml } from "@pasarela/authority/testing";
 import { describe, expect, it } from "vitest";
 import { detalleXml, makeWsfeAdapter, type CaeOutcome } from "../src/adapters/wsfe.js";
-import type { CaeDetalle } from "../src/domain/cae-request.js";
+import type { FECAEDetRequest } from "../src/domain/issuance/index.js";
 
 const NS = "http://ar.gov.afip.dif.FEV1/";
 const caller = { accountId: "a", cuit: "20111111112", environment: "homologacion" as const };
 const urls = { homologacion: "http://homo.test/wsfev1", produccion: "http://prod.test/wsfev1" };
 
 /** The recorded valid request of authority-ws.md §3.3, with every optional block. */
-const detalle: CaeDetalle = {
-  concepto: 3,
-  docTipo: 80,
-  docNro: "30000000007",
-  cbteDesde: 1836,
-  cbteHasta: 1836,
-  cbteFch: "20210701",
-  impTotal: "122.00",
-  impTotConc: "0.00",
-  impNeto: "100.00",
-  impOpEx: "0.00",
-  impTrib: "1.00",
-  impIVA: "21.00",
-  fchServDesde: "20210601",
-  fchServHasta: "20210630",
-  fchVtoPago: "20210710",
-  monId: "PES",
-  monCotiz: "1",
-  canMisMonExt: "N",
-  condicionIvaReceptorId: 1,
-  cbtesAsoc: [{ tipo: 1, ptoVta: 4000, nro: 1835, cuit: "30000000007", cbteFch: "20210630" }],
-  tributos: [
-    { id: 99, desc: "Impuesto <municipal>", baseImp: "100.00", alic: "1", importe: "1.00" },
+const detalle: FECAEDetRequest = {
+  Concepto: 3,
+  DocTipo: 80,
+  DocNro: "30000000007",
+  CbteDesde: 1836,
+  CbteHasta: 1836,
+  CbteFch: "20210701",
+  ImpTotal: "122.00",
+  ImpTotConc: "0.00",
+  ImpNeto: "100.00",
+  ImpOpEx: "0.00",
+  ImpTrib: "1.00",
+  ImpIVA: "21.00",
+  FchServDesde: "20210601",
+  FchServHasta: "20210630",
+  FchVtoPago: "20210710",
+  MonId: "PES",
+  MonCotiz: "1",
+  CanMisMonExt: "N",
+  CondicionIVAReceptorId: 1,
+  CbtesAsoc: [{ Tipo: 1, PtoVta: 4000, Nro: 1835, Cuit: "30000000007", CbteFch: "20210630" }],
+  Tributos: [
+    { Id: 99, Desc: "Impuesto <municipal>", BaseImp: "100.00", Alic: "1", Importe: "1.00" },
   ],
-  iva: [{ id: 5, baseImp: "100.00", importe: "21.00" }],
-  opcionales: [{ id: "2101", valor: "0000000000000000000001" }],
+  Iva: [{ Id: 5, BaseImp: "100.00", Importe: "21.00" }],
+  Opcionales: [{ Id: "2101", Valor: "0000000000000000000001" }],
 };
 
 const header = (resultado: string) =>
@@ -116,17 +116,17 @@ describe("FECAESolicitar request text (authority-ws.md §3.3)", () => {
     expect(text).toContain("<Desc>Impuesto &lt;municipal&gt;</Desc>");
     // amounts leave exactly as the decimal text the gateway computed
     expect(text).toContain("<ImpTotal>122.00</ImpTotal>");
-    const bare = detalleXml({
-      ...detalle,
-      fchServDesde: undefined,
-      fchServHasta: undefined,
-      fchVtoPago: undefined,
-      canMisMonExt: undefined,
-      cbtesAsoc: undefined,
-      tributos: [],
-      iva: undefined,
-      opcionales: undefined,
-    });
+    const {
+      FchServDesde: _d,
+      FchServHasta: _h,
+      FchVtoPago: _v,
+      CanMisMonExt: _c,
+      CbtesAsoc: _a,
+      Iva: _i,
+      Opcionales: _o,
+      ...required
+    } = detalle;
+    const bare = detalleXml({ ...required, Tributos: [] });
     expect(bare).not.toMatch(/FchServ|FchVtoPago|CanMisMonExt|CbtesAsoc|Tributos|Iva>|Opcionales/);
   });
 

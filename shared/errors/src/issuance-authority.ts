@@ -1,5 +1,4 @@
 import type { AppError } from "./app-error.js";
-import { catalogue } from "./catalogue.js";
 
 /** The voucher a message speaks of: its series and number. */
 export interface VoucherRef {

@@ -19,7 +19,8 @@ import {
 import type { Environment } from "@pasarela/contracts";
 import { authorityUnavailable, fail, ok, type AppError, type Result } from "@pasarela/errors";
 import { amountNumber, decimalText } from "../domain/amount.js";
-import type { AuthorityMessage, CaeDetalle, CaeDetalleRespuesta } from "../domain/cae-request.js";
+import type { AuthorityMessage, CaeDetalleRespuesta } from "../domain/cae-answer.js";
+import type { FECAEDetRequest } from "../domain/issuance/index.js";
 import type { AuthorityComprobante } from "../domain/comprobante.js";
 import type { AuthorityRow } from "../domain/parametros.js";
 
@@ -64,7 +65,7 @@ export interface WsfeAdapter {
    */
   solicitar: (
     caller: WsfeCaller,
-    request: { ptoVta: number; cbteTipo: number; detalles: readonly CaeDetalle[] },
+    request: { ptoVta: number; cbteTipo: number; detalles: readonly FECAEDetRequest[] },
   ) => Promise<CaeOutcome>;
 }
 
@@ -172,56 +173,56 @@ const optional = (name: string, value: string | number | undefined) =>
   value === undefined ? "" : xmlElement(name, value);
 
 /** One FECAEDetRequest in exact WSDL order (authority-ws.md §3.3); absent optionals omitted. */
-export function detalleXml(d: CaeDetalle): string {
+export function detalleXml(d: FECAEDetRequest): string {
   const list = <T>(wrapper: string, items: readonly T[] | undefined, item: (x: T) => string) =>
     items === undefined || items.length === 0
       ? ""
       : `<${wrapper}>${items.map(item).join("")}</${wrapper}>`;
   return (
     `<FECAEDetRequest>` +
-    xmlElement("Concepto", d.concepto) +
-    xmlElement("DocTipo", d.docTipo) +
-    xmlElement("DocNro", d.docNro) +
-    xmlElement("CbteDesde", d.cbteDesde) +
-    xmlElement("CbteHasta", d.cbteHasta) +
-    xmlElement("CbteFch", d.cbteFch) +
-    xmlElement("ImpTotal", d.impTotal) +
-    xmlElement("ImpTotConc", d.impTotConc) +
-    xmlElement("ImpNeto", d.impNeto) +
-    xmlElement("ImpOpEx", d.impOpEx) +
-    xmlElement("ImpTrib", d.impTrib) +
-    xmlElement("ImpIVA", d.impIVA) +
-    optional("FchServDesde", d.fchServDesde) +
-    optional("FchServHasta", d.fchServHasta) +
-    optional("FchVtoPago", d.fchVtoPago) +
-    xmlElement("MonId", d.monId) +
-    xmlElement("MonCotiz", d.monCotiz) +
-    optional("CanMisMonExt", d.canMisMonExt) +
-    xmlElement("CondicionIVAReceptorId", d.condicionIvaReceptorId) +
+    xmlElement("Concepto", d.Concepto) +
+    xmlElement("DocTipo", d.DocTipo) +
+    xmlElement("DocNro", d.DocNro) +
+    xmlElement("CbteDesde", d.CbteDesde) +
+    xmlElement("CbteHasta", d.CbteHasta) +
+    xmlElement("CbteFch", d.CbteFch) +
+    xmlElement("ImpTotal", d.ImpTotal) +
+    xmlElement("ImpTotConc", d.ImpTotConc) +
+    xmlElement("ImpNeto", d.ImpNeto) +
+    xmlElement("ImpOpEx", d.ImpOpEx) +
+    xmlElement("ImpTrib", d.ImpTrib) +
+    xmlElement("ImpIVA", d.ImpIVA) +
+    optional("FchServDesde", d.FchServDesde) +
+    optional("FchServHasta", d.FchServHasta) +
+    optional("FchVtoPago", d.FchVtoPago) +
+    xmlElement("MonId", d.MonId) +
+    xmlElement("MonCotiz", d.MonCotiz) +
+    optional("CanMisMonExt", d.CanMisMonExt) +
+    xmlElement("CondicionIVAReceptorId", d.CondicionIVAReceptorId) +
     list(
       "CbtesAsoc",
-      d.cbtesAsoc,
+      d.CbtesAsoc,
       (c) =>
-        `<CbteAsoc>${xmlElement("Tipo", c.tipo)}${xmlElement("PtoVta", c.ptoVta)}${xmlElement("Nro", c.nro)}` +
-        `${optional("Cuit", c.cuit)}${optional("CbteFch", c.cbteFch)}</CbteAsoc>`,
+        `<CbteAsoc>${xmlElement("Tipo", c.Tipo)}${xmlElement("PtoVta", c.PtoVta)}${xmlElement("Nro", c.Nro)}` +
+        `${optional("Cuit", c.Cuit)}${optional("CbteFch", c.CbteFch)}</CbteAsoc>`,
     ) +
     list(
       "Tributos",
-      d.tributos,
+      d.Tributos,
       (t) =>
-        `<Tributo>${xmlElement("Id", t.id)}${optional("Desc", t.desc)}${xmlElement("BaseImp", t.baseImp)}` +
-        `${xmlElement("Alic", t.alic)}${xmlElement("Importe", t.importe)}</Tributo>`,
+        `<Tributo>${xmlElement("Id", t.Id)}${optional("Desc", t.Desc)}${xmlElement("BaseImp", t.BaseImp)}` +
+        `${xmlElement("Alic", t.Alic)}${xmlElement("Importe", t.Importe)}</Tributo>`,
     ) +
     list(
       "Iva",
-      d.iva,
+      d.Iva,
       (i) =>
-        `<AlicIva>${xmlElement("Id", i.id)}${xmlElement("BaseImp", i.baseImp)}${xmlElement("Importe", i.importe)}</AlicIva>`,
+        `<AlicIva>${xmlElement("Id", i.Id)}${xmlElement("BaseImp", i.BaseImp)}${xmlElement("Importe", i.Importe)}</AlicIva>`,
     ) +
     list(
       "Opcionales",
-      d.opcionales,
-      (o) => `<Opcional>${xmlElement("Id", o.id)}${xmlElement("Valor", o.valor)}</Opcional>`,
+      d.Opcionales,
+      (o) => `<Opcional>${xmlElement("Id", o.Id)}${xmlElement("Valor", o.Valor)}</Opcional>`,
     ) +
     `</FECAEDetRequest>`
   );

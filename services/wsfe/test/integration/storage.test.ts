@@ -18,7 +18,7 @@ import {
   type SeriesKey,
   type SeriesRepository,
 } from "../../src/db/repositories/series.js";
-import type { CaeDetalle } from "../../src/domain/cae-request.js";
+import type { FECAEDetRequest } from "../../src/domain/issuance/index.js";
 import { makeSeriesWriter } from "../../src/issuance/series-writer.js";
 
 let seriesCounter = 0;
@@ -29,22 +29,22 @@ const newSeries = (): SeriesKey => ({
   cbteTipo: 11,
 });
 
-const sent = (cbteNro: number): CaeDetalle => ({
-  concepto: 1,
-  docTipo: 99,
-  docNro: "0",
-  cbteDesde: cbteNro,
-  cbteHasta: cbteNro,
-  cbteFch: "20261201",
-  impTotal: "121.00",
-  impTotConc: "0.00",
-  impNeto: "121.00",
-  impOpEx: "0.00",
-  impTrib: "0.00",
-  impIVA: "0.00",
-  monId: "PES",
-  monCotiz: "1",
-  condicionIvaReceptorId: 5,
+const sent = (cbteNro: number): FECAEDetRequest => ({
+  Concepto: 1,
+  DocTipo: 99,
+  DocNro: "0",
+  CbteDesde: cbteNro,
+  CbteHasta: cbteNro,
+  CbteFch: "20261201",
+  ImpTotal: "121.00",
+  ImpTotConc: "0.00",
+  ImpNeto: "121.00",
+  ImpOpEx: "0.00",
+  ImpTrib: "0.00",
+  ImpIVA: "0.00",
+  MonId: "PES",
+  MonCotiz: "1",
+  CondicionIVAReceptorId: 5,
 });
 
 const voucher = (

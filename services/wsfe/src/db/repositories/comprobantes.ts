@@ -1,5 +1,6 @@
 import { sql, type Kysely, type Selectable } from "kysely";
-import type { AuthorityMessage, CaeDetalle } from "../../domain/cae-request.js";
+import type { AuthorityMessage } from "../../domain/cae-answer.js";
+import type { FECAEDetRequest } from "../../domain/issuance/index.js";
 import type { ComprobanteState, ComprobantesTable, WsfeDatabase } from "../database.js";
 import type { SeriesKey } from "./series.js";
 
@@ -19,7 +20,7 @@ export interface NewComprobante {
   readonly accountId: string;
   readonly series: SeriesKey;
   readonly cbteNro: number;
-  readonly sent: CaeDetalle;
+  readonly sent: FECAEDetRequest;
   /** the request as resolved (receiver, items, tributos, opcionales) */
   readonly request: unknown;
   readonly emailTo: string | null;
@@ -39,7 +40,7 @@ export interface StoredComprobante {
   readonly moneda: { readonly id: string; readonly cotizacion: string };
   readonly totales: Totales;
   readonly request: unknown;
-  readonly sent: CaeDetalle;
+  readonly sent: FECAEDetRequest;
   readonly resultado: string | null;
   readonly cae: string | null;
   readonly caeVencimiento: string | null;
@@ -99,7 +100,7 @@ function toStored(row: Selectable<ComprobantesTable>): StoredComprobante {
       impOpEx: row.imp_op_ex,
     },
     request: row.request,
-    sent: row.sent as CaeDetalle,
+    sent: row.sent as FECAEDetRequest,
     resultado: row.resultado,
     cae: row.cae,
     caeVencimiento: row.cae_vencimiento,
@@ -143,18 +144,18 @@ export function makeComprobantesRepository(db: Kysely<WsfeDatabase>) {
             cbte_tipo: series.cbteTipo,
             cbte_nro: voucher.cbteNro,
             state: "pending",
-            concepto: sent.concepto,
-            cbte_fch: sent.cbteFch,
-            doc_tipo: sent.docTipo,
-            doc_nro: sent.docNro,
-            moneda_id: sent.monId,
-            moneda_cotizacion: sent.monCotiz,
-            imp_total: sent.impTotal,
-            imp_neto: sent.impNeto,
-            imp_iva: sent.impIVA,
-            imp_trib: sent.impTrib,
-            imp_tot_conc: sent.impTotConc,
-            imp_op_ex: sent.impOpEx,
+            concepto: sent.Concepto,
+            cbte_fch: sent.CbteFch,
+            doc_tipo: sent.DocTipo,
+            doc_nro: sent.DocNro,
+            moneda_id: sent.MonId,
+            moneda_cotizacion: sent.MonCotiz,
+            imp_total: sent.ImpTotal,
+            imp_neto: sent.ImpNeto,
+            imp_iva: sent.ImpIVA,
+            imp_trib: sent.ImpTrib,
+            imp_tot_conc: sent.ImpTotConc,
+            imp_op_ex: sent.ImpOpEx,
             request: voucher.request,
             sent: sent,
             email_to: voucher.emailTo,
