@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { makeAccessTicketCache, type AccessTicketCache } from "@pasarela/authority";
 import { startService, type RunningService } from "@pasarela/service";
 import type { Logger } from "@pasarela/telemetry";
@@ -9,7 +10,21 @@ import {
   makeComprobantesEmailRepository,
   type ComprobantesEmailRepository,
 } from "./db/repositories/comprobantes-email.js";
+import {
+  makeComprobantesRepository,
+  type ComprobantesRepository,
+} from "./db/repositories/comprobantes.js";
+import { makeSeriesRepository } from "./db/repositories/series.js";
+import { makeVoucherEvents } from "./issuance/events.js";
+import { makeReconciler } from "./issuance/reconcile.js";
+import { makeSeriesWriter } from "./issuance/series-writer.js";
 import { wsfeBindings } from "./service.js";
+
+/**
+ * A series' writer lease outlasts one authority call (it is renewed before each), with room
+ * for the database round trips around it; a dead holder blocks its series this long at most.
+ */
+const LEASE_MARGIN_MS = 15_000;
 
 export { loadConfig, type WsfeConfig } from "./config.js";
 
@@ -18,6 +33,8 @@ export interface WsfeDeps {
   tickets: AccessTicketCache;
   /** e-mail records of vouchers; issuance writes them, tests seed them */
   emails: ComprobantesEmailRepository;
+  /** the vouchers issued through the gateway, for tests */
+  comprobantes: ComprobantesRepository;
 }
 
 /** Starts the wsfe service on the bus; used by main.ts and by tests in-process. */
@@ -30,7 +47,7 @@ export async function startWsfe(
     settings: config,
     database: { schema, migrations },
     ...(logger ? { logger } : {}),
-    start: ({ bus, db }) => {
+    start: async ({ bus, db, logger: serviceLogger }) => {
       const tickets = makeAccessTicketCache(bus);
       const wsfe = makeWsfeAdapter({
         urls: {
@@ -41,7 +58,29 @@ export async function startWsfe(
         tickets,
       });
       const emails = makeComprobantesEmailRepository(db!.db);
-      return Promise.resolve({ tickets, emails, bindings: wsfeBindings({ emails, bus, wsfe }) });
+      const comprobantes = makeComprobantesRepository(db!.db);
+      const series = makeSeriesRepository(db!.db);
+      // issuance publishes its outcomes there
+      await bus.ensureEventStream();
+      const events = makeVoucherEvents({ bus, comprobantes, logger: serviceLogger });
+      const issuance = {
+        comprobantes,
+        series,
+        events,
+        writer: makeSeriesWriter({
+          series,
+          owner: `wsfe-${randomUUID()}`,
+          leaseMs: config.AUTHORITY_TIMEOUT_MS + LEASE_MARGIN_MS,
+        }),
+        reconcile: makeReconciler({ wsfe, comprobantes, series, events, logger: serviceLogger }),
+        authorityTimeoutMs: config.AUTHORITY_TIMEOUT_MS,
+      };
+      return {
+        tickets,
+        emails,
+        comprobantes,
+        bindings: wsfeBindings({ emails, bus, wsfe, issuance }),
+      };
     },
   });
 }

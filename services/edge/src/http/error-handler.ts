@@ -27,11 +27,35 @@ function sendError(reply: FastifyReply, error: AppError): FastifyReply {
   if (error.code === "REJECTION_CAP" && typeof error.details?.retryAfterSeconds === "number") {
     void reply.header("retry-after", String(error.details.retryAfterSeconds));
   }
+  const { lifted, details } = liftRejection(error);
   return reply.code(statusOfKind[kindOf(error.code)]).send({
     error: error.message,
     code: error.code,
-    ...(error.details ? { details: error.details } : {}),
+    ...lifted,
+    ...(details ? { details } : {}),
   });
+}
+
+const REJECTION_FIELDS = ["resultado", "observaciones", "errores"] as const;
+
+/**
+ * Spec §2.6, §7.2: an authority rejection answers `resultado`, `observaciones` and `errores`
+ * at the top of the body, beside `error` and `code`; the rest of its details stay in `details`.
+ */
+function liftRejection(error: AppError): {
+  lifted: Record<string, unknown>;
+  details: Record<string, unknown> | undefined;
+} {
+  if (error.code !== "AUTHORITY_REJECTED" || !error.details) {
+    return { lifted: {}, details: error.details };
+  }
+  const lifted: Record<string, unknown> = {};
+  const details: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(error.details)) {
+    if ((REJECTION_FIELDS as readonly string[]).includes(name)) lifted[name] = value;
+    else details[name] = value;
+  }
+  return { lifted, details: Object.keys(details).length > 0 ? details : undefined };
 }
 
 const fieldLabel = (path: string, prefix: string) => {

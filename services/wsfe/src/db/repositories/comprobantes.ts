@@ -51,6 +51,7 @@ export interface StoredComprobante {
   readonly emailTo: string | null;
   readonly idempotencyKey: string | null;
   readonly requestId: string;
+  readonly answeredAt: Date | null;
   readonly eventPublishedAt: Date | null;
 }
 
@@ -111,6 +112,7 @@ function toStored(row: Selectable<ComprobantesTable>): StoredComprobante {
     emailTo: row.email_to,
     idempotencyKey: row.idempotency_key,
     requestId: row.request_id,
+    answeredAt: row.answered_at,
     eventPublishedAt: row.event_published_at,
   };
 }
