@@ -15,6 +15,7 @@ import {
   type Registered,
   type Scratch,
 } from "../support/operator.js";
+import { seeder, type Seeder } from "../support/seed.js";
 import { startE2EStack, type E2EStack } from "../support/stack.js";
 
 const env = "homologacion" as const;
@@ -76,6 +77,7 @@ describe("issuance end to end: POST /api/wsfe/facturas through processes and the
   let control: ControlClient;
   let sql: postgres.Sql;
   let bus: Bus;
+  let seed: Seeder;
   let account: Account;
   let stranger: Account;
   let issuer: Registered;
@@ -185,6 +187,7 @@ describe("issuance end to end: POST /api/wsfe/facturas through processes and the
       ],
     });
     await control.setCotizacion(env, { monId: "DOL", cotiz: DOLAR });
+    seed = await seeder(stack);
     // a durable consumer of the outcome events, as an internal subscriber would create it
     const jsm = await jetstreamManager(bus.connection);
     await jsm.consumers.add(bus.eventStreamName(), {
@@ -195,6 +198,7 @@ describe("issuance end to end: POST /api/wsfe/facturas through processes and the
   });
 
   afterAll(async () => {
+    await seed?.close();
     await bus?.close();
     await sql?.end({ timeout: 2 });
     await stack?.teardown();
@@ -770,6 +774,49 @@ describe("issuance end to end: POST /api/wsfe/facturas through processes and the
         select cae from wsfe.comprobantes where cuit = ${issuer.cuit} and pto_vta = ${FAULT_PTO_VTA}
           and cbte_tipo = 11 and cbte_nro = ${last + 1} and state = 'authorized'`;
       expect(row?.cae).toBe(adopted.codAutorizacion);
+    });
+  });
+
+  describe("a number taken outside the gateway", () => {
+    it("is a conflict: the stranger's CAE is never adopted and the series moves on", async () => {
+      const body = base({
+        ptoVta: FAULT_PTO_VTA,
+        cbteTipo: 11,
+        ...toConsumidorFinal,
+        items: [{ descripcion: "Clase", cantidad: 1, precioUnitario: "1000", alicuotaIva: 0 }],
+      });
+      const last = await ultimo(11, FAULT_PTO_VTA);
+      const before = await storedStates(FAULT_PTO_VTA, 11);
+      await control.setFault(env, {
+        service: "wsfe",
+        mode: "timeout",
+        operation: "FECAESolicitar",
+      });
+      let lost;
+      try {
+        lost = await issue(body);
+      } finally {
+        await control.setFault(env, { service: "wsfe", mode: "none" });
+      }
+      expect(lost.status, lost.text).toBe(502);
+      // another system issues that number at the authority, for another amount
+      await seed.facturaC(
+        { accountId: account.accountId, cuit: issuer.cuit, environment: env },
+        FAULT_PTO_VTA,
+        last + 1,
+        777,
+      );
+      const next = await authorized(body);
+      expect(next.cbteNro).toBe(last + 2);
+      expect(await storedStates(FAULT_PTO_VTA, 11)).toEqual([
+        ...before,
+        [last + 1, "conflict"],
+        [last + 2, "authorized"],
+      ]);
+      const [row] = await sql<{ cae: string | null }[]>`
+        select cae from wsfe.comprobantes where cuit = ${issuer.cuit} and pto_vta = ${FAULT_PTO_VTA}
+          and cbte_tipo = 11 and cbte_nro = ${last + 1} and state = 'conflict'`;
+      expect(row).toEqual({ cae: null });
     });
   });
 
