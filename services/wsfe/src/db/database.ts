@@ -65,7 +65,6 @@ export interface ComprobantesTable {
   request_id: string;
   created_at: Timestamp;
   updated_at: Timestamp;
-  sent_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
   answered_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
   event_published_at: ColumnType<
     Date | null,

@@ -129,7 +129,7 @@ export function makeFacturaIssue(deps: FacturaIssueDeps): Handler<typeof wsfe.fa
     }
     const detalle = feCaeDetRequest(voucher, { cbteNro, cotizacion });
     const id = randomUUID();
-    const stored = await deps.comprobantes.insertPending({
+    const inserted = await deps.comprobantes.insertPending({
       id,
       accountId: args.accountId,
       series,
@@ -140,7 +140,7 @@ export function makeFacturaIssue(deps: FacturaIssueDeps): Handler<typeof wsfe.fa
       idempotencyKey: args.request.idempotencyKey ?? null,
       requestId: ctx.requestId,
     });
-    if (stored === "number-taken") {
+    if (inserted === "number-taken") {
       // the gateway holds a live voucher above what the authority says was authorized
       ctx.logger.error({ ptoVta, cbteTipo, cbteNro }, "numbering out of step with the authority");
       return fail(
@@ -154,7 +154,6 @@ export function makeFacturaIssue(deps: FacturaIssueDeps): Handler<typeof wsfe.fa
       await deps.comprobantes.markNotIssued(id, { reason: "series lease lost before sending" });
       return fail(appError("SERVICE_UNAVAILABLE", { reason: "series lease lost" }));
     }
-    await deps.comprobantes.markSent(id);
     const outcome = await deps.wsfe.solicitar(caller, { ptoVta, cbteTipo, detalles: [detalle] });
     const ref = { ptoVta, cbteTipo, cbteNro };
 
@@ -170,14 +169,14 @@ export function makeFacturaIssue(deps: FacturaIssueDeps): Handler<typeof wsfe.fa
     }
     const answer = outcome.detalles[0]!;
     if (answer.resultado === "A") {
-      const changed = await deps.comprobantes.markAuthorized(id, {
+      const stored = await deps.comprobantes.markAuthorized(id, {
         cae: answer.cae,
         caeVencimiento: answer.caeFchVto,
         observaciones: answer.observaciones,
         eventos: outcome.eventos,
       });
-      if (!changed) ctx.logger.error({ ...ref, id }, "authorized voucher was already settled");
-      await deps.events.publishOutcome(id);
+      if (stored) await deps.events.publishOutcome(stored);
+      else ctx.logger.error({ ...ref, id }, "authorized voucher was already settled");
       return ok(
         authorizedReply(voucher, {
           cuit: series.cuit,
@@ -195,8 +194,8 @@ export function makeFacturaIssue(deps: FacturaIssueDeps): Handler<typeof wsfe.fa
       errores: outcome.errores,
       eventos: outcome.eventos,
     };
-    await deps.comprobantes.markRejected(id, rejection);
-    await deps.events.publishOutcome(id);
+    const rejected = await deps.comprobantes.markRejected(id, rejection);
+    if (rejected) await deps.events.publishOutcome(rejected);
     const error = authorityRejected(rejection);
     return fail({ ...error, details: { ...error.details, ...ref } });
   }

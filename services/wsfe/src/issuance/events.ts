@@ -5,11 +5,11 @@ import type { ComprobantesRepository, StoredComprobante } from "../db/repositori
 
 export interface VoucherEvents {
   /**
-   * Publishes the stored final state of a voucher (`autorizado` or `rechazado`) on JetStream
+   * Publishes the final state of a voucher as stored (`autorizado` or `rechazado`) on JetStream
    * and records that it was published. Never fails: a voucher's outcome stands whether or not
    * its event got out, and `event_published_at` stays null for a later attempt.
    */
-  publishOutcome(id: string): Promise<void>;
+  publishOutcome(stored: StoredComprobante): Promise<void>;
 }
 
 function common(v: StoredComprobante) {
@@ -32,18 +32,16 @@ function common(v: StoredComprobante) {
 }
 
 /**
- * Events follow the stored state (ARCHITECTURE §5.5): they are built from the row after it
- * changed, never from what the handler believes, and their id (also the JetStream msgID) is
- * one per voucher and outcome, so a second publication is dropped by the server.
+ * Events follow the stored state (ARCHITECTURE §5.5): they are built from the row the state
+ * change returned, never from what the handler believes, and their id (also the JetStream
+ * msgID) is one per voucher and outcome, so a second publication is dropped by the server.
  */
 export function makeVoucherEvents(deps: {
   bus: Pick<Bus, "publish">;
-  comprobantes: Pick<ComprobantesRepository, "find" | "markEventPublished">;
+  comprobantes: Pick<ComprobantesRepository, "markEventPublished">;
   logger: Logger;
 }): VoucherEvents {
-  async function publish(id: string): Promise<void> {
-    const v = await deps.comprobantes.find(id);
-    if (!v) return;
+  async function publish(v: StoredComprobante): Promise<void> {
     const options = { accountId: v.accountId, requestId: v.requestId };
     if (v.state === "authorized") {
       await deps.bus.publish(
@@ -71,14 +69,14 @@ export function makeVoucherEvents(deps: {
     } else {
       return;
     }
-    await deps.comprobantes.markEventPublished(id);
+    await deps.comprobantes.markEventPublished(v.id);
   }
   return {
-    async publishOutcome(id) {
+    async publishOutcome(stored) {
       try {
-        await publish(id);
+        await publish(stored);
       } catch (error) {
-        deps.logger.warn({ err: error, comprobanteId: id }, "voucher event not published");
+        deps.logger.warn({ err: error, comprobanteId: stored.id }, "voucher event not published");
       }
     },
   };

@@ -68,13 +68,13 @@ export function makeReconciler(deps: {
         );
       }
       if (isSameVoucher(voucher.sent, authority)) {
-        await deps.comprobantes.markAuthorized(voucher.id, {
+        const adopted = await deps.comprobantes.markAuthorized(voucher.id, {
           cae: authority.codAutorizacion,
           caeVencimiento: authority.fchVto ?? "",
           observaciones: [],
           eventos: [],
         });
-        await deps.events.publishOutcome(voucher.id);
+        if (adopted) await deps.events.publishOutcome(adopted);
         deps.logger.info(where, "reconciled: authorized, CAE adopted");
       } else {
         await deps.comprobantes.markConflict(voucher.id, {

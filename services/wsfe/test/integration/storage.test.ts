@@ -96,7 +96,7 @@ describe("wsfe storage: vouchers and series (PostgreSQL)", () => {
       expect(await comprobantes.insertPending(voucher(key, 1))).toBe("number-taken");
       expect(
         await comprobantes.markRejected(first.id, { observaciones: [], errores: [], eventos: [] }),
-      ).toBe(true);
+      ).toMatchObject({ state: "rejected", resultado: "R" });
       expect(await comprobantes.insertPending(voucher(key, 1))).toBe("stored");
     });
 
@@ -111,7 +111,7 @@ describe("wsfe storage: vouchers and series (PostgreSQL)", () => {
           observaciones: [{ code: 10217, msg: "obs" }],
           eventos: [],
         }),
-      ).toBe(true);
+      ).toMatchObject({ id: v.id, state: "authorized" });
       expect(await comprobantes.markUnknown(v.id, {})).toBe(false);
       expect(await comprobantes.markNotIssued(v.id, {})).toBe(false);
       const stored = await comprobantes.find(v.id);

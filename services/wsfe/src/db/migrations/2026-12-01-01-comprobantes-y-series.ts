@@ -78,7 +78,6 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn("request_id", "text", (c) => c.notNull())
     .addColumn("created_at", "timestamptz", (c) => c.notNull().defaultTo(sql`now()`))
     .addColumn("updated_at", "timestamptz", (c) => c.notNull().defaultTo(sql`now()`))
-    .addColumn("sent_at", "timestamptz")
     .addColumn("answered_at", "timestamptz")
     // the final state's event reached JetStream; null means it is still to be published
     .addColumn("event_published_at", "timestamptz")

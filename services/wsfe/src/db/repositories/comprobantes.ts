@@ -172,19 +172,15 @@ export function makeComprobantesRepository(db: Kysely<WsfeDatabase>) {
       }
     },
 
-    /** The request is about to leave for the authority. */
-    async markSent(id: string): Promise<void> {
-      await unresolvedRow(id)
-        .set({ sent_at: sql<Date>`now()`, updated_at: sql<Date>`now()` })
-        .execute();
-    },
-
     /**
      * Authorized with its CAE; with an e-mail recipient, its e-mail record is created in the
-     * same transaction (status `pending` until the e-mail issue sends it). False when the
-     * voucher had already left `pending`/`unknown`.
+     * same transaction (status `pending` until the e-mail issue sends it). Answers the stored
+     * voucher, or undefined when it had already left `pending`/`unknown`.
      */
-    async markAuthorized(id: string, authorization: Authorization): Promise<boolean> {
+    async markAuthorized(
+      id: string,
+      authorization: Authorization,
+    ): Promise<StoredComprobante | undefined> {
       return db.transaction().execute(async (trx) => {
         const row = await trx
           .updateTable("comprobantes")
@@ -201,17 +197,9 @@ export function makeComprobantesRepository(db: Kysely<WsfeDatabase>) {
             answered_at: sql<Date>`now()`,
             updated_at: sql<Date>`now()`,
           })
-          .returning([
-            "account_id",
-            "environment",
-            "cuit",
-            "pto_vta",
-            "cbte_tipo",
-            "cbte_nro",
-            "email_to",
-          ])
+          .returningAll()
           .executeTakeFirst();
-        if (!row) return false;
+        if (!row) return undefined;
         if (row.email_to !== null) {
           await trx
             .insertInto("comprobantes_email")
@@ -233,13 +221,13 @@ export function makeComprobantesRepository(db: Kysely<WsfeDatabase>) {
             )
             .execute();
         }
-        return true;
+        return toStored(row);
       });
     },
 
     /** Resultado R: the authority judged and refused; the number is free again. */
-    async markRejected(id: string, rejection: Rejection): Promise<boolean> {
-      const result = await unresolvedRow(id)
+    async markRejected(id: string, rejection: Rejection): Promise<StoredComprobante | undefined> {
+      const row = await unresolvedRow(id)
         .set({
           state: "rejected",
           resultado: "R",
@@ -249,8 +237,9 @@ export function makeComprobantesRepository(db: Kysely<WsfeDatabase>) {
           answered_at: sql<Date>`now()`,
           updated_at: sql<Date>`now()`,
         })
+        .returningAll()
         .executeTakeFirst();
-      return result.numUpdatedRows > 0n;
+      return row && toStored(row);
     },
 
     /** Sent without a usable answer: it may or may not have been authorized. */
