@@ -559,6 +559,27 @@ describe("fce block (spec §4.6 rule 3, authority-ws.md §3.9.6)", () => {
     ).toHaveLength(1);
   });
 
+  it("lets an FCE note of services go without a payment date unless it annuls", () => {
+    const note = {
+      ...facturaA,
+      cbteTipo: 203,
+      concepto: 2,
+      fchServDesde: "20260301",
+      fchServHasta: "20260315",
+      fce: { anulacion: false },
+      comprobantesAsociados: [
+        { cbteTipo: 201, ptoVta: 3, cbteNro: 1, cuit: REPRESENTADA, cbteFch: TODAY },
+      ],
+    };
+    expect(prepared(note).fchVtoPago).toBeUndefined();
+    expect(refused({ ...note, fchVtoPago: "20260401" }).message).toContain(
+      "en notas FCE solo se informa si la nota es una anulación",
+    );
+    expect(prepared({ ...note, fchVtoPago: "20260401", fce: { anulacion: true } }).fchVtoPago).toBe(
+      "20260401",
+    );
+  });
+
   it("requires what FCE invoices and notes need", () => {
     expect(refused({ ...fceA, fchVtoPago: undefined }).message).toBe(
       "El campo fchVtoPago es obligatorio en facturas de crédito electrónicas MiPyME (tipos 201, 206 y 211)",

@@ -31,7 +31,7 @@ import type { HeldSeries, SeriesWriter } from "../issuance/series-writer.js";
 const accepted: readonly number[] = wsfe.WSFE_CBTE_TIPOS;
 
 /**
- * The time budget of one issuance. The edge waits `FACTURA_ISSUE_TIMEOUT_MS` (125 s) for the
+ * The time budget of one issuance. The edge waits the contract's `timeoutMs` (125 s) for the
  * reply: with AUTHORITY_TIMEOUT_MS at its default 30 s, that is a first WSAA login (30 s), the
  * last number (30 s), one more call (the rate of the day or a reconciliation lookup, 30 s) and
  * FECAESolicitar (30 s), plus 5 s for NATS, the catalog and the database. The handler keeps 5 s
@@ -98,7 +98,7 @@ function numberingRefused(error: AppError): AppError {
  */
 export function makeFacturaIssue(deps: FacturaIssueDeps): Handler<typeof wsfe.facturaIssue> {
   const now = deps.now ?? Date.now;
-  const budgetMs = (deps.budgetMs ?? wsfe.FACTURA_ISSUE_TIMEOUT_MS) - REPLY_MARGIN_MS;
+  const budgetMs = (deps.budgetMs ?? wsfe.facturaIssue.timeoutMs ?? 0) - REPLY_MARGIN_MS;
 
   async function issue(args: {
     ctx: HandlerContext;

@@ -47,7 +47,7 @@ interface DecimalRule {
  * fingerprints). Parsing the canonical text again gives the same text, so the edge and wsfe
  * can both parse the same body.
  */
-export function decimalSchema(rule: DecimalRule) {
+function decimalSchema(rule: DecimalRule) {
   const problem =
     `debe ser un número decimal ${rule.positive ? "mayor que 0" : "no negativo"}, como número JSON o texto ` +
     `(p. ej. ${rule.example} o "${rule.example}"), con hasta ${rule.integerDigits} dígitos enteros y ${rule.fractionDigits} decimales`;
@@ -84,7 +84,7 @@ const isCalendarDate = (text: string): boolean => {
 };
 const fechaProblem = 'debe ser una fecha AAAAMMDD válida, sin guiones (p. ej. "20250131")';
 /** The authority's date format (`yyyymmdd`), a real calendar day from 2000 on. */
-export const fechaSchema = z
+const fechaSchema = z
   .string({ error: required(fechaProblem) })
   .regex(/^\d{8}$/, fechaProblem)
   .refine(isCalendarDate, { error: fechaProblem })
@@ -93,7 +93,7 @@ export const fechaSchema = z
 const conceptoProblem =
   "debe ser 1 (productos), 2 (servicios) o 3 (productos y servicios)" as const;
 /** `Concepto` of FECAESolicitar: 1 products, 2 services, 3 both (authority-ws.md §3.9.4). */
-export const conceptoSchema = z
+const conceptoSchema = z
   .number({ error: required(conceptoProblem) })
   .refine((value): value is 1 | 2 | 3 => value === 1 || value === 2 || value === 3, {
     error: conceptoProblem,
@@ -109,7 +109,7 @@ const docNroProblem =
  * `DocNro`: digits as text or a JSON integer (consumidor final is `docTipo` 99, `docNro` 0),
  * kept as digit text without leading zeros, as the catalog keeps customers' numbers.
  */
-export const receptorDocNroSchema = z
+const receptorDocNroSchema = z
   .union([z.string(), z.number()], { error: required(docNroProblem) })
   .transform((value, ctx) => {
     const text =
@@ -138,10 +138,6 @@ const text = (max: number, description: string) =>
     .max(max, `admite hasta ${max} caracteres`)
     .describe(description);
 
-/** The two ways an item leaves VAT out of `ImpNeto` (authority-ws.md §3.3 fields 8 and 10). */
-export const ALICUOTA_SIN_IVA = ["no_gravado", "exento"] as const;
-export type AlicuotaSinIva = (typeof ALICUOTA_SIN_IVA)[number];
-
 const alicuotaProblem =
   'debe ser una alícuota de IVA en % (número o texto: 0, 2.5, 5, 10.5, 21 o 27) o "no_gravado" o "exento"';
 /**
@@ -149,7 +145,7 @@ const alicuotaProblem =
  * `ImpTotConc`) or `exento` (to `ImpOpEx`). Only the shape is checked here: a rate outside the
  * accepted list is a 422 of the totals rules (spec §7.4), whose message lists them.
  */
-export const itemAlicuotaIvaSchema = z
+const itemAlicuotaIvaSchema = z
   .union([z.number(), z.string()], { error: required(alicuotaProblem) })
   .transform((value, ctx): string => {
     if (value === "no_gravado" || value === "exento") return value;
@@ -173,7 +169,7 @@ export const itemAlicuotaIvaSchema = z
  * (400 naming the field). Line amount: `cantidad × precioUnitario − bonificacion`, rounded
  * half up to 2 decimals once per line.
  */
-export const facturaItemSchema = z
+const facturaItemSchema = z
   .object({
     productoId: catalogIdSchema.optional().describe("Producto de tu cuenta (/api/productos)"),
     codigo: text(50, "Código propio del producto (SKU)").optional(),
@@ -208,7 +204,7 @@ export type FacturaItem = z.output<typeof facturaItemSchema>;
  * A tribute (`Tributos/Tributo`): `importe` must be `baseImponible × alicuota / 100` rounded
  * half up to 2 decimals (422 otherwise). `descripcion` is required for id 99 and on FCE types.
  */
-export const facturaTributoSchema = z
+const facturaTributoSchema = z
   .object({
     id: z
       .number({ error: required("debe ser un entero, el id de FEParamGetTiposTributos") })
@@ -246,7 +242,7 @@ export type FacturaTributo = z.output<typeof facturaTributoSchema>;
 
 const cuitProblem = "debe ser una CUIT de 11 dígitos, sin guiones";
 /** A voucher a note adjusts (`CbtesAsoc/CbteAsoc`); FCE notes need `cuit` and `cbteFch`. */
-export const comprobanteAsociadoSchema = z
+const comprobanteAsociadoSchema = z
   .object({
     cbteTipo: z
       .number({ error: required("debe ser un entero, el tipo de comprobante") })
@@ -267,7 +263,7 @@ export type ComprobanteAsociado = z.output<typeof comprobanteAsociadoSchema>;
 
 const opcionalIdProblem = 'debe ser el id de FEParamGetTiposOpcional (p. ej. "2101")';
 /** A raw `Opcionales/Opcional`, ids as `tipos-opcional` publishes them. */
-export const opcionalSchema = z
+const opcionalSchema = z
   .object({
     id: z
       .union([z.string(), z.number()], { error: required(opcionalIdProblem) })
@@ -293,7 +289,7 @@ export type Opcional = z.output<typeof opcionalSchema>;
  * authority expects: `cbu` → 2101, `alias` → 2102, `opcionTransferencia` → 27,
  * `anulacion` → 22 (S/N). Only on types 201–213.
  */
-export const fceSchema = z
+const fceSchema = z
   .object({
     cbu: z
       .string({ error: required("debe ser un CBU de 22 dígitos") })
@@ -330,7 +326,7 @@ const monedaIdProblem =
  * The voucher's currency. Default `PES` at 1. A foreign currency without `cotizacion` takes
  * the authority's rate of the day (FEParamGetCotizacion).
  */
-export const monedaSchema = z
+const monedaSchema = z
   .object({
     id: z
       .string({ error: required(monedaIdProblem) })
@@ -403,7 +399,7 @@ export const facturaBodySchema = z.object(facturaFields).strict();
 export type FacturaBody = z.output<typeof facturaBodySchema>;
 
 /** The `Idempotency-Key` header's value, as the edge passes it (issue 11 gives it meaning). */
-export const idempotencyKeySchema = z
+const idempotencyKeySchema = z
   .string({ error: required("debe ser un texto de 1 a 255 caracteres") })
   .min(1, "no puede estar vacío")
   .max(255, "admite hasta 255 caracteres");
@@ -416,10 +412,10 @@ export type FacturaIssueRequest = z.output<typeof facturaIssueRequestSchema>;
 
 const importeProblem = "debe ser un importe con exactamente 2 decimales";
 /** An amount of the answer over NATS: decimal text with exactly two decimals ("1210.00"). */
-export const importeSchema = z.string().regex(/^\d+\.\d{2}$/, importeProblem);
+const importeSchema = z.string().regex(/^\d+\.\d{2}$/, importeProblem);
 
 /** An authority code and its text, as the authority worded it. */
-export const codigoMensajeSchema = z.object({ code: z.number().int(), msg: z.string() }).strict();
+const codigoMensajeSchema = z.object({ code: z.number().int(), msg: z.string() }).strict();
 export type CodigoMensaje = z.output<typeof codigoMensajeSchema>;
 
 const replyMoneda = <A extends z.ZodType>(amount: A) =>
@@ -498,7 +494,7 @@ export const facturaRejectedBodySchema = z
   .strict();
 
 /** Up to three authority calls (numbering, cotización, FECAESolicitar) and a first WSAA login. */
-export const FACTURA_ISSUE_TIMEOUT_MS = 125_000;
+const FACTURA_ISSUE_TIMEOUT_MS = 125_000;
 
 /**
  * `wsfe.factura.issue` (FECAESolicitar, issue 10): one voucher, numbered by the gateway (last

@@ -16,12 +16,12 @@ const toUtc = (yyyymmdd: string) =>
 const fromUtc = (ms: number) => new Date(ms).toISOString().slice(0, 10).replaceAll("-", "");
 
 /** `yyyymmdd` moved by whole days. */
-export function addDays(yyyymmdd: string, days: number): string {
+function addDays(yyyymmdd: string, days: number): string {
   return fromUtc(toUtc(yyyymmdd) + days * DAY_MS);
 }
 
 /** The last day of the month of `yyyymmdd`. */
-export function endOfMonth(yyyymmdd: string): string {
+function endOfMonth(yyyymmdd: string): string {
   const year = Number(yyyymmdd.slice(0, 4));
   const month = Number(yyyymmdd.slice(4, 6));
   return fromUtc(Date.UTC(year, month, 0));
@@ -44,7 +44,7 @@ type DatesRequest = Pick<
  * (authority-ws.md §3.7 [10016], spec §8): ±5 days for products, never past the current
  * month; ±10 for services; FCE invoices N−5..N+1, FCE notes N−5..N.
  */
-export function cbteFchWindow(
+function cbteFchWindow(
   cbteTipo: number,
   concepto: 1 | 2 | 3,
   today: string,
@@ -77,9 +77,10 @@ export function cbteFchWindow(
 /**
  * Spec §7.4 rule 5 and the authority's date rules (authority-ws.md §3.3 fields 13–15, §3.7
  * [10016, 10031–10036, 10049], §3.9.6): `cbteFch` defaults to `today` and must fall in the
- * authority's window; service dates and `fchVtoPago` go with concepto 2 and 3 (all three
- * required), `fchVtoPago` also with FCE invoices (required, not before the voucher or today)
- * and with FCE notes that annul; `fchServDesde` ≤ `fchServHasta`; `fchVtoPago` ≥ `cbteFch`.
+ * authority's window; service dates go with concepto 2 and 3 and are then required, as is
+ * `fchVtoPago` (but on FCE notes, which carry it only when they annul); FCE invoices always
+ * need `fchVtoPago`, not before the voucher nor today; `fchServDesde` ≤ `fchServHasta`;
+ * `fchVtoPago` ≥ `cbteFch`.
  */
 export function resolveDates(
   request: DatesRequest,
@@ -108,10 +109,12 @@ export function resolveDates(
           : undefined;
     if (sent !== undefined) return problem(sent, "solo se informa con concepto 2 o 3 (servicios)");
   } else {
+    // an FCE note carries a payment date only when it annuls (authority-ws.md §3.9.6)
+    const fceNote = isFce(cbteTipo) && isNote(cbteTipo);
     const missing = [
       ["fchServDesde", fchServDesde],
       ["fchServHasta", fchServHasta],
-      ["fchVtoPago", fchVtoPago],
+      ...(fceNote ? [] : [["fchVtoPago", fchVtoPago]]),
     ].find(([, value]) => value === undefined)?.[0];
     if (missing !== undefined) {
       return problem(
@@ -134,6 +137,10 @@ export function resolveDates(
   });
 }
 
+/**
+ * `fchVtoPago`: required on FCE invoices, not before the voucher nor today; on FCE notes only
+ * when they annul; otherwise only with concepto 2 or 3. Never before the voucher.
+ */
 function paymentDueProblem(
   cbteTipo: number,
   concepto: 1 | 2 | 3,
@@ -150,32 +157,30 @@ function paymentDueProblem(
       );
     }
     const floor = cbteFch > today ? cbteFch : today;
-    if (fchVtoPago < floor) {
-      return totalsInvalid(
-        "fchVtoPago",
-        `debe ser igual o posterior a la fecha del comprobante y a hoy (${floor}) en facturas FCE`,
-      );
-    }
-    return undefined;
+    return fchVtoPago < floor
+      ? totalsInvalid(
+          "fchVtoPago",
+          `debe ser igual o posterior a la fecha del comprobante y a hoy (${floor}) en facturas FCE`,
+        )
+      : undefined;
   }
   if (fchVtoPago === undefined) return undefined;
-  if (concepto === 1 && !isFce(cbteTipo)) {
-    return totalsInvalid(
-      "fchVtoPago",
-      "solo se informa con concepto 2 o 3 (servicios) o en comprobantes FCE",
-    );
-  }
-  if (concepto === 1 && anulacion !== true) {
+  if (isFce(cbteTipo) && anulacion !== true) {
     return totalsInvalid(
       "fchVtoPago",
       "en notas FCE solo se informa si la nota es una anulación (fce.anulacion true)",
     );
   }
-  if (fchVtoPago < cbteFch) {
+  if (!isFce(cbteTipo) && concepto === 1) {
     return totalsInvalid(
       "fchVtoPago",
-      `debe ser igual o posterior a la fecha del comprobante (${cbteFch})`,
+      "solo se informa con concepto 2 o 3 (servicios) o en comprobantes FCE",
     );
   }
-  return undefined;
+  return fchVtoPago < cbteFch
+    ? totalsInvalid(
+        "fchVtoPago",
+        `debe ser igual o posterior a la fecha del comprobante (${cbteFch})`,
+      )
+    : undefined;
 }

@@ -1,4 +1,5 @@
 import { wsfe } from "@pasarela/contracts";
+import { PESOS } from "./moneda.js";
 import type { PreparedVoucher } from "./prepare.js";
 
 /**
@@ -94,7 +95,7 @@ export function feCaeDetRequest(
     ...(voucher.fchVtoPago !== undefined ? { FchVtoPago: voucher.fchVtoPago } : {}),
     MonId: moneda.id,
     MonCotiz: cotizacion,
-    ...(moneda.id !== "PES" ? { CanMisMonExt: moneda.mismaMonedaExtranjera ? "S" : "N" } : {}),
+    ...(moneda.id !== PESOS ? { CanMisMonExt: moneda.mismaMonedaExtranjera ? "S" : "N" } : {}),
     CondicionIVAReceptorId: receptor.condicionIvaReceptorId,
     ...(voucher.comprobantesAsociados.length > 0
       ? {

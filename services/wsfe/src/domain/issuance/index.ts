@@ -13,18 +13,10 @@ export {
   type ResolvedReferences,
 } from "./prepare.js";
 export { FE_ARRAY_ITEMS, feCaeDetRequest, type FECAEDetRequest } from "./detail.js";
-export { buildQrUrl, qrPayload, QR_BASE_URL, type QrData } from "./qr.js";
-export { argentinaToday, cbteFchWindow } from "./dates.js";
-export { PESOS, type MonedaResuelta } from "./moneda.js";
+export { buildQrUrl, type QrData } from "./qr.js";
+export { argentinaToday } from "./dates.js";
+export type { MonedaResuelta } from "./moneda.js";
 export type { Opcional } from "./opcionales.js";
 export type { Receptor } from "./receptor.js";
 export type { AlicIva, PricedItem, Totals, Tributo } from "./totals.js";
-export { ALIC_IVA_ID, MAX_IMPORTE } from "./totals.js";
-export {
-  FCE_TYPES,
-  isFce,
-  isFceInvoice,
-  isNote,
-  voucherClass,
-  type VoucherClass,
-} from "./voucher-types.js";
+export { isFce, isFceInvoice, isNote, voucherClass, type VoucherClass } from "./voucher-types.js";

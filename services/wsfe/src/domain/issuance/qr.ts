@@ -1,7 +1,7 @@
 import { wsfe } from "@pasarela/contracts";
 
 /** Where the authority's QR points (RG 4892, authority-ws.md §6). */
-export const QR_BASE_URL = "https://www.afip.gob.ar/fe/qr/?p=";
+const QR_BASE_URL = "https://www.afip.gob.ar/fe/qr/?p=";
 
 /** The data of an authorized voucher's QR; numbers as the decimal text the voucher holds. */
 export interface QrData {
@@ -40,7 +40,7 @@ function digits(value: string): string {
  * standard base64 with padding. The receiver's document is left out when there is none (the
  * unidentified consumidor final, 99/0): both keys are optional in the specification.
  */
-export function qrPayload(data: QrData): string {
+function qrPayload(data: QrData): string {
   const fecha = `${data.cbteFch.slice(0, 4)}-${data.cbteFch.slice(4, 6)}-${data.cbteFch.slice(6, 8)}`;
   const receptor =
     data.docTipo === 99 && digits(data.docNro) === "0"

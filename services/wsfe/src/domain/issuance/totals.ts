@@ -13,7 +13,7 @@ import Big from "big.js";
 import type { ResolvedItem } from "./items.js";
 
 /** `AlicIva/Id` of each accepted rate (FEParamGetTiposIva, authority-ws.md §3.9.3). */
-export const ALIC_IVA_ID: Readonly<Record<(typeof ALICUOTAS_IVA)[number], number>> = {
+const ALIC_IVA_ID: Readonly<Record<(typeof ALICUOTAS_IVA)[number], number>> = {
   "0": 3,
   "2.5": 9,
   "5": 8,
@@ -26,7 +26,7 @@ const isAcceptedRate = (rate: string): rate is (typeof ALICUOTAS_IVA)[number] =>
   Object.hasOwn(ALIC_IVA_ID, rate);
 
 /** Money as the voucher prints it: two decimals, half away from zero, from exact decimals. */
-export function cents(amount: Big): string {
+function cents(amount: Big): string {
   return amount.round(2, Big.roundHalfUp).toFixed(2);
 }
 
@@ -34,7 +34,7 @@ export function cents(amount: Big): string {
  * The largest total the gateway issues: 13 integer digits and 2 decimals are 15 significant
  * digits, which every JSON number (a double) prints back exactly.
  */
-export const MAX_IMPORTE = "9999999999999.99";
+const MAX_IMPORTE = "9999999999999.99";
 
 /** The voucher's header amounts (FECAEDetRequest fields 7–12), text with two decimals. */
 export interface Totals {

@@ -20,9 +20,7 @@ export function voucherClass(cbteTipo: number): VoucherClass | undefined {
 }
 
 /** FCE MiPyME types (201–213): invoices and their notes. */
-export const FCE_TYPES: ReadonlySet<number> = new Set([
-  201, 202, 203, 206, 207, 208, 211, 212, 213,
-]);
+const FCE_TYPES: ReadonlySet<number> = new Set([201, 202, 203, 206, 207, 208, 211, 212, 213]);
 /** The FCE invoices proper, which need FchVtoPago, a CBU and a transfer option. */
 export const FCE_INVOICES: ReadonlySet<number> = new Set([201, 206, 211]);
 /** Debit and credit notes: they adjust another voucher and must name it (spec §7.4 rule 6). */
