@@ -161,13 +161,19 @@ export function makeFacturaIssue(deps: FacturaIssueDeps): Handler<typeof wsfe.fa
       await deps.comprobantes.markNotIssued(id, outcome.error);
       return fail(outcome.error);
     }
-    if (outcome.kind === "unknown") {
-      await deps.comprobantes.markUnknown(id, outcome.error);
+    const unknown = async (cause: AppError) => {
+      await deps.comprobantes.markUnknown(id, cause);
       await deps.series.flagReconciliation(series, true);
-      ctx.logger.warn({ ...ref, error: outcome.error.message }, "issuance outcome unknown");
-      return fail(issuanceOutcomeUnknown(ref, outcome.error));
+      ctx.logger.warn({ ...ref, error: cause.message }, "issuance outcome unknown");
+      return fail(issuanceOutcomeUnknown(ref, cause));
+    };
+    if (outcome.kind === "unknown") return unknown(outcome.error);
+    const answer = outcome.detalles.find((d) => d.cbteDesde === cbteNro);
+    if (!answer) {
+      return unknown(
+        authorityUnavailable(`la respuesta de FECAESolicitar no trae el comprobante ${cbteNro}`),
+      );
     }
-    const answer = outcome.detalles[0]!;
     if (answer.resultado === "A") {
       const stored = await deps.comprobantes.markAuthorized(id, {
         cae: answer.cae,
