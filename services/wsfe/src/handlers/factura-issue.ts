@@ -45,7 +45,15 @@ const STORE_MARGIN_MS = 1_000;
 export interface FacturaIssueDeps {
   bus: Pick<Bus, "request">;
   wsfe: WsfeAdapter;
-  comprobantes: ComprobantesRepository;
+  comprobantes: Pick<
+    ComprobantesRepository,
+    | "unresolved"
+    | "insertPending"
+    | "markAuthorized"
+    | "markRejected"
+    | "markUnknown"
+    | "markNotIssued"
+  >;
   series: Pick<SeriesRepository, "flagReconciliation">;
   writer: SeriesWriter;
   reconcile: Reconciler;
@@ -113,9 +121,12 @@ export function makeFacturaIssue(deps: FacturaIssueDeps): Handler<typeof wsfe.fa
   }): Promise<Result<wsfe.FacturaIssueReply>> {
     const { ctx, caller, series, voucher, cotizacion, held } = args;
     const { ptoVta, cbteTipo } = series;
-    const last = await deps.wsfe.ultimoAutorizado(caller, { ptoVta, cbteTipo });
+    const [last, open] = await Promise.all([
+      deps.wsfe.ultimoAutorizado(caller, { ptoVta, cbteTipo }),
+      deps.comprobantes.unresolved(series),
+    ]);
     if (!last.ok) return fail(numberingRefused(last.error));
-    const settled = await deps.reconcile(caller, series, last.value, held);
+    const settled = await deps.reconcile(caller, series, last.value, open, held);
     if (!settled.ok) return settled;
 
     const cbteNro = last.value + 1;
@@ -129,17 +140,21 @@ export function makeFacturaIssue(deps: FacturaIssueDeps): Handler<typeof wsfe.fa
     }
     const detalle = feCaeDetRequest(voucher, { cbteNro, cotizacion });
     const id = randomUUID();
-    const inserted = await deps.comprobantes.insertPending({
-      id,
-      accountId: args.accountId,
-      series,
-      cbteNro,
-      sent: detalle,
-      request: voucher,
-      emailTo: voucher.email ?? null,
-      idempotencyKey: args.request.idempotencyKey ?? null,
-      requestId: ctx.requestId,
-    });
+    // the lease is renewed while the voucher is stored: both must hold before sending
+    const [inserted, renewed] = await Promise.all([
+      deps.comprobantes.insertPending({
+        id,
+        accountId: args.accountId,
+        series,
+        cbteNro,
+        sent: detalle,
+        request: voucher,
+        emailTo: voucher.email ?? null,
+        idempotencyKey: args.request.idempotencyKey ?? null,
+        requestId: ctx.requestId,
+      }),
+      held.renew(),
+    ]);
     if (inserted === "number-taken") {
       // the gateway holds a live voucher above what the authority says was authorized
       ctx.logger.error({ ptoVta, cbteTipo, cbteNro }, "numbering out of step with the authority");
@@ -150,7 +165,7 @@ export function makeFacturaIssue(deps: FacturaIssueDeps): Handler<typeof wsfe.fa
         ),
       );
     }
-    if (!(await held.renew())) {
+    if (!renewed) {
       await deps.comprobantes.markNotIssued(id, { reason: "series lease lost before sending" });
       return fail(appError("SERVICE_UNAVAILABLE", { reason: "series lease lost" }));
     }
@@ -214,17 +229,18 @@ export function makeFacturaIssue(deps: FacturaIssueDeps): Handler<typeof wsfe.fa
     if (!accountId) return fail(appError("REPRESENTADA_NOT_FOUND"));
     const headers = { accountId, requestId: ctx.requestId };
 
-    // the representada's 403s before anything else is judged or asked
-    const registered = await deps.bus.request(
-      ticket.representadaGet,
-      { cuit: representada, environment, requireActiveCertificate: true },
-      headers,
-    );
+    // asked together; the representada's 403s answer before anything the references say
+    const [registered, references] = await Promise.all([
+      deps.bus.request(
+        ticket.representadaGet,
+        { cuit: representada, environment, requireActiveCertificate: true },
+        headers,
+      ),
+      resolveReferences(deps.bus, ctx, request),
+    ]);
     if (!registered.ok) return registered;
     const ptoVta = resolvePtoVta(request.ptoVta, registered.value.ptoVta);
     if (!ptoVta.ok) return ptoVta;
-
-    const references = await resolveReferences(deps.bus, ctx, request);
     if (!references.ok) return references;
     const prepared = prepareIssuance(request, references.value, new Date(now()));
     if (!prepared.ok) return prepared;

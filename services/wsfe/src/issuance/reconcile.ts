@@ -1,7 +1,7 @@
 import { appError, authorityUnavailable, fail, ok, type Result } from "@pasarela/errors";
 import type { Logger } from "@pasarela/telemetry";
 import type { WsfeAdapter, WsfeCaller } from "../adapters/wsfe.js";
-import type { ComprobantesRepository } from "../db/repositories/comprobantes.js";
+import type { ComprobantesRepository, StoredComprobante } from "../db/repositories/comprobantes.js";
 import type { SeriesKey, SeriesRepository } from "../db/repositories/series.js";
 import { isSameVoucher } from "../domain/reconciliation.js";
 import type { VoucherEvents } from "./events.js";
@@ -16,6 +16,8 @@ export type Reconciler = (
   caller: WsfeCaller,
   series: SeriesKey,
   ultimoAutorizado: number,
+  /** the series' vouchers still `pending` or `unknown` (`unresolved`), read by the writer */
+  open: readonly StoredComprobante[],
   held: HeldSeries,
 ) => Promise<Result<void>>;
 
@@ -29,16 +31,12 @@ export type Reconciler = (
  */
 export function makeReconciler(deps: {
   wsfe: Pick<WsfeAdapter, "consultar">;
-  comprobantes: Pick<
-    ComprobantesRepository,
-    "unresolved" | "markAuthorized" | "markNotIssued" | "markConflict"
-  >;
+  comprobantes: Pick<ComprobantesRepository, "markAuthorized" | "markNotIssued" | "markConflict">;
   series: Pick<SeriesRepository, "flagReconciliation">;
   events: VoucherEvents;
   logger: Logger;
 }): Reconciler {
-  return async (caller, series, ultimoAutorizado, held) => {
-    const open = await deps.comprobantes.unresolved(series);
+  return async (caller, series, ultimoAutorizado, open, held) => {
     for (const voucher of open) {
       const where = { comprobanteId: voucher.id, cbteNro: voucher.cbteNro, ultimoAutorizado };
       if (voucher.cbteNro > ultimoAutorizado) {

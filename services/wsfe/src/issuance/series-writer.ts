@@ -88,16 +88,18 @@ export function makeSeriesWriter(options: SeriesWriterOptions): SeriesWriter {
           return await work(held);
         } finally {
           mine.jobs--;
-          // given back inside the queue, so a job queued meanwhile takes it again after this
-          if (mine.jobs === 0) {
-            // a lease that cannot be given back runs out by itself; the job's answer (a CAE,
-            // perhaps) must reach its caller regardless
-            await series.releaseLease(key, owner).catch(() => undefined);
-            if (mine.jobs === 0 && queues.get(name) === mine) queues.delete(name);
-          }
         }
       });
-      mine.tail = job.catch(() => undefined);
+      // The lease is given back inside the queue but off the caller's path: the answer (a CAE,
+      // perhaps) goes out at once, and a job queued meanwhile runs after the release and takes
+      // the lease again. A lease that cannot be given back runs out by itself.
+      mine.tail = job
+        .catch(() => undefined)
+        .then(async () => {
+          if (mine.jobs > 0) return;
+          await series.releaseLease(key, owner).catch(() => undefined);
+          if (mine.jobs === 0 && queues.get(name) === mine) queues.delete(name);
+        });
       return job;
     },
   };

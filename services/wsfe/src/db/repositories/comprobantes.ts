@@ -174,55 +174,71 @@ export function makeComprobantesRepository(db: Kysely<WsfeDatabase>) {
 
     /**
      * Authorized with its CAE; with an e-mail recipient, its e-mail record is created in the
-     * same transaction (status `pending` until the e-mail issue sends it). Answers the stored
+     * same statement (status `pending` until the e-mail issue sends it). Answers the stored
      * voucher, or undefined when it had already left `pending`/`unknown`.
      */
     async markAuthorized(
       id: string,
       authorization: Authorization,
     ): Promise<StoredComprobante | undefined> {
-      return db.transaction().execute(async (trx) => {
-        const row = await trx
-          .updateTable("comprobantes")
-          .where("id", "=", id)
-          .where("state", "in", UNRESOLVED)
-          .set({
-            state: "authorized",
-            resultado: "A",
-            cae: authorization.cae,
-            cae_vencimiento: authorization.caeVencimiento,
-            observaciones: authorization.observaciones,
-            eventos: authorization.eventos,
-            failure: null,
-            answered_at: sql<Date>`now()`,
-            updated_at: sql<Date>`now()`,
-          })
-          .returningAll()
-          .executeTakeFirst();
-        if (!row) return undefined;
-        if (row.email_to !== null) {
-          await trx
-            .insertInto("comprobantes_email")
-            .values({
-              account_id: row.account_id,
-              environment: row.environment,
-              cuit: row.cuit,
-              pto_vta: row.pto_vta,
-              cbte_tipo: row.cbte_tipo,
-              cbte_nro: Number(row.cbte_nro),
-              email_to: row.email_to,
-              status: "pending",
-              error: null,
+      // data-modifying CTEs: atomic in one round trip, no transaction to open and commit
+      const row = await db
+        .with("authorized", (qc) =>
+          qc
+            .updateTable("comprobantes")
+            .where("id", "=", id)
+            .where("state", "in", UNRESOLVED)
+            .set({
+              state: "authorized",
+              resultado: "A",
+              cae: authorization.cae,
+              cae_vencimiento: authorization.caeVencimiento,
+              observaciones: authorization.observaciones,
+              eventos: authorization.eventos,
+              failure: null,
+              answered_at: sql<Date>`now()`,
+              updated_at: sql<Date>`now()`,
             })
+            .returningAll(),
+        )
+        .with("email", (qc) =>
+          qc
+            .insertInto("comprobantes_email")
+            .columns([
+              "account_id",
+              "environment",
+              "cuit",
+              "pto_vta",
+              "cbte_tipo",
+              "cbte_nro",
+              "email_to",
+              "status",
+            ])
+            .expression((eb) =>
+              eb
+                .selectFrom("authorized")
+                .select((s) => [
+                  "authorized.account_id",
+                  "authorized.environment",
+                  "authorized.cuit",
+                  "authorized.pto_vta",
+                  "authorized.cbte_tipo",
+                  "authorized.cbte_nro",
+                  "authorized.email_to",
+                  s.val("pending").as("status"),
+                ])
+                .where("authorized.email_to", "is not", null),
+            )
             .onConflict((oc) =>
               oc
                 .columns(["account_id", "environment", "cuit", "pto_vta", "cbte_tipo", "cbte_nro"])
                 .doNothing(),
-            )
-            .execute();
-        }
-        return toStored(row);
-      });
+            ),
+        )
+        .selectFrom("authorized")
+        .selectAll()
+        .executeTakeFirst();
+      return row && toStored(row);
     },
 
     /** Resultado R: the authority judged and refused; the number is free again. */
