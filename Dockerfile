@@ -2,6 +2,8 @@
 FROM node:20-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json tsconfig.base.json tsconfig.json ./
+# npm ci runs the root postinstall (patch-package): the driver patches must be there first.
+COPY patches ./patches
 COPY shared ./shared
 COPY services ./services
 COPY tests/tsconfig.json ./tests/tsconfig.json

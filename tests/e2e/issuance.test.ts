@@ -264,6 +264,32 @@ describe("issuance end to end: POST /api/wsfe/facturas through processes and the
       });
     });
 
+    it("observations that come with an A are returned, never turned into errors", async () => {
+      const monotributista = randomCuit("20");
+      await control.setPerson(env, {
+        cuit: monotributista,
+        apellido: "Pérez",
+        nombre: "Ana",
+        condicionIva: "monotributo",
+      });
+      const issued = await authorized(
+        base({
+          cbteTipo: 1,
+          docTipo: 80,
+          docNro: monotributista,
+          condicionIvaReceptorId: 6,
+          items: [{ descripcion: "Insumos", cantidad: 1, precioUnitario: "100", alicuotaIva: 21 }],
+        }),
+      );
+      expect(issued.observaciones).toEqual([
+        {
+          code: 10217,
+          msg: "El credito fiscal discriminado en el presente comprobante solo podra ser computado a efectos del Procedimiento permanente de transicion al Regimen General.",
+        },
+      ]);
+      await expectStoredAsAnswered(issued);
+    });
+
     it("Factura B to a consumidor final", async () => {
       const issued = await authorized(
         base({
@@ -679,6 +705,7 @@ describe("issuance end to end: POST /api/wsfe/facturas through processes and the
       expect(body.code).toBe("AUTHORITY_REJECTED");
       expect(body.resultado).toBe("R");
       expect(Array.isArray(body.observaciones)).toBe(true);
+      // "not the next": in Errors for the series' order (authority-ws.md §3.4)
       expect(body.errores.map((e) => e.code)).toContain(10016);
       expect(body.error).toContain("/api/wsfe/ultimo-comprobante");
       expect(body.details).toMatchObject({ ptoVta: PTO_VTA, cbteTipo: 6, cbteNro: last + 1 });

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { startStack, type Stack } from "@pasarela/stack";
+import { startStack, type Stack, type Supervision } from "@pasarela/stack";
 import { fileInfra, type FileInfra } from "@pasarela/testing";
 import { cliJson, npmRun, repoRoot, type CliRun } from "./cli.js";
 
@@ -21,17 +21,24 @@ export async function startE2EStack(
   options: {
     /** extra variables for every service process, e.g. `AUTHORITY_TIMEOUT_MS` */
     env?: Record<string, string>;
+    /** how the simulator runs (HTTPS port, where it writes its TLS CA) */
+    simulator?: { httpsPort?: number; tlsCaFile?: string };
+    /** a NATS server of the test's own (one it may kill) instead of the shared one */
+    natsUrl?: string;
+    /** restart backoff of the launcher, for tests that watch a killed service come back */
+    supervision?: Partial<Supervision>;
   } = {},
 ): Promise<E2EStack> {
   const infra: FileInfra = await fileInfra();
+  const natsUrl = options.natsUrl ?? infra.natsUrl;
   let stack: Stack;
   try {
     stack = await startStack({
       root: repoRoot,
-      natsUrl: infra.natsUrl,
+      natsUrl,
       databaseUrl: infra.databaseUrl,
       prefix: infra.prefix,
-      simulator: {},
+      simulator: options.simulator ?? {},
       env: {
         API_KEY_PEPPER: randomBytes(32).toString("base64"),
         KEY_ENCRYPTION_KEY: randomBytes(32).toString("base64"),
@@ -39,13 +46,14 @@ export async function startE2EStack(
         ...options.env,
       },
       output: "memory",
+      supervision: options.supervision,
     });
   } catch (error) {
     await infra.cleanup();
     throw error;
   }
   const cliEnv = {
-    NATS_URL: infra.natsUrl,
+    NATS_URL: natsUrl,
     NATS_PREFIX: infra.prefix,
     SIM_URL: stack.simulatorUrl ?? "",
   };

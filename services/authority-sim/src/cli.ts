@@ -2,11 +2,18 @@ import { readFile } from "node:fs/promises";
 import { pathToFileURL } from "node:url";
 import { makeControlClient } from "./control/client.js";
 import type { ControlClient } from "./control/client.js";
-import { ENVIRONMENTS, FAULT_MODES, FAULT_SERVICES, WSN_SERVICES } from "./state.js";
-import type { Environment, FaultMode, FaultService, WsnService } from "./state.js";
+import type { PersonInput } from "./control/client.js";
+import {
+  CONDICIONES_PADRON,
+  ENVIRONMENTS,
+  FAULT_MODES,
+  FAULT_SERVICES,
+  WSN_SERVICES,
+} from "./state.js";
+import type { CondicionPadron, Environment, FaultMode, FaultService, WsnService } from "./state.js";
 
 const USAGE =
-  "usage: sim <cert|ca|delegate|undelegate|pos|fault|permit|stats|reset|settings|forget-tas> --environment <env> [options]";
+  "usage: sim <cert|ca|delegate|undelegate|pos|fault|permit|person|forget-person|stats|reset|settings|forget-tas> --environment <env> [options] | sim tls-ca";
 
 export class UsageError extends Error {}
 
@@ -55,11 +62,38 @@ function numberFlag(flags: Map<string, string>, name: string): number | undefine
   return n;
 }
 
-/** Runs one command; returns what goes to stdout (JSON text, or a PEM for cert/ca). */
+/** `--actividades '[{"id":620100,"desc":"..."}]'`: a JSON list, the main activity first. */
+function actividadesFlag(flags: Map<string, string>): PersonInput["actividades"] {
+  const raw = flags.get("actividades");
+  if (raw === undefined) return undefined;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw);
+  } catch {
+    throw new UsageError('--actividades must be JSON: [{"id":620100,"desc":"..."}]');
+  }
+  if (
+    !Array.isArray(parsed) ||
+    !parsed.every(
+      (a: unknown) =>
+        typeof a === "object" &&
+        a !== null &&
+        typeof (a as { id?: unknown }).id === "number" &&
+        typeof (a as { desc?: unknown }).desc === "string",
+    )
+  ) {
+    throw new UsageError('--actividades must be JSON: [{"id":620100,"desc":"..."}]');
+  }
+  return parsed as { id: number; desc: string }[];
+}
+
+/** Runs one command; returns what goes to stdout (JSON text, or a PEM for cert/ca/tls-ca). */
 export async function runCli(argv: readonly string[], client: ControlClient): Promise<string> {
   const [command, ...rest] = argv;
   if (command === undefined) throw new UsageError(USAGE);
   const flags = parseFlags(rest);
+  // The HTTPS port's CA belongs to the simulator, not to one environment.
+  if (command === "tls-ca") return client.tlsCaCertificate();
   const env: Environment = pick(flags, "environment", ENVIRONMENTS);
   switch (command) {
     case "cert": {
@@ -119,6 +153,33 @@ export async function runCli(argv: readonly string[], client: ControlClient): Pr
         }),
       );
     }
+    case "person": {
+      const tipo = flags.get("tipo-persona");
+      const estado = flags.get("estado-clave");
+      const actividades = actividadesFlag(flags);
+      const optional = (flag: string, key: keyof PersonInput) => {
+        const v = flags.get(flag);
+        return v === undefined ? {} : { [key]: v };
+      };
+      return JSON.stringify(
+        await client.setPerson(env, {
+          cuit: required(flags, "cuit"),
+          condicionIva: pick<CondicionPadron>(flags, "condicion-iva", CONDICIONES_PADRON),
+          ...(tipo === undefined
+            ? {}
+            : { tipoPersona: pick(flags, "tipo-persona", ["FISICA", "JURIDICA"] as const) }),
+          ...(estado === undefined
+            ? {}
+            : { estadoClave: pick(flags, "estado-clave", ["ACTIVO", "INACTIVO"] as const) }),
+          ...optional("razon-social", "razonSocial"),
+          ...optional("apellido", "apellido"),
+          ...optional("nombre", "nombre"),
+          ...(actividades === undefined ? {} : { actividades }),
+        }),
+      );
+    }
+    case "forget-person":
+      return JSON.stringify(await client.forgetPerson(env, { cuit: required(flags, "cuit") }));
     case "stats":
       return JSON.stringify(await client.stats(env));
     case "reset":

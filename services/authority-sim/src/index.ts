@@ -1,12 +1,26 @@
+import { chmodSync, renameSync, writeFileSync } from "node:fs";
+import type { Server } from "node:net";
 import type { AddressInfo } from "node:net";
 import type { Logger } from "pino";
 import { PATHS, createSimulatorServer } from "./server.js";
 import type { Environment } from "./state.js";
 
 export { makeControlClient, ControlError } from "./control/client.js";
-export type { ControlClient, FaultInput, SettingsInput, Stats } from "./control/client.js";
-export { ENVIRONMENTS, FAULT_MODES, FAULT_SERVICES, WSN_SERVICES } from "./state.js";
-export type { Environment, FaultMode, FaultService, WsnService } from "./state.js";
+export type {
+  ControlClient,
+  FaultInput,
+  PersonInput,
+  SettingsInput,
+  Stats,
+} from "./control/client.js";
+export {
+  CONDICIONES_PADRON,
+  ENVIRONMENTS,
+  FAULT_MODES,
+  FAULT_SERVICES,
+  WSN_SERVICES,
+} from "./state.js";
+export type { CondicionPadron, Environment, FaultMode, FaultService, WsnService } from "./state.js";
 export { isValidCuit } from "./cuit.js";
 export { PATHS } from "./server.js";
 
@@ -19,7 +33,15 @@ export interface SimulatorOptions {
   logger?: Logger;
   /** Upper bound for fault mode `timeout`; default 120 s. */
   timeoutHoldMs?: number;
+  /** Also serve HTTPS on this port (0 picks a free one); none by default. */
+  httpsPort?: number;
+  /** Names the HTTPS certificate covers besides localhost, 127.0.0.1 and ::1. */
+  tlsNames?: readonly string[];
+  /** Writes the PEM of the HTTPS port's CA here at start (for AUTHORITY_CA_FILE). */
+  tlsCaFile?: string;
 }
+
+export type Scheme = "http" | "https";
 
 export interface Endpoints {
   wsaa: string;
@@ -30,12 +52,34 @@ export interface Endpoints {
 export interface Simulator {
   /** `http://host:port`; the control API is under `${url}/_control`. */
   url: string;
-  /** `http://host:port/<environment>`. */
-  baseUrl(environment: Environment): string;
-  endpoints(environment: Environment): Endpoints;
-  /** PEM of the environment's CA certificate. */
+  /** `https://host:port` of the same app, when HTTPS is served. */
+  httpsUrl: string | undefined;
+  /** `http(s)://host:port/<environment>`; https only when HTTPS is served. */
+  baseUrl(environment: Environment, scheme?: Scheme): string;
+  endpoints(environment: Environment, scheme?: Scheme): Endpoints;
+  /** PEM of the environment's CA certificate (the authority's CA for taxpayers). */
   caCertificate(environment: Environment): string;
+  /** PEM of the CA behind the HTTPS certificate, when HTTPS is served. */
+  tlsCaCertificate: string | undefined;
   close(): Promise<void>;
+}
+
+function listen(server: Server, port: number, host: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(port, host, () => {
+      server.off("error", reject);
+      resolve((server.address() as AddressInfo).port);
+    });
+  });
+}
+
+/** Write-then-rename: a gateway starting at the same time never reads half a PEM. */
+function writePem(file: string, pem: string): void {
+  const tmp = `${file}.${process.pid}.tmp`;
+  writeFileSync(tmp, pem);
+  chmodSync(tmp, 0o644);
+  renameSync(tmp, file);
 }
 
 export async function startSimulator(options: SimulatorOptions = {}): Promise<Simulator> {
@@ -44,26 +88,39 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     stateFile: options.stateFile,
     logger: options.logger,
     timeoutHoldMs: options.timeoutHoldMs,
+    tls: options.httpsPort === undefined ? undefined : { names: options.tlsNames ?? [] },
   });
-  await new Promise<void>((resolve, reject) => {
-    sim.server.once("error", reject);
-    sim.server.listen(options.port ?? 0, host, () => {
-      sim.server.off("error", reject);
-      resolve();
-    });
-  });
-  const { port } = sim.server.address() as AddressInfo;
-  const url = `http://${host.includes(":") ? `[${host}]` : host}:${port}`;
-  const baseUrl = (environment: Environment): string => `${url}/${environment}`;
+  const tlsCa = sim.tlsCa;
+  if (options.tlsCaFile !== undefined && tlsCa !== undefined) writePem(options.tlsCaFile, tlsCa);
+  const origin = (scheme: Scheme, port: number): string =>
+    `${scheme}://${host.includes(":") ? `[${host}]` : host}:${port}`;
+  let url: string;
+  let httpsUrl: string | undefined;
+  try {
+    url = origin("http", await listen(sim.server, options.port ?? 0, host));
+    if (sim.httpsServer !== undefined) {
+      httpsUrl = origin("https", await listen(sim.httpsServer, options.httpsPort ?? 0, host));
+    }
+  } catch (error) {
+    await sim.shutdown();
+    throw error;
+  }
+  const baseUrl = (environment: Environment, scheme: Scheme = "http"): string => {
+    if (scheme === "http") return `${url}/${environment}`;
+    if (httpsUrl === undefined) throw new Error("the simulator was started without httpsPort");
+    return `${httpsUrl}/${environment}`;
+  };
   return {
     url,
+    httpsUrl,
     baseUrl,
-    endpoints: (environment) => ({
-      wsaa: `${baseUrl(environment)}${PATHS.wsaa}`,
-      wsfe: `${baseUrl(environment)}${PATHS.wsfe}`,
-      wsfex: `${baseUrl(environment)}${PATHS.wsfex}`,
+    endpoints: (environment, scheme) => ({
+      wsaa: `${baseUrl(environment, scheme)}${PATHS.wsaa}`,
+      wsfe: `${baseUrl(environment, scheme)}${PATHS.wsfe}`,
+      wsfex: `${baseUrl(environment, scheme)}${PATHS.wsfex}`,
     }),
     caCertificate: (environment) => sim.worlds[environment].state.ca.certPem,
+    tlsCaCertificate: tlsCa,
     close: () => sim.shutdown(),
   };
 }

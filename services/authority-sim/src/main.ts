@@ -12,10 +12,16 @@ async function main(): Promise<void> {
     host: config.SIM_HOST,
     logger,
     ...(config.SIM_STATE_FILE === undefined ? {} : { stateFile: config.SIM_STATE_FILE }),
+    ...(config.SIM_HTTPS_PORT === undefined
+      ? {}
+      : { httpsPort: config.SIM_HTTPS_PORT, tlsNames: config.SIM_TLS_NAMES }),
+    ...(config.SIM_TLS_CA_FILE === undefined ? {} : { tlsCaFile: config.SIM_TLS_CA_FILE }),
   });
   logger.info(
     {
       url: sim.url,
+      httpsUrl: sim.httpsUrl,
+      tlsCaFile: sim.httpsUrl === undefined ? undefined : config.SIM_TLS_CA_FILE,
       homologacion: sim.baseUrl("homologacion"),
       produccion: sim.baseUrl("produccion"),
     },

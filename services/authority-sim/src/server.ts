@@ -1,5 +1,8 @@
 import { createServer } from "node:http";
 import type { IncomingMessage, Server, ServerResponse } from "node:http";
+import { createServer as createHttpsServer } from "node:https";
+import type { Server as HttpsServer } from "node:https";
+import type { TLSSocket } from "node:tls";
 import type { Logger } from "pino";
 import { createCa, loadCa } from "./ca.js";
 import { handleControl } from "./control/routes.js";
@@ -8,6 +11,7 @@ import { asmxFaultResult, asmxOk, runAsmx } from "./soap/service.js";
 import type { AsmxService } from "./soap/service.js";
 import { ENVIRONMENTS, loadState, newEnvState, saveState } from "./state.js";
 import type { Environment, FaultMode, FaultService, SimState } from "./state.js";
+import { ensureTls } from "./tls.js";
 import { handleLoginCms, wsaaFault } from "./wsaa/login.js";
 import { asmxWsdl, wsaaWsdl } from "./wsdl/build.js";
 import type { AsmxWsdlSpec } from "./wsdl/build.js";
@@ -30,10 +34,16 @@ export interface SimulatorServerOptions {
   logger?: Logger | undefined;
   /** Upper bound for fault mode `timeout` (default 120 s); released early on close. */
   timeoutHoldMs?: number | undefined;
+  /** Also serve HTTPS, with a certificate for these names (besides localhost and loopback). */
+  tls?: { names: readonly string[] } | undefined;
 }
 
 export interface SimulatorServer {
   server: Server;
+  /** The same app over TLS, when asked for; listening is the caller's. */
+  httpsServer: HttpsServer | undefined;
+  /** PEM of the CA that signed the HTTPS certificate, when HTTPS is served. */
+  tlsCa: string | undefined;
   worlds: Record<Environment, World>;
   /** Releases held (timeout-mode) requests and closes every connection. */
   shutdown(): Promise<void>;
@@ -96,6 +106,8 @@ const ASMX: Record<"wsfe" | "wsfex", { service: AsmxService; wsdl: AsmxWsdlSpec 
 
 export function createSimulatorServer(options: SimulatorServerOptions): SimulatorServer {
   const state = initialState(options.stateFile);
+  if (options.tls !== undefined) state.tls = ensureTls(state.tls, options.tls.names, Date.now());
+  const tls = options.tls === undefined ? undefined : state.tls;
   const log = options.logger;
   const persist = (): void => {
     if (options.stateFile !== undefined) saveState(options.stateFile, state);
@@ -212,27 +224,35 @@ export function createSimulatorServer(options: SimulatorServerOptions): Simulato
       return;
     }
     world.count(parsed.op);
-    await withFaults(
-      world,
-      kind,
-      req,
-      res,
-      () => runAsmx(world, service, parsed.version, parsed.op, parsed.body),
-      () =>
-        asmxOk(
-          world,
-          service,
-          parsed.version,
-          parsed.op,
-          service.errorResult(parsed.op, 501, "Error interno de base de datos"),
-        ),
-      () => ({
-        status: 503,
-        contentType: "text/html; charset=us-ascii",
-        body: "<HTML><HEAD><TITLE>Service Unavailable</TITLE></HEAD><BODY><h2>Service Unavailable</h2></BODY></HTML>",
-      }),
-      parsed.op,
-    );
+    const admission = service.admit?.(world, parsed.op, parsed.body);
+    try {
+      await withFaults(
+        world,
+        kind,
+        req,
+        res,
+        () =>
+          admission?.kind === "refused"
+            ? asmxOk(world, service, parsed.version, parsed.op, admission.inner)
+            : runAsmx(world, service, parsed.version, parsed.op, parsed.body),
+        () =>
+          asmxOk(
+            world,
+            service,
+            parsed.version,
+            parsed.op,
+            service.errorResult(parsed.op, 501, "Error interno de base de datos"),
+          ),
+        () => ({
+          status: 503,
+          contentType: "text/html; charset=us-ascii",
+          body: "<HTML><HEAD><TITLE>Service Unavailable</TITLE></HEAD><BODY><h2>Service Unavailable</h2></BODY></HTML>",
+        }),
+        parsed.op,
+      );
+    } finally {
+      if (admission?.kind === "admitted") admission.release();
+    }
   }
 
   async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -249,7 +269,7 @@ export function createSimulatorServer(options: SimulatorServerOptions): Simulato
           return;
         }
       }
-      const out = handleControl(method, url.pathname, body, worlds);
+      const out = handleControl(method, url.pathname, body, worlds, tls?.ca.certPem);
       sendJson(res, out.status, out.body);
       return;
     }
@@ -270,7 +290,9 @@ export function createSimulatorServer(options: SimulatorServerOptions): Simulato
     }
     const wantsWsdl = url.search.toLowerCase() === "?wsdl";
     if (method === "GET" && wantsWsdl) {
-      const address = `http://${req.headers.host ?? "127.0.0.1"}/${envName}${PATHS[service]}`;
+      // The address the client used, scheme included: a WSDL read over HTTPS points at HTTPS.
+      const scheme = (req.socket as Partial<TLSSocket>).encrypted === true ? "https" : "http";
+      const address = `${scheme}://${req.headers.host ?? "127.0.0.1"}/${envName}${PATHS[service]}`;
       const xml = service === "wsaa" ? wsaaWsdl(address) : asmxWsdl(ASMX[service].wsdl, address);
       send(res, { status: 200, contentType: "text/xml; charset=utf-8", body: xml });
       return;
@@ -288,7 +310,7 @@ export function createSimulatorServer(options: SimulatorServerOptions): Simulato
     else await serveAsmx(world, service, req, res, body);
   }
 
-  const server = createServer((req, res) => {
+  const handler = (req: IncomingMessage, res: ServerResponse): void => {
     const started = Date.now();
     route(req, res)
       .catch((error: unknown) => {
@@ -305,26 +327,42 @@ export function createSimulatorServer(options: SimulatorServerOptions): Simulato
           "request",
         );
       });
-  });
-  server.on("clientError", (_err, socket) => {
-    socket.destroy();
-  });
+  };
+  const server = createServer(handler);
+  const httpsServer =
+    tls === undefined
+      ? undefined
+      : createHttpsServer({ key: tls.server.keyPem, cert: tls.server.certPem }, handler);
+  for (const s of [server, httpsServer]) {
+    s?.on("clientError", (_err, socket) => {
+      socket.destroy();
+    });
+  }
+
+  const closeOne = (s: Server | HttpsServer): Promise<void> =>
+    new Promise((resolve) => {
+      if (!s.listening) {
+        resolve();
+        return;
+      }
+      s.close(() => {
+        resolve();
+      });
+      s.closeAllConnections();
+    });
 
   return {
     server,
+    httpsServer,
+    tlsCa: httpsServer === undefined ? undefined : tls?.ca.certPem,
     worlds,
-    shutdown: () =>
-      new Promise<void>((resolve) => {
-        if (closing) {
-          resolve();
-          return;
-        }
-        closing = true;
-        for (const release of [...held]) release();
-        server.close(() => {
-          resolve();
-        });
-        server.closeAllConnections();
-      }),
+    shutdown: async () => {
+      if (closing) return;
+      closing = true;
+      for (const release of [...held]) release();
+      await Promise.all(
+        [server, httpsServer].flatMap((s) => (s === undefined ? [] : [closeOne(s)])),
+      );
+    },
   };
 }

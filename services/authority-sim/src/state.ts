@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
-import { readFileSync, renameSync, writeFileSync } from "node:fs";
+import { chmodSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import type { TlsState } from "./tls.js";
 
 export const ENVIRONMENTS = ["homologacion", "produccion"] as const;
 export type Environment = (typeof ENVIRONMENTS)[number];
@@ -82,6 +83,18 @@ export interface Opcional {
   valor: string;
 }
 
+export interface Comprador {
+  docTipo: number;
+  docNro: number;
+  porcentaje: number;
+}
+
+/** PeriodoAsoc as sent: an empty string for a date left out. */
+export interface PeriodoAsoc {
+  fchDesde: string;
+  fchHasta: string;
+}
+
 /** FECAEDetRequest fields stored exactly as read; the others get defaults when stored. */
 export interface FeDetailFields {
   concepto: number;
@@ -102,7 +115,11 @@ export interface FeDetailFields {
   canMisMonExt: string;
 }
 
-/** An authorized WSFEv1 voucher, kept with the request fields FECompConsultar echoes. */
+/**
+ * An authorized WSFEv1 voucher, kept with the request fields FECompConsultar echoes and the
+ * answer it got. Rejections consume no number, so only authorized vouchers are kept; a B-class
+ * range is one voucher stored under each of its numbers.
+ */
 export interface FeVoucher extends FeDetailFields {
   cbteFch: string;
   monCotiz: number;
@@ -111,6 +128,12 @@ export interface FeVoucher extends FeDetailFields {
   tributos: Tributo[];
   iva: AlicIva[];
   opcionales: Opcional[];
+  compradores: Comprador[];
+  periodoAsoc: PeriodoAsoc | null;
+  actividades: number[];
+  resultado: "A";
+  /** The non-blocking observations that came with the CAE (e.g. 10217). */
+  observaciones: Pair[];
   cae: string;
   caeFchVto: string;
   fchProceso: string;
@@ -139,6 +162,43 @@ export interface FexVoucher {
   opcionalesXml: string;
 }
 
+/** The VAT position the constancia de inscripción derives from a person's taxes (§5.3). */
+export const CONDICIONES_PADRON = [
+  "responsable_inscripto",
+  "monotributo",
+  "exento",
+  "no_inscripto",
+  "no_alcanzado",
+  "consumidor_final",
+] as const;
+export type CondicionPadron = (typeof CONDICIONES_PADRON)[number];
+
+export interface Actividad {
+  /** The activity code (nomenclador F-883), as FEParamGetActividades lists it. */
+  id: number;
+  /** 1 is the main activity. */
+  orden: number;
+  desc: string;
+}
+
+/**
+ * One person of the authority's registry (padrón), keyed by CUIT/CUIL. WSFEv1 reads it for the
+ * receiver checks (10015, 10017, 10063, 10217, 10238, 10247) and the issuer's activities; the
+ * padrón services (A13, A10, constancia) can answer from the same record.
+ */
+export interface Person {
+  cuit: string;
+  tipoPersona: "FISICA" | "JURIDICA";
+  /** JURIDICA: the company name. */
+  razonSocial?: string;
+  /** FISICA: surname and given names. */
+  apellido?: string;
+  nombre?: string;
+  estadoClave: "ACTIVO" | "INACTIVO";
+  condicionIva: CondicionPadron;
+  actividades: Actividad[];
+}
+
 export interface EnvState {
   ca: { keyPem: string; certPem: string };
   /** Key for the TA `sign`, which the business services verify. */
@@ -149,6 +209,8 @@ export interface EnvState {
   /** (certificate fingerprint|service) → TA expiry, for the one-TA rule. */
   tas: Record<string, number>;
   fe: Record<string, FeSeries>;
+  /** The registry (padrón), keyed by CUIT. */
+  persons: Record<string, Person>;
   fex: {
     series: Record<string, { last: number; lastFch: string }>;
     vouchers: Record<string, FexVoucher>;
@@ -165,6 +227,8 @@ export interface EnvState {
 export interface SimState {
   version: 1;
   envs: Record<Environment, EnvState>;
+  /** The HTTPS port's CA and certificate, created the first time HTTPS is served. */
+  tls?: TlsState;
 }
 
 const DEFAULT_COTIZACIONES: Readonly<Record<string, number>> = {
@@ -180,6 +244,24 @@ function noFaults(): Record<FaultService, FaultConfig> {
     wsaa: { mode: "none", rate: 1, latencyMs: 0 },
     wsfe: { mode: "none", rate: 1, latencyMs: 0 },
     wsfex: { mode: "none", rate: 1, latencyMs: 0 },
+  };
+}
+
+/**
+ * The registry a fresh world starts with. 30000000007 is the receiver of the recorded real
+ * request of §3.3, authorized as a Factura A in homologation, so it is a VAT-registered active
+ * company there; the name is the simulator's.
+ */
+function defaultPersons(): Record<string, Person> {
+  return {
+    "30000000007": {
+      cuit: "30000000007",
+      tipoPersona: "JURIDICA",
+      razonSocial: "EMPRESA DE PRUEBA S.A.",
+      estadoClave: "ACTIVO",
+      condicionIva: "responsable_inscripto",
+      actividades: [],
+    },
   };
 }
 
@@ -202,6 +284,7 @@ export function resetWorld(env: EnvState): void {
   env.pointsOfSale = [];
   env.tas = {};
   env.fe = {};
+  env.persons = defaultPersons();
   env.fex = { series: {}, vouchers: {}, byId: {}, lastId: {} };
   env.deniedPermits = [];
   env.cotizaciones = { ...DEFAULT_COTIZACIONES };
@@ -224,12 +307,34 @@ export function loadState(file: string): SimState | undefined {
   }
   const parsed = JSON.parse(text) as SimState;
   if (parsed.version !== 1) throw new Error(`SIM_STATE_FILE ${file}: unsupported version`);
+  for (const env of Object.values(parsed.envs)) upgrade(env);
   return parsed;
 }
 
-/** Write-then-rename, so a crash mid-write never leaves a truncated state file. */
+/** Fills what state files written by earlier versions of the simulator lack. */
+function upgrade(env: EnvState): void {
+  const older = env as Partial<EnvState>;
+  older.persons ??= defaultPersons();
+  for (const series of Object.values(env.fe)) {
+    for (const v of Object.values(series.vouchers)) {
+      const o = v as Partial<FeVoucher>;
+      o.compradores ??= [];
+      o.periodoAsoc ??= null;
+      o.actividades ??= [];
+      o.resultado ??= "A";
+      o.observaciones ??= [];
+    }
+  }
+}
+
+/**
+ * Write-then-rename, so a crash mid-write never leaves a truncated state file. The state holds
+ * the CAs' private keys: owner-only, whatever mode an earlier file or a leftover temp file had
+ * (the rename replaces the old file, and `mode` applies only when a file is created).
+ */
 export function saveState(file: string, state: SimState): void {
   const tmp = `${file}.${process.pid}.tmp`;
-  writeFileSync(tmp, JSON.stringify(state));
+  writeFileSync(tmp, JSON.stringify(state), { mode: 0o600 });
+  chmodSync(tmp, 0o600);
   renameSync(tmp, file);
 }

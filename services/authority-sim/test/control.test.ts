@@ -324,6 +324,69 @@ describe("CLI", () => {
           c,
         ),
       ).toBe(okJson);
+      expect(
+        await runCli(
+          [
+            "person",
+            "--environment",
+            "homologacion",
+            "--cuit",
+            "30711111111",
+            "--condicion-iva",
+            "responsable_inscripto",
+            "--razon-social",
+            "EMISORA S.A.",
+            "--actividades",
+            '[{"id":620100,"desc":"SERVICIOS DE CONSULTORES EN INFORMATICA"}]',
+          ],
+          c,
+        ),
+      ).toBe(okJson);
+      expect(
+        await runCli(
+          [
+            "person",
+            "--environment",
+            "homologacion",
+            "--cuit",
+            CUIT,
+            "--condicion-iva",
+            "monotributo",
+            "--apellido",
+            "GOMEZ",
+            "--nombre",
+            "ANA",
+            "--estado-clave",
+            "INACTIVO",
+          ],
+          c,
+        ),
+      ).toBe(okJson);
+      expect(
+        await runCli(["forget-person", "--environment", "homologacion", "--cuit", CUIT], c),
+      ).toBe('{"ok":true,"removed":true}');
+      await expect(
+        runCli(
+          [
+            "person",
+            "--environment",
+            "homologacion",
+            "--cuit",
+            CUIT,
+            "--condicion-iva",
+            "monotributo",
+            "--actividades",
+            "620100",
+          ],
+          c,
+        ),
+      ).rejects.toThrow(/--actividades must be JSON/);
+      await expect(
+        runCli(
+          ["person", "--environment", "homologacion", "--cuit", CUIT, "--condicion-iva", "rico"],
+          c,
+        ),
+      ).rejects.toThrow(/--condicion-iva must be one of/);
       expect(JSON.parse(await runCli(["stats", "--environment", "homologacion"], c))).toEqual({
         logins: {},
         requests: {},
@@ -373,6 +436,8 @@ describe("CLI", () => {
     expect(loadConfig({})).toEqual({
       SIM_PORT: 4400,
       SIM_HOST: "127.0.0.1",
+      SIM_HTTPS_PORT: 4401,
+      SIM_TLS_NAMES: [],
       SIM_LOG_LEVEL: "info",
     });
     expect(() => loadConfig({ SIM_PORT: "abc" })).toThrow(/SIM_PORT/);

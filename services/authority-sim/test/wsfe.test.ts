@@ -14,11 +14,13 @@ import {
   soapCall,
 } from "./helpers.js";
 import type { Ta } from "./helpers.js";
+import { detail, errXml, obsCodes, plusDays, RECORDED_RECEIVER } from "./fe-helpers.js";
+import type { Det } from "./fe-helpers.js";
 
 const CUIT = "20222222223";
 const DELEGATOR = "30722222225";
 const STRANGER = "20333333334";
-const RECEIVER = "30000000007";
+const RECEIVER = RECORDED_RECEIVER;
 
 let sim: Simulator;
 let control: ControlClient;
@@ -57,69 +59,6 @@ function normalizeFecha(text: string): string {
   return text.replace(/<fecha>[^<]+<\/fecha>/, "<fecha>FECHA</fecha>");
 }
 
-function errXml(code: number, msg: string): string {
-  return `<Errors><Err><Code>${code}</Code><Msg>${msg}</Msg></Err></Errors>`;
-}
-
-interface Det {
-  [k: string]: string | undefined;
-}
-
-const DET_ORDER = [
-  "Concepto",
-  "DocTipo",
-  "DocNro",
-  "CbteDesde",
-  "CbteHasta",
-  "CbteFch",
-  "ImpTotal",
-  "ImpTotConc",
-  "ImpNeto",
-  "ImpOpEx",
-  "ImpTrib",
-  "ImpIVA",
-  "FchServDesde",
-  "FchServHasta",
-  "FchVtoPago",
-  "MonId",
-  "MonCotiz",
-  "CanMisMonExt",
-  "CondicionIVAReceptorId",
-  "CbtesAsoc",
-  "Tributos",
-  "Iva",
-  "Opcionales",
-];
-
-/** The recorded valid request (§3.3), with today's date; override or drop (undefined) fields. */
-function detail(nro: number, over: Det = {}): string {
-  const base: Det = {
-    Concepto: "1",
-    DocTipo: "80",
-    DocNro: RECEIVER,
-    CbteDesde: String(nro),
-    CbteHasta: String(nro),
-    CbteFch: arToday(),
-    ImpTotal: "122.00",
-    ImpTotConc: "0",
-    ImpNeto: "100",
-    ImpOpEx: "0",
-    ImpTrib: "1",
-    ImpIVA: "21",
-    MonId: "PES",
-    MonCotiz: "1.000",
-    CondicionIVAReceptorId: "1",
-    Tributos:
-      "<Tributo><Id>99</Id><Desc>Impuesto Municipal Matanza</Desc><BaseImp>100</BaseImp><Alic>1</Alic><Importe>1</Importe></Tributo>",
-    Iva: "<AlicIva><Id>5</Id><BaseImp>100</BaseImp><Importe>21</Importe></AlicIva>",
-  };
-  const merged: Det = { ...base, ...over };
-  for (const k of Object.keys(over)) if (over[k] === undefined) delete merged[k];
-  return `<FECAEDetRequest>${DET_ORDER.filter((k) => merged[k] !== undefined)
-    .map((k) => `<${k}>${merged[k]}</${k}>`)
-    .join("")}</FECAEDetRequest>`;
-}
-
 function solicitar(pto: number, tipo: number, dets: string[], cantReg = dets.length, cuit = CUIT) {
   return call(
     "FECAESolicitar",
@@ -134,21 +73,6 @@ async function ultimo(pto: number, tipo: number, cuit = CUIT, t: Ta = ta): Promi
     `${authXml(t, cuit)}<PtoVta>${pto}</PtoVta><CbteTipo>${tipo}</CbteTipo>`,
   );
   return resultOf(res.text, "FECompUltimoAutorizado");
-}
-
-function obsCodes(text: string): number[] {
-  return [...text.matchAll(/<Obs><Code>(\d+)<\/Code>/g)].map((m) => Number(m[1]));
-}
-
-function plusDays(yyyymmdd: string, days: number): string {
-  const d = new Date(
-    Date.UTC(
-      Number(yyyymmdd.slice(0, 4)),
-      Number(yyyymmdd.slice(4, 6)) - 1,
-      Number(yyyymmdd.slice(6)),
-    ),
-  );
-  return new Date(d.getTime() + days * 86_400_000).toISOString().slice(0, 10).replace(/-/g, "");
 }
 
 describe("WSFEv1 dialect", () => {

@@ -160,6 +160,90 @@ describe("catalog service over the bus", () => {
     expect(second).toMatchObject({ ok: false, error: { code: "CLIENTE_DUPLICATE" } });
   });
 
+  it("pages with cursors that name only the caller's own records, and refuses another account's", async () => {
+    const [owner, other] = [randomUUID(), randomUUID()];
+    const producto = (descripcion: string, accountId: string) =>
+      client.request(catalog.productoCreate, { descripcion, precioUnitario: "1" }, as(accountId));
+    // the other account writes between the owner's records: the owner's cursors must not
+    // tell how many (a shared sequence would)
+    for (const [descripcion, accountId] of [
+      ["a1", owner],
+      ["b1", other],
+      ["b2", other],
+      ["a2", owner],
+      ["b3", other],
+      ["a3", owner],
+    ] as const) {
+      expect((await producto(descripcion, accountId)).ok).toBe(true);
+    }
+    const list = (accountId: string, cursor?: string) =>
+      client.request(
+        catalog.productoList,
+        { limit: 1, ...(cursor ? { cursor } : {}) },
+        as(accountId),
+      );
+
+    const seen: string[] = [];
+    let cursor: string | undefined;
+    for (;;) {
+      const page = await list(owner, cursor);
+      if (!page.ok) throw new Error(page.error.message);
+      seen.push(...page.value.items.map((p) => p.descripcion));
+      if (page.value.nextCursor === null) break;
+      // nothing but a version tag and the id of the owner's own last record
+      const last = page.value.items.at(-1)!;
+      expect(Buffer.from(page.value.nextCursor, "base64url").toString("utf8")).toBe(
+        `r1:${last.id}`,
+      );
+      cursor = page.value.nextCursor;
+    }
+    expect(seen).toEqual(["a1", "a2", "a3"]);
+
+    const otherFirst = await list(other);
+    if (!otherFirst.ok || !otherFirst.value.nextCursor) throw new Error("expected a next page");
+    const refused = {
+      ok: false,
+      error: { code: "INVALID_FIELD", details: { field: "cursor" } },
+    };
+    // another account's cursor, and one forged from another account's record id: same 400
+    expect(await list(owner, otherFirst.value.nextCursor)).toMatchObject(refused);
+    const forged = Buffer.from(`r1:${otherFirst.value.items[0]!.id}`).toString("base64url");
+    expect(await list(owner, forged)).toMatchObject(refused);
+    // a products cursor is no customers cursor
+    const clientes = await client.request(
+      catalog.clienteList,
+      { limit: 1, cursor: otherFirst.value.nextCursor },
+      as(other),
+    );
+    expect(clientes).toMatchObject(refused);
+  });
+
+  it("keeps paging after the record a cursor names is deleted", async () => {
+    const owner = randomUUID();
+    const ids: string[] = [];
+    for (const descripcion of ["x1", "x2", "x3"]) {
+      const created = await client.request(
+        catalog.productoCreate,
+        { descripcion, precioUnitario: "1" },
+        as(owner),
+      );
+      if (!created.ok) throw new Error(created.error.message);
+      ids.push(created.value.id);
+    }
+    const first = await client.request(catalog.productoList, { limit: 1 }, as(owner));
+    if (!first.ok || !first.value.nextCursor) throw new Error("expected a next page");
+    expect((await client.request(catalog.productoDelete, { id: ids[0]! }, as(owner))).ok).toBe(
+      true,
+    );
+    const next = await client.request(
+      catalog.productoList,
+      { limit: 5, cursor: first.value.nextCursor },
+      as(owner),
+    );
+    if (!next.ok) throw new Error(next.error.message);
+    expect(next.value.items.map((p) => p.descripcion)).toEqual(["x2", "x3"]);
+  });
+
   it("refuses a cursor it never issued, naming the field", async () => {
     const listed = await client.request(catalog.clienteList, { cursor: "abc" }, as(randomUUID()));
     expect(listed).toMatchObject({

@@ -1,8 +1,14 @@
+import { randomUUID } from "node:crypto";
 import swagger from "@fastify/swagger";
 import swaggerUi from "@fastify/swagger-ui";
 import type { Tracer } from "@opentelemetry/api";
 import type { Bus } from "@pasarela/bus";
-import { billing, configureZodMessages } from "@pasarela/contracts";
+import {
+  AUTHORITY_QUERY_TIMEOUT_MS,
+  billing,
+  configureZodMessages,
+  DEADLINE_SLACK_MS,
+} from "@pasarela/contracts";
 import type { Logger } from "@pasarela/telemetry";
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from "fastify";
 import {
@@ -15,6 +21,8 @@ import { makeAuthenticate } from "./auth/authenticate.js";
 import { makeKeyCache } from "./auth/key-cache.js";
 import { unwrap } from "./http/edge-error.js";
 import { registerErrorHandling } from "./http/error-handler.js";
+import { protocolOptions, registerHostCheck } from "./http/protocol.js";
+import { registerTextGuard } from "./http/text-guard.js";
 import { inRequestContext, registerTracing } from "./http/tracing.js";
 import { registerHealthRoutes } from "./routes/health.js";
 import { routeModules, type Caller, type RouteModule } from "./routes/index.js";
@@ -25,6 +33,12 @@ export interface AppDeps {
   tracer: Tracer;
   bodyLimit?: number;
   keyCacheTtlMs?: number;
+  /** how long headers and body may take to arrive (408 after) */
+  requestTimeoutMs?: number;
+  /** how long a connection may stay silent before it is closed */
+  connectionTimeoutMs?: number;
+  /** the longest an API call waits (API_TIMEOUT_MS) */
+  apiTimeoutMs?: number;
   /** route groups to serve; all of them by default (tests add their own) */
   routes?: readonly RouteModule[];
 }
@@ -35,8 +49,8 @@ export interface EdgeApp {
 }
 
 /**
- * Plugin order: error handling and tracing first (they see everything), then the OpenAPI
- * document, health, and the /api routes behind authentication.
+ * Plugin order: error handling, tracing, the Host check and the text guard first (they see
+ * everything), then the OpenAPI document, health, and the /api routes behind authentication.
  */
 export async function buildApp(deps: AppDeps): Promise<EdgeApp> {
   configureZodMessages();
@@ -50,13 +64,24 @@ export async function buildApp(deps: AppDeps): Promise<EdgeApp> {
     // request lines carry the request and trace ids themselves; no child logger per request
     childLoggerFactory: (logger) => logger,
     bodyLimit: deps.bodyLimit ?? 1_048_576,
+    ...protocolOptions(
+      {
+        requestTimeoutMs: deps.requestTimeoutMs ?? 30_000,
+        connectionTimeoutMs: deps.connectionTimeoutMs ?? 120_000,
+      },
+      deps.logger,
+    ),
     requestIdHeader: false,
+    // random, so a request id tells nothing of how many requests the edge served, nor when
+    genReqId: () => randomUUID(),
     return503OnClosing: true,
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app);
   registerTracing(app, deps.tracer);
+  registerHostCheck(app);
+  registerTextGuard(app);
 
   await app.register(swagger, {
     openapi: {
@@ -84,15 +109,22 @@ export async function buildApp(deps: AppDeps): Promise<EdgeApp> {
   const services = [...new Set(["billing", ...routes.flatMap((r) => r.services)])];
   registerHealthRoutes(app, deps.bus, services);
 
-  const call: Caller = async (request, contract, body) =>
-    unwrap(
+  const apiTimeoutMs = deps.apiTimeoutMs ?? AUTHORITY_QUERY_TIMEOUT_MS;
+  // Each API call gets one deadline, which every hop behind it shares: whatever waits on the
+  // authority ends before it with a 502, and the edge waits DEADLINE_SLACK_MS longer, so only
+  // a service of ours that does not answer becomes a 503 (budget in authority-query.ts).
+  const call: Caller = async (request, contract, body) => {
+    const waitMs = Math.min(contract.timeoutMs ?? apiTimeoutMs, apiTimeoutMs);
+    return unwrap(
       await inRequestContext(request, () =>
         deps.bus.request(contract, body, {
           accountId: request.principal?.accountId,
           requestId: request.id,
+          deadline: Date.now() + waitMs - DEADLINE_SLACK_MS,
         }),
       ),
     );
+  };
   const authenticate = makeAuthenticate(deps.bus, keyCache);
   await app.register(
     async (api) => {

@@ -1,15 +1,35 @@
 import { envInt, envPort, natsConfig, parseConfig, telemetryConfig, z } from "@pasarela/config";
 
-export const edgeConfigSchema = z.object({
-  ...natsConfig,
-  ...telemetryConfig,
-  EDGE_PORT: envPort().default(3000),
-  EDGE_HOST: z.string().default("127.0.0.1"),
-  /** largest JSON body accepted, in bytes */
-  EDGE_BODY_LIMIT: envInt().pipe(z.number().min(1024)).default(1_048_576),
-  /** upper bound on how long a verified key is trusted without asking billing again */
-  EDGE_KEY_CACHE_TTL_MS: envInt().pipe(z.number().min(0)).default(300_000),
-});
+export const edgeConfigSchema = z
+  .object({
+    ...natsConfig,
+    ...telemetryConfig,
+    EDGE_PORT: envPort().default(3000),
+    EDGE_HOST: z.string().default("127.0.0.1"),
+    /** largest JSON body accepted, in bytes */
+    EDGE_BODY_LIMIT: envInt().pipe(z.number().min(1024)).default(1_048_576),
+    /** upper bound on how long a verified key is trusted without asking billing again */
+    EDGE_KEY_CACHE_TTL_MS: envInt().pipe(z.number().min(0)).default(300_000),
+    /** headers and body must arrive within this, or the request is answered 408 */
+    EDGE_REQUEST_TIMEOUT_MS: envInt().pipe(z.number().min(100)).default(30_000),
+    /** a connection silent this long is closed; must outlast the slowest answer */
+    EDGE_CONNECTION_TIMEOUT_MS: envInt().pipe(z.number().min(1_000)).default(120_000),
+    /**
+     * the longest an API call waits for the service behind it (each subject may wait less);
+     * every call's deadline derives from it, so keep it under a proxy's idle timeout in front
+     */
+    API_TIMEOUT_MS: envInt().pipe(z.number().min(5_000)).default(65_000),
+  })
+  // a silent socket is dropped without an answer: it must not beat the 408 of a stalled body
+  .refine((config) => config.EDGE_CONNECTION_TIMEOUT_MS > config.EDGE_REQUEST_TIMEOUT_MS, {
+    path: ["EDGE_CONNECTION_TIMEOUT_MS"],
+    message: "must be greater than EDGE_REQUEST_TIMEOUT_MS",
+  })
+  // nor may it cut the slowest answer short: the client would get no answer at all
+  .refine((config) => config.EDGE_CONNECTION_TIMEOUT_MS > config.API_TIMEOUT_MS, {
+    path: ["EDGE_CONNECTION_TIMEOUT_MS"],
+    message: "must be greater than API_TIMEOUT_MS",
+  });
 
 export type EdgeConfig = z.output<typeof edgeConfigSchema>;
 

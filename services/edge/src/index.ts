@@ -35,6 +35,9 @@ export async function startEdge(
     tracer: tracing.tracer,
     bodyLimit: config.EDGE_BODY_LIMIT,
     keyCacheTtlMs: config.EDGE_KEY_CACHE_TTL_MS,
+    requestTimeoutMs: config.EDGE_REQUEST_TIMEOUT_MS,
+    connectionTimeoutMs: config.EDGE_CONNECTION_TIMEOUT_MS,
+    apiTimeoutMs: config.API_TIMEOUT_MS,
   });
   const url = await edge.app.listen({ port: config.EDGE_PORT, host: config.EDGE_HOST });
   logger.info({ url }, "edge listening");

@@ -39,7 +39,7 @@ export async function startBillingEdge(options: {
   billingLogger?: Logger;
   /** the edge bus's default request timeout */
   requestTimeoutMs?: number;
-  app?: Pick<AppDeps, "bodyLimit" | "routes">;
+  app?: Pick<AppDeps, "bodyLimit" | "routes" | "requestTimeoutMs" | "connectionTimeoutMs">;
 }): Promise<BillingEdge> {
   const infra = await fileInfra();
   let billingService: Awaited<ReturnType<typeof startBilling>>;

@@ -275,6 +275,16 @@ describe("edge: authentication, errors, docs, health, tracing", () => {
     expect(edgeLine).toBeDefined();
   });
 
+  it("gives every request a random id, answered in x-request-id", async () => {
+    const ids = new Set<string>();
+    for (let i = 0; i < 5; i++) {
+      const id = (await get("/healthz")).headers["x-request-id"];
+      expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+      ids.add(String(id));
+    }
+    expect(ids.size).toBe(5);
+  });
+
   it("never writes a secret to the logs", async () => {
     const key = await newKey("read_write");
     await get("/api/cuenta", `Bearer ${key.secret}`);

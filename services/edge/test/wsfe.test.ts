@@ -1,3 +1,4 @@
+import { wsfe } from "@pasarela/contracts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   issueFacturaC,
@@ -256,6 +257,22 @@ describe("/api/wsfe: domestic queries end to end against the simulator", () => {
         expect(error.error).toContain("1, 2, 3");
         expect(error.error).toContain("211, 212, 213");
       }
+      // the service, asked over the bus without the edge, answers the very same error
+      const refused = {
+        ok: false,
+        error: {
+          code: "UNSUPPORTED_CBTE_TIPO",
+          message: `cbteTipo 19 no soportado. Tipos aceptados: ${wsfe.WSFE_CBTE_TIPOS.join(", ")}`,
+          details: { field: "cbteTipo", accepted: wsfe.WSFE_CBTE_TIPOS },
+        },
+      };
+      const direct = { ...body(), cbteTipo: 19 };
+      expect(await stack.client.request(wsfe.ultimoComprobanteLast, direct, { accountId })).toEqual(
+        refused,
+      );
+      expect(
+        await stack.client.request(wsfe.comprobanteGet, { ...direct, cbteNro: 1 }, { accountId }),
+      ).toEqual(refused);
       expect(await stack.authorityCalls(env)).toBe(before);
     });
 

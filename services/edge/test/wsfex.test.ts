@@ -1,3 +1,4 @@
+import { wsfex } from "@pasarela/contracts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   issueFacturaE,
@@ -118,6 +119,22 @@ describe("/api/wsfex: export queries end to end against the simulator", () => {
       expect(error.code).toBe("UNSUPPORTED_CBTE_TIPO");
       expect(error.error).toContain("19, 20, 21");
     }
+    // the service, asked over the bus without the edge, answers the very same error
+    const refused = {
+      ok: false,
+      error: {
+        code: "UNSUPPORTED_CBTE_TIPO",
+        message: "cbteTipo 11 no soportado. Tipos aceptados: 19, 20, 21",
+        details: { field: "cbteTipo", accepted: [19, 20, 21] },
+      },
+    };
+    const direct = { ...body(), ptoVta: 5, cbteTipo: 11 };
+    expect(await stack.client.request(wsfex.ultimoComprobanteLast, direct, { accountId })).toEqual(
+      refused,
+    );
+    expect(
+      await stack.client.request(wsfex.comprobanteGet, { ...direct, cbteNro: 1 }, { accountId }),
+    ).toEqual(refused);
     expect(await stack.authorityCalls(env)).toBe(before);
   });
 

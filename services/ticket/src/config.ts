@@ -21,6 +21,7 @@ export const ticketConfigSchema = z.object({
   WSAA_URL_HOMOLOGACION: authorityConfig.WSAA_URL_HOMOLOGACION,
   WSAA_URL_PRODUCCION: authorityConfig.WSAA_URL_PRODUCCION,
   AUTHORITY_TIMEOUT_MS: authorityConfig.AUTHORITY_TIMEOUT_MS,
+  AUTHORITY_CA_FILE: authorityConfig.AUTHORITY_CA_FILE,
   /** AES-256-GCM key sealing private keys, tokens and signs at rest; never stored with them */
   KEY_ENCRYPTION_KEY: keyEncryptionKey,
   /** a stored TA with less than this left is renewed (when the authority allows it) */

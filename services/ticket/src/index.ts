@@ -1,3 +1,4 @@
+import { trustAuthorityCa } from "@pasarela/authority";
 import { startService, type RunningService } from "@pasarela/service";
 import type { Logger } from "@pasarela/telemetry";
 import { makeWsaaAdapter } from "./adapters/wsaa.js";
@@ -15,6 +16,8 @@ export async function startTicket(
   config: TicketConfig,
   logger?: Logger,
 ): Promise<RunningService<object>> {
+  // the authority's HTTPS may come from a local stand-in with its own CA (the simulator's)
+  if (config.AUTHORITY_CA_FILE) trustAuthorityCa(config.AUTHORITY_CA_FILE.pem);
   const sealer = makeSealer(config.KEY_ENCRYPTION_KEY);
   const wsaa = makeWsaaAdapter({
     urls: { homologacion: config.WSAA_URL_HOMOLOGACION, produccion: config.WSAA_URL_PRODUCCION },
@@ -25,10 +28,13 @@ export async function startTicket(
     settings: config,
     database: { schema, migrations },
     ...(logger ? { logger } : {}),
-    start: ({ db }) =>
-      Promise.resolve({
+    start: async ({ bus, db }) => {
+      // certificate changes are announced on the EVENTS stream
+      await bus.ensureEventStream();
+      return {
         bindings: ticketBindings({
           db: db!.db,
+          bus,
           sealer,
           wsaa,
           policy: {
@@ -36,7 +42,11 @@ export async function startTicket(
             minRemainingMs: config.TA_MIN_REMAINING_MS,
             retryAfterMs: config.TA_RETRY_AFTER_MS,
           },
+          // a login is the signing, one WSAA call bounded by AUTHORITY_TIMEOUT_MS and one
+          // write: a lease this long runs out only on a holder that died or hung
+          lease: { leaseMs: config.AUTHORITY_TIMEOUT_MS + 15_000, pollMs: 100 },
         }),
-      }),
+      };
+    },
   });
 }

@@ -1,4 +1,4 @@
-import { bind, type Binding } from "@pasarela/bus";
+import { bind, type Binding, type Bus } from "@pasarela/bus";
 import { ticket } from "@pasarela/contracts";
 import type { Kysely } from "@pasarela/db";
 import type { WsaaAdapter } from "./adapters/wsaa.js";
@@ -7,7 +7,7 @@ import { makeAccessTicketsRepository } from "./db/repositories/access-tickets.js
 import { makeCertificatesRepository } from "./db/repositories/certificates.js";
 import { makeRepresentadasRepository } from "./db/repositories/representadas.js";
 import type { Sealer } from "./domain/sealing.js";
-import { makeAccessGet, type AccessPolicy } from "./handlers/access-get.js";
+import { makeAccessGet, type AccessPolicy, type LoginLeasePolicy } from "./handlers/access-get.js";
 import { makeCertificateCreate } from "./handlers/certificate-create.js";
 import { makeRepresentadaCreate } from "./handlers/representada-create.js";
 import { makeRepresentadaGet } from "./handlers/representada-get.js";
@@ -16,9 +16,11 @@ import { makeRepresentadaList } from "./handlers/representada-list.js";
 /** Wiring only: repositories, the WSAA adapter and handlers bound to their subjects. */
 export function ticketBindings(deps: {
   db: Kysely<TicketDatabase>;
+  bus: Pick<Bus, "publish">;
   sealer: Sealer;
   wsaa: WsaaAdapter;
   policy: AccessPolicy;
+  lease: LoginLeasePolicy;
   now?: () => Date;
 }): Binding[] {
   const representadas = makeRepresentadasRepository(deps.db);
@@ -32,7 +34,7 @@ export function ticketBindings(deps: {
     bind(ticket.representadaGet, makeRepresentadaGet({ representadas, certificates, now })),
     bind(
       ticket.certificateCreate,
-      makeCertificateCreate({ representadas, certificates, sealer, now }),
+      makeCertificateCreate({ representadas, certificates, sealer, bus: deps.bus, now }),
     ),
     bind(
       ticket.accessGet,
@@ -41,6 +43,7 @@ export function ticketBindings(deps: {
         sealer,
         wsaa: deps.wsaa,
         policy: deps.policy,
+        lease: deps.lease,
         now,
       }),
     ),

@@ -14,6 +14,7 @@ const wsfeConfigSchema = z.object({
   WSFE_URL_HOMOLOGACION: authorityConfig.WSFE_URL_HOMOLOGACION,
   WSFE_URL_PRODUCCION: authorityConfig.WSFE_URL_PRODUCCION,
   AUTHORITY_TIMEOUT_MS: authorityConfig.AUTHORITY_TIMEOUT_MS,
+  AUTHORITY_CA_FILE: authorityConfig.AUTHORITY_CA_FILE,
 });
 
 export type WsfeConfig = z.output<typeof wsfeConfigSchema>;

@@ -1,5 +1,10 @@
 import { randomUUID } from "node:crypto";
-import { makeAccessTicketCache, type AccessTicketCache } from "@pasarela/authority";
+import {
+  followCertificateChanges,
+  makeAccessTicketCache,
+  trustAuthorityCa,
+  type AccessTicketCache,
+} from "@pasarela/authority";
 import { startService, type RunningService } from "@pasarela/service";
 import type { Logger } from "@pasarela/telemetry";
 import { makeWsfeAdapter } from "./adapters/wsfe.js";
@@ -42,6 +47,8 @@ export async function startWsfe(
   config: WsfeConfig,
   logger?: Logger,
 ): Promise<RunningService<WsfeDeps>> {
+  // the authority's HTTPS may come from a local stand-in with its own CA (the simulator's)
+  if (config.AUTHORITY_CA_FILE) trustAuthorityCa(config.AUTHORITY_CA_FILE.pem);
   return startService<WsfeDatabase, WsfeDeps>({
     name: "wsfe",
     settings: config,
@@ -49,6 +56,8 @@ export async function startWsfe(
     ...(logger ? { logger } : {}),
     start: async ({ bus, db, logger: serviceLogger }) => {
       const tickets = makeAccessTicketCache(bus);
+      // a replaced certificate must stop reaching the authority on the next query
+      const certificates = followCertificateChanges(bus, tickets);
       const wsfe = makeWsfeAdapter({
         urls: {
           homologacion: config.WSFE_URL_HOMOLOGACION,
@@ -80,6 +89,7 @@ export async function startWsfe(
         emails,
         comprobantes,
         bindings: wsfeBindings({ emails, bus, wsfe, issuance }),
+        stop: () => Promise.resolve(certificates.stop()),
       };
     },
   });

@@ -7,6 +7,7 @@ import {
   feCaeDetRequest,
   prepareIssuance,
   referencedIds,
+  voucherClass,
   type PreparedVoucher,
   type ResolvedReferences,
 } from "../src/domain/issuance/index.js";
@@ -502,10 +503,11 @@ describe("receiver and items by reference (spec §7.2): explicit values win, not
     expect(voucher.clase).toBe("B");
   });
 
-  it("answers an unsupported type with the accepted list", () => {
-    const error = refused({ ...facturaA, cbteTipo: 19 });
-    expect(error.code).toBe("UNSUPPORTED_CBTE_TIPO");
-    expect(error.message).toContain("1, 2, 3");
+  it("leaves unsupported types to the contract, and knows the class of every accepted one", () => {
+    const parsed = wsfe.facturaIssueRequestSchema.safeParse({ ...facturaA, cbteTipo: 19 });
+    expect(parsed.success).toBe(false);
+    expect(parsed.error?.issues[0]?.message).toContain("cbteTipo 19 no soportado");
+    for (const cbteTipo of wsfe.WSFE_CBTE_TIPOS) expect(voucherClass(cbteTipo)).toBeDefined();
   });
 });
 

@@ -6,6 +6,7 @@ const wsfexConfigSchema = z.object({
   WSFEX_URL_HOMOLOGACION: authorityConfig.WSFEX_URL_HOMOLOGACION,
   WSFEX_URL_PRODUCCION: authorityConfig.WSFEX_URL_PRODUCCION,
   AUTHORITY_TIMEOUT_MS: authorityConfig.AUTHORITY_TIMEOUT_MS,
+  AUTHORITY_CA_FILE: authorityConfig.AUTHORITY_CA_FILE,
 });
 
 export type WsfexConfig = z.output<typeof wsfexConfigSchema>;

@@ -1,4 +1,9 @@
-import { makeAccessTicketCache, type AccessTicketCache } from "@pasarela/authority";
+import {
+  followCertificateChanges,
+  makeAccessTicketCache,
+  trustAuthorityCa,
+  type AccessTicketCache,
+} from "@pasarela/authority";
 import { startService, type RunningService } from "@pasarela/service";
 import type { Logger } from "@pasarela/telemetry";
 import { makeWsfexAdapter } from "./adapters/wsfex.js";
@@ -20,12 +25,16 @@ export async function startWsfex(
   config: WsfexConfig,
   logger?: Logger,
 ): Promise<RunningService<WsfexDeps>> {
+  // the authority's HTTPS may come from a local stand-in with its own CA (the simulator's)
+  if (config.AUTHORITY_CA_FILE) trustAuthorityCa(config.AUTHORITY_CA_FILE.pem);
   return startService<never, WsfexDeps>({
     name: "wsfex",
     settings: config,
     ...(logger ? { logger } : {}),
     start: ({ bus }) => {
       const tickets = makeAccessTicketCache(bus);
+      // a replaced certificate must stop reaching the authority on the next query
+      const certificates = followCertificateChanges(bus, tickets);
       const wsfex = makeWsfexAdapter({
         urls: {
           homologacion: config.WSFEX_URL_HOMOLOGACION,
@@ -34,7 +43,11 @@ export async function startWsfex(
         timeoutMs: config.AUTHORITY_TIMEOUT_MS,
         tickets,
       });
-      return Promise.resolve({ tickets, bindings: wsfexBindings({ wsfex }) });
+      return Promise.resolve({
+        tickets,
+        bindings: wsfexBindings({ wsfex }),
+        stop: () => Promise.resolve(certificates.stop()),
+      });
     },
   });
 }

@@ -1,8 +1,24 @@
 import type { Bus } from "@pasarela/bus";
-import { ticket, type Environment, type ReplyOf, type WebService } from "@pasarela/contracts";
+import {
+  ticket,
+  webServiceSchema,
+  type Environment,
+  type ReplyOf,
+  type WebService,
+} from "@pasarela/contracts";
 import { ok, type Result } from "@pasarela/errors";
 
 export type AccessTicket = ReplyOf<typeof ticket.accessGet>;
+
+export interface AccessTicketRequest {
+  /**
+   * the authority refused this TA although it has not expired by our clock: it is dropped
+   * here, and `ticket` is asked to replace it rather than answer it again
+   */
+  readonly rejected?: AccessTicket | undefined;
+  /** the API call's deadline, passed on to `ticket` (a shared request keeps the first one's) */
+  readonly deadline?: number | undefined;
+}
 
 export interface AccessTicketCache {
   /**
@@ -15,14 +31,19 @@ export interface AccessTicketCache {
     cuit: string,
     environment: Environment,
     service: WebService,
+    request?: AccessTicketRequest,
   ) => Promise<Result<AccessTicket>>;
-  /** Drops one entry, e.g. after the business service rejected its token. */
+  /**
+   * Drops one entry, e.g. after the business service rejected its token; a request already on
+   * its way to `ticket` for it is answered to its callers but not kept.
+   */
   invalidate: (
     accountId: string,
     cuit: string,
     environment: Environment,
     service: WebService,
   ) => void;
+  /** Drops every entry and keeps nothing that was asked for before. */
   clear: () => void;
 }
 
@@ -43,7 +64,11 @@ interface Entry {
   readonly reuseUntil: number;
 }
 
-/** The caller side of access tickets (wsfe, wsfex, padron): steady state costs no NATS trip. */
+/**
+ * The caller side of access tickets (wsfe, wsfex, padron): steady state costs no NATS trip.
+ * An entry is reused until shortly before the TA expires, never past the end of its
+ * certificate's validity, and dropped when the certificate changes (`followCertificateChanges`).
+ */
 export function makeAccessTicketCache(
   bus: Pick<Bus, "request">,
   options: AccessTicketCacheOptions = {},
@@ -53,6 +78,11 @@ export function makeAccessTicketCache(
   const now = options.now ?? Date.now;
   const entries = new Map<string, Entry>();
   const inFlight = new Map<string, Promise<Result<AccessTicket>>>();
+  // An answer is kept only if nothing was invalidated since its request left: a certificate
+  // replaced while `ticket` was answering must not leave the old certificate's TA behind.
+  let epoch = 0;
+  const generations = new Map<string, number>();
+  const stampOf = (key: string) => `${epoch}:${generations.get(key) ?? 0}`;
   const keyOf = (accountId: string, cuit: string, environment: string, service: string) =>
     `${accountId}|${cuit}|${environment}|${service}`;
 
@@ -65,12 +95,17 @@ export function makeAccessTicketCache(
   async function fetchTicket(
     key: string,
     accountId: string,
-    body: { cuit: string; environment: Environment; service: WebService },
+    body: { cuit: string; environment: Environment; service: WebService; rejectedToken?: string },
+    deadline: number | undefined,
   ): Promise<Result<AccessTicket>> {
-    const reply = await bus.request(ticket.accessGet, body, { accountId });
-    if (reply.ok) {
+    const stamp = stampOf(key);
+    const reply = await bus.request(ticket.accessGet, body, { accountId, deadline });
+    if (reply.ok && stampOf(key) === stamp) {
       const at = now();
-      const until = reuseUntil(Date.parse(reply.value.expiresAt), at);
+      const until = Math.min(
+        reuseUntil(Date.parse(reply.value.expiresAt), at),
+        Date.parse(reply.value.certificateNotAfter),
+      );
       if (until > at) entries.set(key, { ticket: reply.value, reuseUntil: until });
       else entries.delete(key);
     }
@@ -78,24 +113,56 @@ export function makeAccessTicketCache(
   }
 
   return {
-    get(accountId, cuit, environment, service) {
+    get(accountId, cuit, environment, service, request: AccessTicketRequest = {}) {
       const key = keyOf(accountId, cuit, environment, service);
+      const { rejected, deadline } = request;
       const entry = entries.get(key);
-      if (entry && entry.reuseUntil > now()) return Promise.resolve(ok(entry.ticket));
-      let flight = inFlight.get(key);
+      if (entry && rejected && entry.ticket.token === rejected.token) entries.delete(key);
+      else if (entry && entry.reuseUntil > now()) return Promise.resolve(ok(entry.ticket));
+      const rejectedToken = rejected ? ticket.accessTokenDigest(rejected.token) : undefined;
+      // a report of a refused TA is its own flight: a plain one in progress may answer that TA
+      const flightKey = rejectedToken ? `${key}|${rejectedToken}` : key;
+      let flight = inFlight.get(flightKey);
       if (!flight) {
-        flight = fetchTicket(key, accountId, { cuit, environment, service }).finally(() =>
-          inFlight.delete(key),
-        );
-        inFlight.set(key, flight);
+        const body = { cuit, environment, service, ...(rejectedToken ? { rejectedToken } : {}) };
+        const started = fetchTicket(key, accountId, body, deadline).finally(() => {
+          if (inFlight.get(flightKey) === started) inFlight.delete(flightKey);
+        });
+        flight = started;
+        inFlight.set(flightKey, flight);
       }
       return flight;
     },
     invalidate(accountId, cuit, environment, service) {
-      entries.delete(keyOf(accountId, cuit, environment, service));
+      const key = keyOf(accountId, cuit, environment, service);
+      entries.delete(key);
+      generations.set(key, (generations.get(key) ?? 0) + 1);
+      // later callers ask afresh rather than join a request that went out before
+      inFlight.delete(key);
     },
     clear() {
       entries.clear();
+      generations.clear();
+      epoch++;
+      inFlight.clear();
     },
   };
+}
+
+/**
+ * Keeps `cache` in step with certificates on every instance (issue 9 item 6): the TAs of a
+ * representada whose certificate was activated or replaced are dropped on the event, and all
+ * of them after a NATS reconnection, when events may have been missed.
+ */
+export function followCertificateChanges(
+  bus: Pick<Bus, "listen" | "onReconnect">,
+  cache: AccessTicketCache,
+): { stop: () => void } {
+  const subscription = bus.listen(ticket.certificadoActivado, (event) => {
+    for (const service of webServiceSchema.options) {
+      cache.invalidate(event.accountId, event.cuit, event.environment, service);
+    }
+  });
+  bus.onReconnect(() => cache.clear());
+  return { stop: () => subscription.unsubscribe() };
 }

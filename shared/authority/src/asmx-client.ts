@@ -15,8 +15,9 @@ export interface AsmxClient {
   /**
    * Posts `<operation xmlns=namespace>{innerXml}</operation>` and answers the parsed
    * `<operation>Result` element (or `{}` when it is empty); every failure is a value.
+   * `budgetMs` shortens the configured timeout for this call (what is left of a deadline).
    */
-  call: (operation: string, innerXml: string) => Promise<AsmxOutcome>;
+  call: (operation: string, innerXml: string, budgetMs?: number) => Promise<AsmxOutcome>;
 }
 
 export type AsmxOutcome =
@@ -152,11 +153,12 @@ async function viaFetch(
 }
 
 export function makeAsmxClient(options: AsmxClientOptions): AsmxClient {
-  const { endpoint, namespace, timeoutMs } = options;
+  const { endpoint, namespace } = options;
   return {
     endpoint,
     namespace,
-    async call(operation, innerXml) {
+    async call(operation, innerXml, budgetMs) {
+      const timeoutMs = Math.min(options.timeoutMs, budgetMs ?? Infinity);
       const envelope =
         `<?xml version="1.0" encoding="utf-8"?><soap:Envelope xmlns:soap="${SOAP11}">` +
         `<soap:Body><${operation} xmlns="${namespace}">${innerXml}</${operation}></soap:Body>` +

@@ -1,8 +1,10 @@
 export {
+  followCertificateChanges,
   makeAccessTicketCache,
   type AccessTicket,
   type AccessTicketCache,
   type AccessTicketCacheOptions,
+  type AccessTicketRequest,
 } from "./access-ticket-cache.js";
 export type { SoapFailure } from "./soap-failure.js";
 export {
@@ -32,5 +34,10 @@ export {
   type AsmxErrContext,
 } from "./asmx-errors.js";
 export { withAccessTicket, type TicketedAttempt, type TicketKey } from "./ticketed-call.js";
-export { httpPost, type PostAnswer } from "./http-post.js";
+export {
+  AUTHORITY_MAX_BODY_BYTES,
+  httpPost,
+  trustAuthorityCa,
+  type PostAnswer,
+} from "./http-post.js";
 export { describeTransportFailure } from "./transport-failure.js";

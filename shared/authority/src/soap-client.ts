@@ -33,6 +33,8 @@ export interface SoapClientOptions {
   /** the configured URL of the service; the WSDL's own address is never used */
   endpoint: string;
   timeoutMs: number;
+  /** extra request options for every call (axios: agents with trusted CAs, body cap) */
+  transport?: () => Readonly<Record<string, unknown>>;
 }
 
 export interface SoapClient {
@@ -113,7 +115,10 @@ export function createSoapClient(options: SoapClientOptions): SoapClient {
       if (typeof method !== "function")
         throw new Error(`no operation ${operation} in ${options.wsdl}`);
       try {
-        const [result] = await method.call(loaded, args, { timeout: options.timeoutMs });
+        const [result] = await method.call(loaded, args, {
+          ...options.transport?.(),
+          timeout: options.timeoutMs,
+        });
         return { ok: true, result };
       } catch (error) {
         return { ok: false, failure: describeSoapError(error, options.timeoutMs) };

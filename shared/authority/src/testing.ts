@@ -20,6 +20,7 @@ export function fakeTickets(): AccessTicketCache & { invalidations: number; issu
           token: `token-${state.issued}`,
           sign: "sign",
           expiresAt: new Date(Date.now() + 3_600_000).toISOString(),
+          certificateNotAfter: new Date(Date.now() + 365 * 86_400_000).toISOString(),
           cuit,
         };
       }

@@ -1,5 +1,6 @@
 import type { Environment } from "@pasarela/contracts";
 import { XMLParser, XMLValidator } from "fast-xml-parser";
+import { authorityAxiosOptions } from "./http-post.js";
 import { createSoapClient } from "./soap-client.js";
 import type { SoapFailure } from "./soap-failure.js";
 
@@ -78,9 +79,16 @@ export function tokenIssuer(token: string): Environment | "malformed" | "unknown
   return "unknown";
 }
 
-/** A WSAA client on the project's own WSDL (`wsdl/wsaa.wsdl`) at the configured endpoint. */
+/**
+ * A WSAA client on the project's own WSDL (`wsdl/wsaa.wsdl`) at the configured endpoint, over
+ * the transport the business services use (trusted CAs, body cap).
+ */
 export function makeWsaaClient(options: { endpoint: string; timeoutMs: number }): WsaaClient {
-  const soap = createSoapClient({ wsdl: "wsaa.wsdl", ...options });
+  const soap = createSoapClient({
+    wsdl: "wsaa.wsdl",
+    ...options,
+    transport: authorityAxiosOptions,
+  });
   return {
     endpoint: options.endpoint,
     async loginCms(cmsBase64) {

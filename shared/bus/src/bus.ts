@@ -27,7 +27,7 @@ import type {
   ReplyOf,
   RequestOf,
 } from "@pasarela/contracts";
-import { healthContract } from "@pasarela/contracts";
+import { attachedError, DEADLINE_SLACK_MS, healthContract } from "@pasarela/contracts";
 import {
   appError,
   fail,
@@ -42,12 +42,22 @@ import type { z } from "zod";
 /** Headers the bus writes on every request and event; handlers never read headers themselves. */
 const HEADER_ACCOUNT_ID = "account-id";
 const HEADER_REQUEST_ID = "request-id";
+/**
+ * The milliseconds left of the caller's deadline when the request left, as gRPC sends its
+ * timeout: relative, so instances whose clocks differ still agree on it.
+ */
+const HEADER_BUDGET = "budget-ms";
 
 /** What a handler knows about the request beyond its body. */
 export interface HandlerContext {
   readonly accountId: string | undefined;
   readonly requestId: string;
   readonly subject: string;
+  /**
+   * when (Date.now() scale) the caller wants the answer by; undefined when it set none.
+   * Whatever waits on the authority ends before it (AUTHORITY_STEP_MARGIN_MS).
+   */
+  readonly deadline: number | undefined;
   /** a child logger carrying subject, request id and account id; trace ids come with the span */
   readonly logger: Logger;
 }
@@ -71,6 +81,18 @@ export interface RequestOptions {
   accountId?: string | undefined;
   requestId?: string | undefined;
   timeoutMs?: number | undefined;
+  /**
+   * when (Date.now() scale) the answer is wanted by: carried to the handler, and the wait for
+   * the reply ends DEADLINE_SLACK_MS after it at the latest. A handler passes its own
+   * `ctx.deadline` on, so every hop of one API call shares one deadline.
+   */
+  deadline?: number | undefined;
+}
+
+/** The wait for a reply, never past the deadline's slack. */
+function waitFor(timeoutMs: number, deadline: number | undefined): number {
+  if (deadline === undefined) return timeoutMs;
+  return Math.min(timeoutMs, Math.max(deadline - Date.now(), 0) + DEADLINE_SLACK_MS);
 }
 
 export interface ServeOptions {
@@ -88,6 +110,8 @@ export interface Served {
 export interface Bus {
   readonly connection: NatsConnection;
   readonly prefix: string;
+  /** false from the moment the connection to the server is lost until it is re-established */
+  isConnected(): boolean;
   serve(options: ServeOptions, bindings: readonly Binding[]): Served;
   request<C extends Contract>(
     contract: C,
@@ -124,6 +148,11 @@ export interface BusOptions {
   logger: Logger;
   tracer: Tracer;
   defaultTimeoutMs?: number;
+  /**
+   * Turns what a handler threw into an expected failure when it is one (a lost database
+   * connection is SERVICE_UNAVAILABLE); undefined leaves it an INTERNAL bug.
+   */
+  classifyFailure?: (error: unknown) => AppError | undefined;
 }
 
 type WireReply = { ok: true; value: unknown } | { ok: false; error: AppError };
@@ -140,6 +169,8 @@ const headerSetter = {
 };
 
 function describeIssue(issue: z.core.$ZodIssue): AppError {
+  const attached = attachedError(issue);
+  if (attached) return attached;
   const field = issue.path.length > 0 ? issue.path.join(".") : "(cuerpo)";
   return invalidField(field, issue.message);
 }
@@ -165,14 +196,23 @@ export async function connectBus(options: BusOptions): Promise<Bus> {
   const defaultTimeoutMs = options.defaultTimeoutMs ?? 10_000;
   const reconnectCallbacks: (() => void)[] = [];
   const served: Served[] = [];
+  // While the server is unreachable the client buffers requests until their timeout (65 s on
+  // authority subjects): requests fail at once instead, and those in flight when the
+  // connection drops fail as soon as that is known, since their replies cannot arrive.
+  let connected = true;
+  const inFlight = new Set<() => void>();
 
   void (async () => {
     for await (const status of connection.status()) {
       if (status.type === "reconnect") {
+        connected = true;
         logger.warn({ server: status.server }, "nats reconnected");
         for (const callback of reconnectCallbacks) callback();
       } else if (status.type === "disconnect") {
-        logger.warn({ server: status.server }, "nats disconnected");
+        connected = false;
+        logger.warn({ server: status.server, inFlight: inFlight.size }, "nats disconnected");
+        for (const lose of inFlight) lose();
+        inFlight.clear();
       }
     }
   })();
@@ -188,12 +228,18 @@ export async function connectBus(options: BusOptions): Promise<Bus> {
     propagation.inject(context.active(), h, headerSetter);
     if (requestOptions?.accountId) h.set(HEADER_ACCOUNT_ID, requestOptions.accountId);
     h.set(HEADER_REQUEST_ID, requestOptions?.requestId ?? randomUUID());
+    if (requestOptions?.deadline !== undefined) {
+      h.set(HEADER_BUDGET, String(Math.max(0, Math.round(requestOptions.deadline - Date.now()))));
+    }
     return h;
   }
 
   function handlerContext(msg: Msg, subject: string): HandlerContext {
     const accountId = msg.headers?.get(HEADER_ACCOUNT_ID) || undefined;
     const requestId = msg.headers?.get(HEADER_REQUEST_ID) || randomUUID();
+    // anything but a plain count of milliseconds is no deadline at all
+    const budget = msg.headers?.get(HEADER_BUDGET) ?? "";
+    const deadline = /^\d{1,10}$/.test(budget) ? Date.now() + Number(budget) : undefined;
     // A child logger costs an allocation and a pass over the redaction paths: made only when
     // a handler actually logs.
     let child: Logger | undefined;
@@ -201,6 +247,7 @@ export async function connectBus(options: BusOptions): Promise<Bus> {
       accountId,
       requestId,
       subject,
+      deadline,
       get logger() {
         child ??= logger.child({ subject, requestId, ...(accountId ? { accountId } : {}) });
         return child;
@@ -256,8 +303,14 @@ export async function connectBus(options: BusOptions): Promise<Bus> {
           }
         }
       } catch (error) {
-        ctx.logger.error({ err: error }, "handler failed");
-        reply = { ok: false, error: appError("INTERNAL") };
+        const classified = options.classifyFailure?.(error);
+        if (classified) {
+          ctx.logger.warn({ err: error, code: classified.code }, "handler failed: dependency");
+          reply = { ok: false, error: classified };
+        } else {
+          ctx.logger.error({ err: error }, "handler failed");
+          reply = { ok: false, error: appError("INTERNAL") };
+        }
       }
       if (logger.isLevelEnabled("debug")) {
         ctx.logger.debug(
@@ -281,6 +334,7 @@ export async function connectBus(options: BusOptions): Promise<Bus> {
   const bus: Bus = {
     connection,
     prefix,
+    isConnected: () => connected && !connection.isClosed(),
 
     serve(serveOptions, bindings) {
       const instance = randomUUID();
@@ -332,10 +386,25 @@ export async function connectBus(options: BusOptions): Promise<Bus> {
         attributes: { "messaging.system": "nats", "messaging.destination.name": contract.subject },
       });
       return context.with(trace.setSpan(context.active(), span), async () => {
-        const timeout = requestOptions?.timeoutMs ?? contract.timeoutMs ?? defaultTimeoutMs;
+        const timeout = waitFor(
+          requestOptions?.timeoutMs ?? contract.timeoutMs ?? defaultTimeoutMs,
+          requestOptions?.deadline,
+        );
+        const unavailable = (reason: string) => {
+          logger.warn({ subject: contract.subject, reason }, "request failed");
+          const failure = appError("SERVICE_UNAVAILABLE", { subject: contract.subject, reason });
+          endSpan(span, failure);
+          return fail<ReplyOf<typeof contract>>(failure);
+        };
+        if (!bus.isConnected()) return unavailable("nats disconnected");
+        let lose = () => {};
+        const lost = new Promise<"lost">((resolve) => {
+          lose = () => resolve("lost");
+        });
+        inFlight.add(lose);
         let msg: Msg;
         try {
-          msg = await connection.request(
+          const pending = connection.request(
             subjectOf(contract.subject),
             encoder.encode(JSON.stringify(body)),
             {
@@ -343,12 +412,17 @@ export async function connectBus(options: BusOptions): Promise<Bus> {
               headers: outgoingHeaders(requestOptions),
             },
           );
+          const answer = await Promise.race([pending, lost]);
+          if (answer === "lost") {
+            // the abandoned request still ends (by its timeout); nobody awaits it any more
+            pending.catch(() => {});
+            return unavailable("nats connection lost");
+          }
+          msg = answer;
         } catch (error) {
-          const reason = describeRequestFailure(error);
-          logger.warn({ subject: contract.subject, reason }, "request failed");
-          const failure = appError("SERVICE_UNAVAILABLE", { subject: contract.subject, reason });
-          endSpan(span, failure);
-          return fail(failure);
+          return unavailable(describeRequestFailure(error));
+        } finally {
+          inFlight.delete(lose);
         }
         const result = parseReply(contract, msg);
         if (!result.ok && result.error.code === "INTERNAL") {

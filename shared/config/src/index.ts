@@ -1,3 +1,5 @@
+import { X509Certificate } from "node:crypto";
+import { readFileSync } from "node:fs";
 import { z } from "zod";
 
 /**
@@ -30,6 +32,29 @@ export const envString = () => z.preprocess(unsetIfEmpty, z.string());
 export const envUrl = () => z.preprocess(unsetIfEmpty, z.url());
 export const envInt = () => z.preprocess(unsetIfEmpty, z.coerce.number().int());
 export const envPort = () => z.preprocess(unsetIfEmpty, z.coerce.number().int().min(0).max(65535));
+
+/**
+ * A file of PEM certificates, read once while the configuration is parsed: a missing file or
+ * one without a readable certificate stops the process naming the variable. The value is the
+ * path (for logs) and the PEM text.
+ */
+export const envPemFile = () =>
+  z.preprocess(unsetIfEmpty, z.string().optional()).transform((path, ctx) => {
+    if (path === undefined) return undefined;
+    let pem: string;
+    try {
+      pem = readFileSync(path, "utf8");
+      new X509Certificate(pem);
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      ctx.addIssue({
+        code: "custom",
+        message: `no PEM certificate readable at ${path} (${reason})`,
+      });
+      return z.NEVER;
+    }
+    return { path, pem };
+  });
 
 /** Fragments shared by every service; each service composes the ones it needs. */
 export const natsConfig = {
@@ -71,6 +96,11 @@ export const authorityConfig = {
   WSFEX_URL_HOMOLOGACION: envUrl().default("https://wswhomo.afip.gov.ar/wsfexv1/service.asmx"),
   WSFEX_URL_PRODUCCION: envUrl().default("https://servicios1.afip.gov.ar/wsfexv1/service.asmx"),
   AUTHORITY_TIMEOUT_MS: envInt().pipe(z.number().min(100)).default(30_000),
+  /**
+   * CA certificates trusted for the authority's HTTPS besides the system roots, e.g. the
+   * simulator's (`sim tls-ca`); never needed for the real hosts.
+   */
+  AUTHORITY_CA_FILE: envPemFile(),
 };
 
 export { z };

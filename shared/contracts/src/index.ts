@@ -5,12 +5,19 @@ configureZodMessages();
 
 export * from "./contract.js";
 export * from "./common/fields.js";
-export { isValidCuit } from "./common/cuit.js";
+export { documentoProblem, isValidCuit } from "./common/cuit.js";
 export { healthContract } from "./common/health.js";
-export { AUTHORITY_QUERY_TIMEOUT_MS, authorityQueryErrors } from "./common/authority-query.js";
+export {
+  AUTHORITY_QUERY_TIMEOUT_MS,
+  AUTHORITY_STEP_MARGIN_MS,
+  DEADLINE_SLACK_MS,
+  MIN_AUTHORITY_CALL_MS,
+  authorityQueryErrors,
+} from "./common/authority-query.js";
 export * as billing from "./billing/index.js";
 export * as ticket from "./ticket/index.js";
 export * as wsfe from "./wsfe/index.js";
 export * as wsfex from "./wsfex/index.js";
 export * as catalog from "./catalog/index.js";
 export { configureZodMessages } from "./common/messages.js";
+export { attachedError } from "./common/catalogue-issue.js";

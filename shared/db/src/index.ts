@@ -1,3 +1,4 @@
+import { appError, type AppError } from "@pasarela/errors";
 import { Kysely, Migrator, type Migration, type MigrationResultSet } from "kysely";
 import { PostgresJSDialect } from "kysely-postgres-js";
 import postgres from "postgres";
@@ -78,6 +79,47 @@ export async function migrateToLatest(
   } finally {
     await database.close();
   }
+}
+
+/** The driver's own codes and the socket errors it passes on when a connection is lost. */
+const lostConnectionCodes = new Set([
+  "CONNECTION_CLOSED",
+  "CONNECTION_ENDED",
+  "CONNECTION_DESTROYED",
+  "CONNECT_TIMEOUT",
+  "ECONNRESET",
+  "ECONNREFUSED",
+  "EPIPE",
+  "ETIMEDOUT",
+  "EHOSTUNREACH",
+  "ENETUNREACH",
+  "EAI_AGAIN",
+]);
+
+/**
+ * SQLSTATEs that blame the connection or the server, not the statement: class 08 (connection
+ * exception), 57P01-57P03 (terminated by an administrator, crash, not accepting connections
+ * yet) and 53300 (too many connections). Retrying the same request later can succeed.
+ */
+const unavailableSqlState = /^(08...|57P0[123]|53300)$/;
+
+/** True when `error` says the database could not be reached, not that the query was wrong. */
+export function isConnectionFailure(error: unknown): boolean {
+  if (typeof error !== "object" || error === null || !("code" in error)) return false;
+  const { code } = error;
+  return (
+    typeof code === "string" && (lostConnectionCodes.has(code) || unavailableSqlState.test(code))
+  );
+}
+
+/**
+ * A lost or refused database connection is the gateway's own momentary outage: the retryable
+ * SERVICE_UNAVAILABLE, never INTERNAL. Anything else is left to the caller (undefined).
+ */
+export function classifyDatabaseFailure(error: unknown): AppError | undefined {
+  return isConnectionFailure(error)
+    ? appError("SERVICE_UNAVAILABLE", { reason: "database unavailable" })
+    : undefined;
 }
 
 export { sql, type Kysely, type Migration } from "kysely";

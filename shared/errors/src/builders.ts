@@ -32,6 +32,15 @@ export function invalidJson(problem: string): AppError {
   };
 }
 
+/** Not valid HTTP; `problem` says what (no Host, Content-Length with Transfer-Encoding…). */
+export function malformedRequest(problem: string): AppError {
+  return {
+    code: "MALFORMED_REQUEST",
+    message: `${catalogue.MALFORMED_REQUEST.message}: ${problem}`,
+    details: { problem },
+  };
+}
+
 /** `problem` completes "El campo <field> …", e.g. "es obligatorio". */
 export function invalidField(field: string, problem: string): AppError {
   return {
@@ -60,6 +69,16 @@ export function unknownTabla(tabla: string, valid: readonly string[]): AppError 
 /** Completes "El campo <field> …" for a VAT rate outside the accepted list (spec §7.4). */
 export function alicuotaNotAccepted(value: unknown): string {
   return `tiene una alícuota de IVA no aceptada (${String(value)}). Alícuotas aceptadas: ${list(ALICUOTAS_IVA)}`;
+}
+
+/**
+ * Completes "El campo <field> …" for text no part of the gateway may store or forward: NUL
+ * and the other control characters but tab and line breaks, lone surrogates, U+FFFE, U+FFFF
+ * (none of them is XML text, and PostgreSQL refuses NUL).
+ */
+export function forbiddenCharacter(codePoint: number): string {
+  const code = codePoint.toString(16).toUpperCase().padStart(4, "0");
+  return `contiene un carácter no permitido (U+${code}): no se aceptan caracteres de control (salvo tabulación y saltos de línea), sustitutos sueltos ni U+FFFE/U+FFFF`;
 }
 
 export function readOnlyKey(group: WriteGroup): AppError {

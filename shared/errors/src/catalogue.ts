@@ -12,6 +12,12 @@ export type ErrorKind =
   | "invalid"
   /** the body is larger than the edge accepts (413) */
   | "too_large"
+  /** the request did not arrive complete in time (408) */
+  | "request_timeout"
+  /** a path segment is longer than any the API has (414) */
+  | "uri_too_long"
+  /** the request line and headers exceed the server's limit (431) */
+  | "headers_too_large"
   /** no valid credential (401) */
   | "unauthenticated"
   /** plan quota exhausted (402) */
@@ -61,6 +67,28 @@ export const catalogue = {
   BODY_TOO_LARGE: entry("too_large", false, "El cuerpo de la solicitud es demasiado grande"),
   /** no route with that method and path */
   ROUTE_NOT_FOUND: entry("not_found", false, "Ruta no encontrada"),
+  /** not valid HTTP: request line or headers unreadable, Content-Length with Transfer-Encoding, no Host */
+  MALFORMED_REQUEST: entry("invalid", false, "La solicitud HTTP está mal formada"),
+  /** the path's percent-encoding is not UTF-8 */
+  INVALID_URL: entry(
+    "invalid",
+    false,
+    "La URL no es válida: codificá cada carácter como %XX sobre sus bytes UTF-8",
+  ),
+  /** a path segment (an id, a table name) longer than any the API has */
+  URI_TOO_LONG: entry("uri_too_long", false, "La URL es demasiado larga"),
+  /** request line and headers over the server's limit */
+  HEADERS_TOO_LARGE: entry(
+    "headers_too_large",
+    false,
+    "Los encabezados de la solicitud son demasiado grandes",
+  ),
+  /** headers and body did not arrive complete within the edge's request time limit */
+  REQUEST_TIMEOUT: entry(
+    "request_timeout",
+    true,
+    "La solicitud no llegó completa a tiempo: enviá los encabezados y el cuerpo sin pausas",
+  ),
 
   // --- issuance by reference (spec §7.2, 400) ---
   /** clienteId does not resolve in the caller's account */

@@ -1,5 +1,11 @@
 import { connectBus, type Binding, type Bus } from "@pasarela/bus";
-import { migrateToLatest, openDatabase, type Database, type Migration } from "@pasarela/db";
+import {
+  classifyDatabaseFailure,
+  migrateToLatest,
+  openDatabase,
+  type Database,
+  type Migration,
+} from "@pasarela/db";
 import { createLogger, startTracing, type Logger, type Tracing } from "@pasarela/telemetry";
 
 /** The settings every service process reads (from its own config.ts). */
@@ -77,6 +83,8 @@ export async function startService<DB, Deps>(
     logger,
     tracer: tracing.tracer,
     defaultTimeoutMs: settings.NATS_REQUEST_TIMEOUT_MS,
+    // a dropped database connection is a momentary outage (503), not a bug (500)
+    ...(db ? { classifyFailure: classifyDatabaseFailure } : {}),
   });
   const started = await definition.start({ bus, db, logger, tracing });
   const served = bus.serve(

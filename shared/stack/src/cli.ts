@@ -70,6 +70,7 @@ async function main(): Promise<void> {
   const db = await database();
   infra.push(db);
   const useSimulator = process.env.AUTHORITY !== "real";
+  const simulatorCaFile = join(dataDir, "authority-sim-ca.pem");
   const stack = await startStack({
     root,
     natsUrl: natsServer.url,
@@ -78,7 +79,12 @@ async function main(): Promise<void> {
     simulator: useSimulator
       ? {
           port: Number(process.env.SIM_PORT ?? 4400),
+          httpsPort:
+            process.env.SIM_HTTPS_PORT === "off"
+              ? "off"
+              : Number(process.env.SIM_HTTPS_PORT ?? 4401),
           stateFile: join(dataDir, "authority-sim.json"),
+          tlsCaFile: simulatorCaFile,
         }
       : undefined,
     env: { ...localSecrets(), ...(process.env.LOG_LEVEL ? {} : { LOG_LEVEL: "warn" }) },
@@ -88,6 +94,11 @@ async function main(): Promise<void> {
     say(
       `authority: both environments point at the local simulator ${stack.simulatorUrl} (AUTHORITY=real to use the real hosts)`,
     );
+    if (stack.simulatorHttpsUrl) {
+      say(
+        `the simulator also serves HTTPS at ${stack.simulatorHttpsUrl}; its CA certificate is ${simulatorCaFile}`,
+      );
+    }
   }
   say(`gateway ready at ${stack.edgeUrl} (docs at ${stack.edgeUrl}/docs); Ctrl-C stops everything`);
 

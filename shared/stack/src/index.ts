@@ -10,9 +10,12 @@ export {
   type Running,
 } from "./infra.js";
 export {
+  defaultSupervision,
   gatewayServices,
+  restartDelay,
   simulatorAuthorityEnv,
   startStack,
   type Stack,
   type StackOptions,
+  type Supervision,
 } from "./stack.js";

@@ -9,6 +9,8 @@ export interface Running {
   url: string;
   /** who provides it: configuration, a container, or a private process of ours */
   source: "configured" | "container" | "private";
+  /** the server's process, when it is a private process of ours */
+  pid?: number | undefined;
   stop(): Promise<void>;
 }
 
@@ -92,18 +94,24 @@ function stopProcess(child: ChildProcess, timeoutMs = 5_000): Promise<void> {
   });
 }
 
-/** A private nats-server with JetStream, storing under `dataDir`, on a free port. */
-export async function startPrivateNats(dataDir: string): Promise<Running> {
+/**
+ * A private nats-server with JetStream, storing under `dataDir`, on a free port (or on `port`,
+ * to bring a killed server back where its clients reconnect).
+ */
+export async function startPrivateNats(
+  dataDir: string,
+  options: { port?: number } = {},
+): Promise<Running> {
   const binary = binaryPath("nats-server");
   if (!binary) throw new Error("nats-server is not installed");
   mkdirSync(dataDir, { recursive: true });
-  const port = await freePort();
+  const port = options.port ?? (await freePort());
   const child = spawn(binary, ["-a", "127.0.0.1", "-p", String(port), "-js", "-sd", dataDir], {
     stdio: "ignore",
   });
   const url = `nats://127.0.0.1:${port}`;
   await waitUntil(() => tcpAnswers("127.0.0.1", port), "private nats-server");
-  return { url, source: "private", stop: () => stopProcess(child) };
+  return { url, source: "private", pid: child.pid, stop: () => stopProcess(child) };
 }
 
 /** Debian keeps the server binaries per major version; the newest installed one wins. */

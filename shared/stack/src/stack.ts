@@ -15,29 +15,75 @@ export interface StackOptions {
   prefix?: string | undefined;
   edgePort?: number | undefined;
   /** start the authority simulator and point every authority URL at it */
-  simulator?: { port?: number | undefined; stateFile?: string | undefined } | undefined;
-  /** variables for every process (secrets, log level, authority URLs) */
+  simulator?:
+    | {
+        port?: number | undefined;
+        /** its HTTPS port (the same app over TLS); a free one by default, `off` for none */
+        httpsPort?: number | "off" | undefined;
+        stateFile?: string | undefined;
+        /** where it writes the certificate of its TLS CA, for AUTHORITY_CA_FILE */
+        tlsCaFile?: string | undefined;
+      }
+    | undefined;
+  /** variables for every process (secrets, log level, authority URLs: these win over the simulator's) */
   env?: Record<string, string> | undefined;
   /** where process output goes: the terminal (prefixed), kept in memory, or dropped */
   output?: "terminal" | "memory" | "silent";
   readyTimeoutMs?: number;
   /** extra node flags for every process (for example profiling flags) */
   nodeArgs?: readonly string[];
+  /** how a process that dies after the stack is ready is restarted */
+  supervision?: Partial<Supervision> | undefined;
+}
+
+/**
+ * A process that exits after the stack is ready is restarted after `initialDelayMs`, doubling
+ * for each further crash up to `maxDelayMs`; a process that ran `stableAfterMs` before it
+ * crashed starts again from `initialDelayMs`.
+ */
+export interface Supervision {
+  initialDelayMs: number;
+  maxDelayMs: number;
+  stableAfterMs: number;
+}
+
+export const defaultSupervision: Supervision = {
+  initialDelayMs: 250,
+  maxDelayMs: 15_000,
+  stableAfterMs: 30_000,
+};
+
+/** The wait before restarting a process that crashed `consecutive` times in a row before (0: first). */
+export function restartDelay(consecutive: number, supervision: Supervision): number {
+  return Math.min(supervision.maxDelayMs, supervision.initialDelayMs * 2 ** consecutive);
 }
 
 export interface Stack {
   edgeUrl: string;
   simulatorUrl: string | undefined;
+  /** the simulator's HTTPS origin, when it runs */
+  simulatorHttpsUrl: string | undefined;
   /** the environment every process got (minus nothing: tests reuse it for CLIs) */
   env: Record<string, string>;
   /** captured output of every process, when output is "memory" */
   output(): string;
+  /** the running process of `name`, if it is running now */
+  pid(name: string): number | undefined;
+  /** how many times each process was restarted after a crash */
+  restarts(): Record<string, number>;
   stop(): Promise<void>;
 }
 
 interface Child {
   name: string;
+  entry: string;
+  extraEnv: Record<string, string>;
   process: ChildProcess;
+  startedAt: number;
+  /** crashes in a row, each within `stableAfterMs` of its start */
+  consecutive: number;
+  restarts: number;
+  restartTimer?: NodeJS.Timeout | undefined;
 }
 
 function entryOf(root: string, name: string, file = "main.js"): string | undefined {
@@ -64,10 +110,10 @@ async function waitForHttp(url: string, timeoutMs: number, children: Child[]): P
   const deadline = Date.now() + timeoutMs;
   let last = "no answer";
   while (Date.now() < deadline) {
-    const dead = children.find((c) => c.process.exitCode !== null);
+    const dead = children.find((c) => c.process.exitCode !== null || c.process.signalCode !== null);
     if (dead)
       throw new Error(
-        `${dead.name} exited with code ${String(dead.process.exitCode)} during start`,
+        `${dead.name} exited with code ${String(dead.process.exitCode)} (signal ${String(dead.process.signalCode)}) during start`,
       );
     try {
       const response = await fetch(url, { signal: AbortSignal.timeout(2_000) });
@@ -87,8 +133,11 @@ async function waitForHttp(url: string, timeoutMs: number, children: Child[]): P
  */
 export async function startStack(options: StackOptions): Promise<Stack> {
   const output = options.output ?? "terminal";
+  const supervision: Supervision = { ...defaultSupervision, ...options.supervision };
   const captured: string[] = [];
   const children: Child[] = [];
+  let ready = false;
+  let stopping = false;
   const edgePort = options.edgePort ?? (await freePort());
   const env: Record<string, string> = {
     ...(Object.fromEntries(
@@ -101,7 +150,12 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     ...options.env,
   };
 
-  const launch = (name: string, entry: string, extraEnv: Record<string, string> = {}) => {
+  const say = (message: string) => {
+    if (output === "memory") captured.push(`[stack] ${message}\n`);
+    else if (output === "terminal") process.stdout.write(`[stack] ${message}\n`);
+  };
+
+  const spawnChild = (name: string, entry: string, extraEnv: Record<string, string>) => {
     const child = spawn(process.execPath, [...(options.nodeArgs ?? []), entry], {
       env: { ...env, ...extraEnv },
       stdio: output === "silent" ? "ignore" : ["ignore", "pipe", "pipe"],
@@ -113,15 +167,56 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     };
     child.stdout?.on("data", sink);
     child.stderr?.on("data", sink);
-    children.push({ name, process: child });
+    return child;
+  };
+
+  // Before the stack is ready a dying process fails the start (waitForHttp reports it): a
+  // configuration error must not loop. Afterwards it is restarted with backoff, and /readyz
+  // (which asks every service's health subject) is red until it answers again.
+  const supervise = (child: Child) => {
+    child.process.once("exit", (code, signal) => {
+      if (stopping || !ready) return;
+      const ranMs = Date.now() - child.startedAt;
+      if (ranMs >= supervision.stableAfterMs) child.consecutive = 0;
+      const delay = restartDelay(child.consecutive, supervision);
+      child.consecutive++;
+      child.restarts++;
+      say(
+        `${child.name} exited (code ${String(code)}, signal ${String(signal)}) after ${ranMs} ms; restart ${child.restarts} in ${delay} ms`,
+      );
+      child.restartTimer = setTimeout(() => {
+        child.restartTimer = undefined;
+        if (stopping) return;
+        child.process = spawnChild(child.name, child.entry, child.extraEnv);
+        child.startedAt = Date.now();
+        supervise(child);
+      }, delay);
+    });
+  };
+
+  const launch = (name: string, entry: string, extraEnv: Record<string, string> = {}) => {
+    const child: Child = {
+      name,
+      entry,
+      extraEnv,
+      process: spawnChild(name, entry, extraEnv),
+      startedAt: Date.now(),
+      consecutive: 0,
+      restarts: 0,
+    };
+    supervise(child);
+    children.push(child);
   };
   // If this process dies without a clean stop, take the children with it.
   const killAll = () => {
+    stopping = true;
     for (const { process: child } of children) if (child.exitCode === null) child.kill("SIGKILL");
   };
   process.once("exit", killAll);
 
   const stop = async () => {
+    stopping = true;
+    for (const child of children) clearTimeout(child.restartTimer);
     process.removeListener("exit", killAll);
     await Promise.all(
       [...children].reverse().map(
@@ -140,22 +235,32 @@ export async function startStack(options: StackOptions): Promise<Stack> {
   };
 
   let simulatorUrl: string | undefined;
+  let simulatorHttpsUrl: string | undefined;
   try {
     if (options.simulator) {
       const entry = entryOf(options.root, "authority-sim");
       if (!entry) throw new Error("the authority simulator is not built (run: npx tsc -b)");
       const port = options.simulator.port ?? (await freePort());
+      const httpsPort = options.simulator.httpsPort ?? (await freePort());
       simulatorUrl = `http://127.0.0.1:${port}`;
+      if (httpsPort !== "off") simulatorHttpsUrl = `https://127.0.0.1:${httpsPort}`;
       launch("authority-sim", entry, {
         SIM_PORT: String(port),
+        SIM_HTTPS_PORT: String(httpsPort),
         ...(options.simulator.stateFile ? { SIM_STATE_FILE: options.simulator.stateFile } : {}),
+        ...(options.simulator.tlsCaFile ? { SIM_TLS_CA_FILE: options.simulator.tlsCaFile } : {}),
       });
       await waitForHttp(
         `${simulatorUrl}/_control/health`,
         options.readyTimeoutMs ?? 30_000,
         children,
       );
-      Object.assign(env, simulatorAuthorityEnv(simulatorUrl), { SIM_URL: simulatorUrl });
+      Object.assign(
+        env,
+        simulatorAuthorityEnv(simulatorUrl),
+        { SIM_URL: simulatorUrl },
+        options.env,
+      );
     }
     for (const name of gatewayServices) {
       const entry = entryOf(options.root, name);
@@ -165,7 +270,22 @@ export async function startStack(options: StackOptions): Promise<Stack> {
       throw new Error("the edge is not built (run: npx tsc -b)");
     const edgeUrl = `http://127.0.0.1:${edgePort}`;
     await waitForHttp(`${edgeUrl}/readyz`, options.readyTimeoutMs ?? 60_000, children);
-    return { edgeUrl, simulatorUrl, env, output: () => captured.join(""), stop };
+    ready = true;
+    return {
+      edgeUrl,
+      simulatorUrl,
+      simulatorHttpsUrl,
+      env,
+      output: () => captured.join(""),
+      pid: (name) => {
+        const child = children.find((c) => c.name === name)?.process;
+        return child && child.exitCode === null && child.signalCode === null
+          ? child.pid
+          : undefined;
+      },
+      restarts: () => Object.fromEntries(children.map((c) => [c.name, c.restarts])),
+      stop,
+    };
   } catch (error) {
     await stop();
     const detail = output === "memory" ? `\n${captured.join("").slice(-4000)}` : "";

@@ -1,4 +1,10 @@
-import type { Environment, FaultMode, FaultService, WsnService } from "../state.js";
+import type {
+  CondicionPadron,
+  Environment,
+  FaultMode,
+  FaultService,
+  WsnService,
+} from "../state.js";
 
 export interface Stats {
   logins: Record<string, number>;
@@ -22,9 +28,28 @@ export interface SettingsInput {
   clockOffsetMs?: number;
 }
 
+/** A person of the registry (padrón); see `Person` in state.ts. */
+export interface PersonInput {
+  cuit: string;
+  /** Default: JURIDICA for CUITs starting 30, 33 or 34, FISICA otherwise. */
+  tipoPersona?: "FISICA" | "JURIDICA";
+  /** Required for JURIDICA. */
+  razonSocial?: string;
+  /** Required for FISICA. */
+  apellido?: string;
+  nombre?: string;
+  /** Default ACTIVO. */
+  estadoClave?: "ACTIVO" | "INACTIVO";
+  condicionIva: CondicionPadron;
+  /** In order: the first is the main activity (Orden 1). */
+  actividades?: { id: number; desc: string }[];
+}
+
 /** Typed client for the simulator's control API (used by the CLI and other packages' tests). */
 export interface ControlClient {
   health(): Promise<{ ok: true }>;
+  /** PEM of the CA behind the simulator's HTTPS certificate: what a client must trust. */
+  tlsCaCertificate(): Promise<string>;
   caCertificate(environment: Environment): Promise<string>;
   issueCertificate(environment: Environment, csrPem: string): Promise<string>;
   delegate(
@@ -63,6 +88,13 @@ export interface ControlClient {
     environment: Environment,
     input: { idPermiso: string; dstMerc: number; status: "OK" | "NO" },
   ): Promise<{ ok: true }>;
+  /** Registers a person in the registry, or replaces its record. */
+  setPerson(environment: Environment, input: PersonInput): Promise<{ ok: true }>;
+  /** Takes a person out of the registry (`removed` is false when it was not there). */
+  forgetPerson(
+    environment: Environment,
+    input: { cuit: string },
+  ): Promise<{ ok: true; removed: boolean }>;
 }
 
 export class ControlError extends Error {
@@ -112,6 +144,8 @@ export function makeControlClient(baseUrl: string): ControlClient {
   }
   return {
     health: () => call("GET", "/health"),
+    tlsCaCertificate: async () =>
+      (await call<{ certificate: string }>("GET", "/tls-ca")).certificate,
     caCertificate: async (env) =>
       (await call<{ certificate: string }>("GET", `/${env}/ca`)).certificate,
     issueCertificate: async (env, csr) =>
@@ -126,5 +160,7 @@ export function makeControlClient(baseUrl: string): ControlClient {
     forgetTas: (env) => call("POST", `/${env}/forget-tas`, {}),
     setCotizacion: (env, input) => call("POST", `/${env}/cotizaciones`, input),
     setPermit: (env, input) => call("POST", `/${env}/permits`, input),
+    setPerson: (env, input) => call("POST", `/${env}/persons`, input),
+    forgetPerson: (env, input) => call("DELETE", `/${env}/persons`, input),
   };
 }

@@ -1,8 +1,15 @@
 import { z } from "zod";
 import { CsrError, issueCertificate } from "../ca.js";
 import { isValidCuit } from "../cuit.js";
-import { ENVIRONMENTS, FAULT_MODES, FAULT_SERVICES, WSN_SERVICES, resetWorld } from "../state.js";
-import type { Environment } from "../state.js";
+import {
+  CONDICIONES_PADRON,
+  ENVIRONMENTS,
+  FAULT_MODES,
+  FAULT_SERVICES,
+  WSN_SERVICES,
+  resetWorld,
+} from "../state.js";
+import type { Environment, Person } from "../state.js";
 import type { World } from "../world.js";
 
 export interface ControlResponse {
@@ -40,6 +47,24 @@ const schemas = {
     clockOffsetMs: z.number().int().optional(),
   }),
   cotizacion: z.object({ monId: z.string().min(1).max(3), cotiz: z.number().positive() }),
+  person: z
+    .object({
+      cuit,
+      /** Derived from the prefix when absent: 30, 33 and 34 are companies. */
+      tipoPersona: z.enum(["FISICA", "JURIDICA"]).optional(),
+      razonSocial: z.string().min(1).max(200).optional(),
+      apellido: z.string().min(1).max(200).optional(),
+      nombre: z.string().min(1).max(200).optional(),
+      estadoClave: z.enum(["ACTIVO", "INACTIVO"]).default("ACTIVO"),
+      condicionIva: z.enum(CONDICIONES_PADRON),
+      actividades: z
+        .array(z.object({ id: z.number().int().positive(), desc: z.string().min(1).max(300) }))
+        .max(100)
+        .refine((a) => new Set(a.map((x) => x.id)).size === a.length, "repeated activity id")
+        .default([]),
+    })
+    .strict(),
+  personRef: z.object({ cuit }).strict(),
   permit: z.object({
     idPermiso: z.string().min(1),
     dstMerc: z.number().int(),
@@ -48,6 +73,30 @@ const schemas = {
 };
 
 const ok = { status: 200, body: { ok: true } } as const;
+
+/** A registry person from the control API's input; activities are numbered in the order given. */
+function toPerson(input: z.infer<typeof schemas.person>): Person | string {
+  const tipoPersona = input.tipoPersona ?? (/^3[034]/.test(input.cuit) ? "JURIDICA" : "FISICA");
+  if (tipoPersona === "JURIDICA" && input.razonSocial === undefined) {
+    return "razonSocial: required for a JURIDICA person";
+  }
+  if (tipoPersona === "FISICA" && input.apellido === undefined) {
+    return "apellido: required for a FISICA person";
+  }
+  return {
+    cuit: input.cuit,
+    tipoPersona,
+    ...(tipoPersona === "JURIDICA"
+      ? { razonSocial: input.razonSocial }
+      : {
+          apellido: input.apellido,
+          ...(input.nombre === undefined ? {} : { nombre: input.nombre }),
+        }),
+    estadoClave: input.estadoClave,
+    condicionIva: input.condicionIva,
+    actividades: input.actividades.map((a, i) => ({ id: a.id, orden: i + 1, desc: a.desc })),
+  };
+}
 
 function bad(error: z.ZodError): ControlResponse {
   const issue = error.issues[0];
@@ -58,14 +107,23 @@ function bad(error: z.ZodError): ControlResponse {
   };
 }
 
-/** The JSON control API under /_control; `worlds` holds one World per environment. */
+/**
+ * The JSON control API under /_control; `worlds` holds one World per environment, `tlsCa` the
+ * CA of the HTTPS port (undefined when the simulator serves plain HTTP only).
+ */
 export function handleControl(
   method: string,
   path: string,
   body: unknown,
   worlds: Readonly<Record<Environment, World>>,
+  tlsCa: string | undefined,
 ): ControlResponse {
   if (path === "/_control/health") return ok;
+  if (path === "/_control/tls-ca" && method === "GET") {
+    return tlsCa === undefined
+      ? { status: 404, body: { error: "the simulator does not serve HTTPS (SIM_HTTPS_PORT)" } }
+      : { status: 200, body: { certificate: tlsCa } };
+  }
   const m = /^\/_control\/([^/]+)\/([^/]+)$/.exec(path);
   if (m === null) return { status: 404, body: { error: `no control route ${path}` } };
   const envName = m[1] ?? "";
@@ -169,6 +227,26 @@ export function handleControl(
       state.cotizaciones[p.data.monId] = p.data.cotiz;
       world.commit();
       return ok;
+    }
+    case "POST persons": {
+      const p = schemas.person.safeParse(body);
+      if (!p.success) return bad(p.error);
+      const person = toPerson(p.data);
+      if (typeof person === "string") return { status: 400, body: { error: person } };
+      state.persons[person.cuit] = person;
+      world.commit();
+      return ok;
+    }
+    case "DELETE persons": {
+      const p = schemas.personRef.safeParse(body);
+      if (!p.success) return bad(p.error);
+      const removed = state.persons[p.data.cuit] !== undefined;
+      if (removed) {
+        const { [p.data.cuit]: _gone, ...kept } = state.persons;
+        state.persons = kept;
+        world.commit();
+      }
+      return { status: 200, body: { ok: true, removed } };
     }
     case "POST permits": {
       const p = schemas.permit.safeParse(body);

@@ -13,6 +13,12 @@ export interface OpContext {
   readonly now: number;
 }
 
+/**
+ * What a request holds while the service processes it, from arrival to answer (fault latency
+ * included): `refused` answers it with `inner` when another request already holds the same.
+ */
+export type Admission = { kind: "admitted"; release(): void } | { kind: "refused"; inner: string };
+
 export interface AsmxService {
   readonly ns: string;
   /** FEHeaderInfo as each environment's servers write it; `fecha` is the simulated clock. */
@@ -23,6 +29,8 @@ export interface AsmxService {
   readonly operations: Readonly<Record<string, (ctx: OpContext) => string>>;
   /** The operation's result carrying one infrastructure error (fault mode error-501). */
   errorResult(op: string, code: number, message: string): string;
+  /** Admits a request on arrival; undefined for requests that hold nothing. */
+  admit?(world: World, op: string, body: XmlElement | undefined): Admission | undefined;
 }
 
 /** FEDummy/FEXDummy's result; fault mode error-501 reports the database as down. */

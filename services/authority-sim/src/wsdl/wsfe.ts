@@ -194,6 +194,17 @@ export const WSFE_WSDL: AsmxWsdlSpec = {
       ["Cmp_Clase", "string"],
     ]),
     CondicionIvaReceptorResponse: [["ResultGet", "ArrayOfCondicionIvaReceptor"], ...ERR_EVT],
+    ...withArray("PaisTipo", [
+      ["Id", "short"],
+      ["Desc", "string"],
+    ]),
+    FEPaisResponse: [["ResultGet", "ArrayOfPaisTipo"], ...ERR_EVT],
+    ...withArray("ActividadesTipo", [
+      ["Id", "long"],
+      ["Orden", "short"],
+      ["Desc", "string"],
+    ]),
+    FEActividadesResponse: [["ResultGet", "ArrayOfActividadesTipo"], ...ERR_EVT],
   },
   operations: {
     FECAESolicitar: { input: [auth, ["FeCAEReq", "FECAERequest"]], result: "FECAEResponse" },
@@ -223,5 +234,7 @@ export const WSFE_WSDL: AsmxWsdlSpec = {
       input: [auth, ["ClaseCmp", "string"]],
       result: "CondicionIvaReceptorResponse",
     },
+    FEParamGetTiposPaises: { input: [auth], result: "FEPaisResponse" },
+    FEParamGetActividades: { input: [auth], result: "FEActividadesResponse" },
   },
 };

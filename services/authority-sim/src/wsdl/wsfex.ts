@@ -38,6 +38,107 @@ const CMP_FIELDS: readonly Field[] = [
   ["Items", "ArrayOfItem"],
 ];
 
+/** `<Prefix>_Id`, `_Ds`, `_vig_desde`, `_vig_hasta`: the shape of most parameter tables. */
+const vigencia = (prefix: string, idType: string): readonly Field[] => [
+  [`${prefix}_Id`, idType],
+  [`${prefix}_Ds`, "string"],
+  [`${prefix}_vig_desde`, "string"],
+  [`${prefix}_vig_hasta`, "string"],
+];
+
+/**
+ * FEXGetPARAM_<op>: Auth (plus `extra` inputs) in, `FEXResultGet` of type `result` (a list
+ * of `ClsFEXResponse_<row>` unless `single`) plus FEXErr/FEXEvents out.
+ */
+interface ParamSpec {
+  response: string;
+  row: string;
+  fields: readonly Field[];
+  extra?: readonly Field[];
+  single?: boolean;
+}
+
+const PARAMS: Readonly<Record<string, ParamSpec>> = {
+  Cbte_Tipo: {
+    response: "FEXResponse_Cbte_Tipo",
+    row: "Cbte_Tipo",
+    fields: vigencia("Cbte", "short"),
+  },
+  Tipo_Expo: { response: "FEXResponse_Tex", row: "Tex", fields: vigencia("Tex", "short") },
+  Incoterms: { response: "FEXResponse_Inc", row: "Inc", fields: vigencia("Inc", "string") },
+  Idiomas: { response: "FEXResponse_Idi", row: "Idi", fields: vigencia("Idi", "short") },
+  UMed: { response: "FEXResponse_Umed", row: "UMed", fields: vigencia("Umed", "short") },
+  DST_pais: {
+    response: "FEXResponse_DST_pais",
+    row: "DST_pais",
+    fields: [
+      ["DST_Codigo", "string"],
+      ["DST_Ds", "string"],
+    ],
+  },
+  DST_CUIT: {
+    response: "FEXResponse_DST_cuit",
+    row: "DST_cuit",
+    fields: [
+      ["DST_CUIT", "long"],
+      ["DST_Ds", "string"],
+    ],
+  },
+  MON: { response: "FEXResponse_Mon", row: "Mon", fields: vigencia("Mon", "string") },
+  MON_CON_COTIZACION: {
+    response: "FEXResponse_Mon_CON_COTIZACION",
+    row: "Mon_CON_Cotizacion",
+    fields: [
+      ["Mon_Id", "string"],
+      ["Mon_Ds", "string"],
+      ["Mon_ctz", "string"],
+      ["Fecha_ctz", "string"],
+    ],
+    extra: [["Fecha_CTZ", "string"]],
+  },
+  Ctz: {
+    response: "FEXResponse_Ctz",
+    row: "Ctz",
+    fields: [
+      ["Mon_ctz", "decimal"],
+      ["Mon_fecha", "string"],
+    ],
+    // FchCotiz came after the 2021 WSDL (authority-ws.md §4.2); optional, as the service has it
+    extra: [
+      ["Mon_id", "string"],
+      ["FchCotiz", "string"],
+    ],
+    single: true,
+  },
+  PtoVenta: {
+    response: "FEXResponse_PtoVenta",
+    row: "PtoVenta",
+    fields: [
+      ["Pve_Nro", "int"],
+      ["Pve_Bloqueado", "string"],
+      ["Pve_FchBaja", "string"],
+    ],
+  },
+};
+
+const paramTypes: Record<string, readonly Field[]> = {};
+const paramOperations: Record<string, { input: readonly Field[]; result: string }> = {};
+for (const [name, spec] of Object.entries(PARAMS)) {
+  const rowType = `ClsFEXResponse_${spec.row}`;
+  Object.assign(
+    paramTypes,
+    spec.single === true ? { [rowType]: spec.fields } : withArray(rowType, spec.fields),
+  );
+  paramTypes[spec.response] = [
+    ["FEXResultGet", spec.single === true ? rowType : `ArrayOf${rowType}`],
+    ...ERR_EVT,
+  ];
+  paramOperations[`FEXGetPARAM_${name}`] = {
+    input: [auth, ...(spec.extra ?? [])],
+    result: spec.response,
+  };
+}
+
 /** The project's WSFEXv1 contract: the subset of operations the simulator implements. */
 export const WSFEX_WSDL: AsmxWsdlSpec = {
   ns: WSFEX_NS,
@@ -130,6 +231,7 @@ export const WSFEX_WSDL: AsmxWsdlSpec = {
     ClsFEXResponse_LastID: [["Id", "long"]],
     FEXResponse_CheckPermiso: [["FEXResultGet", "ClsFEXResponse_CheckPermiso"], ...ERR_EVT],
     ClsFEXResponse_CheckPermiso: [["Status", "string"]],
+    ...paramTypes,
     DummyResponse: [
       ["AppServer", "string"],
       ["DbServer", "string"],
@@ -145,6 +247,7 @@ export const WSFEX_WSDL: AsmxWsdlSpec = {
       input: [auth, ["ID_Permiso", "string"], ["Dst_merc", "int"]],
       result: "FEXResponse_CheckPermiso",
     },
+    ...paramOperations,
     FEXDummy: { input: [], result: "DummyResponse" },
   },
 };

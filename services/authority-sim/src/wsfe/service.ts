@@ -1,15 +1,18 @@
 import { newCae } from "../cae.js";
+import { RequestReadError, fieldReader } from "../soap/asmx.js";
 import type { FieldReader } from "../soap/asmx.js";
 import { dummyResult } from "../soap/service.js";
-import type { AsmxService, OpContext } from "../soap/service.js";
+import type { Admission, AsmxService, OpContext } from "../soap/service.js";
 import { el, escapeXml, formatNumber, listXml } from "../soap/xml.js";
 import type { XmlElement } from "../soap/xml.js";
 import { isPosEnabled } from "../state.js";
-import type { FeSeries, FeVoucher, Pair } from "../state.js";
+import type { EnvState, FeSeries, FeVoucher, Pair } from "../state.js";
 import { arDate, arTimestamp, dateFromDayNumber, dayNumber } from "../time.js";
 import { checkToken } from "../token.js";
+import { PAISES } from "../wsfex/tables.js";
+import type { World } from "../world.js";
+import type { DetailInput, Knowledge } from "./findings.js";
 import { validateDetail } from "./validate.js";
-import type { DetailInput } from "./validate.js";
 import {
   CBTE_TIPOS,
   CONCEPTOS,
@@ -33,6 +36,9 @@ const MSG_NOT_FOUND = "No existen datos en nuestros registros para los parametro
 const MSG_10016 =
   "El numero o fecha del comprobante no se corresponde con el proximo a autorizar. " +
   "Consultar metodo FECompUltimoAutorizado.";
+
+/** §3.8: the code is the reference's; the text is the simulator's, unaccented like the rest. */
+const MSG_502 = "Transaccion Activa";
 
 const pairsXml = (wrapper: string, tag: string, pairs: readonly Pair[]): string =>
   listXml(
@@ -97,6 +103,7 @@ function readDetail(r: FieldReader, d: XmlElement): DetailInput {
     const w = r.el(d, wrapper);
     return w === undefined ? undefined : r.all(w, item).map(f);
   };
+  const periodo = r.el(d, "PeriodoAsoc");
   return {
     concepto: r.int(d, "Concepto") ?? 0,
     docTipo: r.int(d, "DocTipo") ?? 0,
@@ -140,7 +147,30 @@ function readDetail(r: FieldReader, d: XmlElement): DetailInput {
       id: r.str(x, "Id")?.trim() ?? "",
       valor: r.str(x, "Valor") ?? "",
     })),
-    periodoAsoc: r.el(d, "PeriodoAsoc") !== undefined,
+    compradores: arr("Compradores", "Comprador", (x) => ({
+      docTipo: r.int(x, "DocTipo") ?? 0,
+      docNro: r.int(x, "DocNro") ?? 0,
+      porcentaje: r.num(x, "Porcentaje") ?? 0,
+    })),
+    periodoAsoc:
+      periodo === undefined
+        ? undefined
+        : {
+            fchDesde: r.str(periodo, "FchDesde")?.trim() ?? "",
+            fchHasta: r.str(periodo, "FchHasta")?.trim() ?? "",
+          },
+    actividades: arr("Actividades", "Actividad", (x) => r.int(x, "Id") ?? 0),
+  };
+}
+
+/** What FECAESolicitar judges against besides the request: this environment's state. */
+function knowledge(env: EnvState): Knowledge {
+  return {
+    person: (cuit) => env.persons[cuit],
+    officialRate: (monId) => env.cotizaciones[monId],
+    voucher: (cuit, ptoVta, cbteTipo, nro) =>
+      env.fe[seriesKey(cuit, ptoVta, cbteTipo)]?.vouchers[String(nro)],
+    electronicPos: (cuit, ptoVta) => isPosEnabled(env, "wsfe", cuit, ptoVta),
   };
 }
 
@@ -211,6 +241,7 @@ function feCaeSolicitar(ctx: OpContext): string {
     });
   }
 
+  const known = knowledge(world.state);
   const key = seriesKey(cuit, ptoVta, cbteTipo);
   const series: FeSeries = world.state.fe[key] ?? { last: 0, lastFch: "", vouchers: {} };
   const dets: string[] = [];
@@ -228,8 +259,9 @@ function feCaeSolicitar(ctx: OpContext): string {
       results.push("R");
       continue;
     }
-    const obs = validateDetail({ cuit, cbteTipo, today, detail: d, fch });
-    if (obs.length > 0) {
+    const found = validateDetail({ cuit, cbteTipo, today, fch, detail: d, known });
+    const obs = found.map(({ code, msg }) => ({ code, msg }));
+    if (found.some((x) => x.rejects)) {
       dets.push(detResp(d, fch, "R", obs));
       results.push("R");
       continue;
@@ -261,6 +293,11 @@ function feCaeSolicitar(ctx: OpContext): string {
       tributos: d.tributos ?? [],
       iva: d.iva ?? [],
       opcionales: d.opcionales ?? [],
+      compradores: d.compradores ?? [],
+      periodoAsoc: d.periodoAsoc ?? null,
+      actividades: d.actividades ?? [],
+      resultado: "A",
+      observaciones: obs,
       cae,
       caeFchVto: vto,
       fchProceso,
@@ -268,7 +305,7 @@ function feCaeSolicitar(ctx: OpContext): string {
     for (let n = d.cbteDesde; n <= d.cbteHasta; n++) series.vouchers[String(n)] = stored;
     series.last = d.cbteHasta;
     series.lastFch = fch;
-    dets.push(detResp(d, fch, "A", [], cae, vto));
+    dets.push(detResp(d, fch, "A", obs, cae, vto));
     results.push("A");
   }
   if (results.includes("A")) {
@@ -316,10 +353,14 @@ function feCompUltimoAutorizado(ctx: OpContext): string {
   return `<PtoVta>${ptoVta}</PtoVta><CbteTipo>${cbteTipo}</CbteTipo><CbteNro>${last}</CbteNro>`;
 }
 
-function voucherXml(v: FeVoucher, nro: number, ptoVta: number, cbteTipo: number): string {
+/**
+ * FECompConsultar's ResultGet: the request as sent (a B-class range with its own bounds, the
+ * same for each of its numbers), then the answer it got, observations included (§3.6).
+ */
+function voucherXml(v: FeVoucher, ptoVta: number, cbteTipo: number): string {
   return (
     `<ResultGet><Concepto>${v.concepto}</Concepto><DocTipo>${v.docTipo}</DocTipo>` +
-    `<DocNro>${v.docNro}</DocNro><CbteDesde>${nro}</CbteDesde><CbteHasta>${nro}</CbteHasta>` +
+    `<DocNro>${v.docNro}</DocNro><CbteDesde>${v.cbteDesde}</CbteDesde><CbteHasta>${v.cbteHasta}</CbteHasta>` +
     `<CbteFch>${v.cbteFch}</CbteFch><ImpTotal>${formatNumber(v.impTotal)}</ImpTotal>` +
     `<ImpTotConc>${formatNumber(v.impTotConc)}</ImpTotConc><ImpNeto>${formatNumber(v.impNeto)}</ImpNeto>` +
     `<ImpOpEx>${formatNumber(v.impOpEx)}</ImpOpEx><ImpTrib>${formatNumber(v.impTrib)}</ImpTrib>` +
@@ -358,9 +399,20 @@ function voucherXml(v: FeVoucher, nro: number, ptoVta: number, cbteTipo: number)
       v.opcionales,
       (o) => `<Opcional>${el("Id", o.id)}${el("Valor", o.valor)}</Opcional>`,
     ) +
-    `<Resultado>A</Resultado><CodAutorizacion>${v.cae}</CodAutorizacion>` +
+    listXml(
+      "Compradores",
+      v.compradores,
+      (c) =>
+        `<Comprador><DocTipo>${c.docTipo}</DocTipo><DocNro>${c.docNro}</DocNro>` +
+        `<Porcentaje>${formatNumber(c.porcentaje)}</Porcentaje></Comprador>`,
+    ) +
+    (v.periodoAsoc === null
+      ? ""
+      : `<PeriodoAsoc>${el("FchDesde", v.periodoAsoc.fchDesde)}${el("FchHasta", v.periodoAsoc.fchHasta)}</PeriodoAsoc>`) +
+    listXml("Actividades", v.actividades, (id) => `<Actividad><Id>${id}</Id></Actividad>`) +
+    `<Resultado>${v.resultado}</Resultado><CodAutorizacion>${v.cae}</CodAutorizacion>` +
     `<EmisionTipo>CAE</EmisionTipo><FchVto>${v.caeFchVto}</FchVto>` +
-    `<FchProceso>${v.fchProceso}</FchProceso>` +
+    `<FchProceso>${v.fchProceso}</FchProceso>${obsXml(v.observaciones)}` +
     `<PtoVta>${ptoVta}</PtoVta><CbteTipo>${cbteTipo}</CbteTipo></ResultGet>`
   );
 }
@@ -383,7 +435,7 @@ function feCompConsultar(ctx: OpContext): string {
   }
   const v = ctx.world.state.fe[seriesKey(a.cuit, ptoVta, cbteTipo)]?.vouchers[String(cbteNro)];
   if (v === undefined) return errorsXml([{ code: 602, msg: MSG_NOT_FOUND }]);
-  return voucherXml(v, cbteNro, ptoVta, cbteTipo);
+  return voucherXml(v, ptoVta, cbteTipo);
 }
 
 function feParamGetPtosVenta(ctx: OpContext): string {
@@ -452,10 +504,70 @@ function feParamGetCotizacion(ctx: OpContext): string {
   );
 }
 
+/** The Aduana country codes WSFEX also publishes (FEXGetPARAM_DST_pais), without dates (§3.2). */
+function feParamGetTiposPaises(ctx: OpContext): string {
+  const a = authenticate(ctx);
+  if (isPair(a)) return errorsXml([a]);
+  return `<ResultGet>${PAISES.map(
+    (p) => `<PaisTipo><Id>${p.codigo}</Id><Desc>${escapeXml(p.desc)}</Desc></PaisTipo>`,
+  ).join("")}</ResultGet>`;
+}
+
+/** The issuer's own activities, from the registry; 602 when it has none on record. */
+function feParamGetActividades(ctx: OpContext): string {
+  const a = authenticate(ctx);
+  if (isPair(a)) return errorsXml([a]);
+  const actividades = ctx.world.state.persons[a.cuit]?.actividades ?? [];
+  if (actividades.length === 0) return errorsXml([{ code: 602, msg: MSG_NOT_FOUND }]);
+  return `<ResultGet>${[...actividades]
+    .sort((x, y) => x.orden - y.orden)
+    .map(
+      (x) =>
+        `<ActividadesTipo><Id>${x.id}</Id><Orden>${x.orden}</Orden>` +
+        `<Desc>${escapeXml(x.desc)}</Desc></ActividadesTipo>`,
+    )
+    .join("")}</ResultGet>`;
+}
+
 function feCompTotXRequest(ctx: OpContext): string {
   const a = authenticate(ctx);
   if (isPair(a)) return totXRequestErrors([a]);
   return `<RegXReq>${MAX_REG_X_REQ}</RegXReq>`;
+}
+
+/** The series each environment is issuing on right now. */
+const activeSeries = new WeakMap<EnvState, Set<string>>();
+
+/**
+ * Two FECAESolicitar on one series processed at the same time: the later one gets Err 502
+ * "Transacción Activa" (§3.8, §8 item 3). A request holds its series from arrival to answer, so
+ * the fault latency is what makes two of them overlap. One whose token does not check out, or
+ * that cannot be read, holds nothing: its answer is the 600 or the fault.
+ */
+function admit(world: World, op: string, body: XmlElement | undefined): Admission | undefined {
+  if (op !== "FECAESolicitar") return undefined;
+  const r = fieldReader(WSFE_NS);
+  let key: string;
+  try {
+    const a = authenticate({ world, body, r, now: world.now() });
+    if (isPair(a)) return undefined;
+    const cab = r.el(r.el(body, "FeCAEReq"), "FeCabReq");
+    key = seriesKey(a.cuit, r.int(cab, "PtoVta") ?? 0, r.int(cab, "CbteTipo") ?? 0);
+  } catch (error) {
+    if (error instanceof RequestReadError) return undefined;
+    throw error;
+  }
+  let active = activeSeries.get(world.state);
+  if (active === undefined) {
+    active = new Set();
+    activeSeries.set(world.state, active);
+  }
+  if (active.has(key)) {
+    return { kind: "refused", inner: errorsXml([{ code: 502, msg: MSG_502 }]) };
+  }
+  const held = active;
+  held.add(key);
+  return { kind: "admitted", release: () => held.delete(key) };
 }
 
 export const wsfeService: AsmxService = {
@@ -480,7 +592,10 @@ export const wsfeService: AsmxService = {
     FEParamGetPtosVenta: feParamGetPtosVenta,
     FEParamGetCotizacion: feParamGetCotizacion,
     FEParamGetCondicionIvaReceptor: feParamGetCondicionIvaReceptor,
+    FEParamGetTiposPaises: feParamGetTiposPaises,
+    FEParamGetActividades: feParamGetActividades,
   },
+  admit,
   errorResult(op, code, msg) {
     const errs = [{ code, msg }];
     switch (op) {

@@ -67,6 +67,7 @@ export const FCE_INVOICES: ReadonlySet<number> = new Set([201, 206, 211]);
 export const NOTES: ReadonlySet<number> = new Set([
   2, 3, 7, 8, 12, 13, 52, 53, 202, 203, 207, 208, 212, 213,
 ]);
+export const CREDIT_NOTES: ReadonlySet<number> = new Set([3, 8, 13, 53, 203, 208, 213]);
 /** Notes exempt from the ΣBaseImp = ImpNeto rule. */
 export const NO_BASE_SUM: ReadonlySet<number> = new Set([2, 3, 7, 8, 52, 53]);
 
@@ -236,6 +237,11 @@ export const OPCIONALES: readonly Param[] = [
   p(23, "Factura de Crédito Electrónica MiPyMEs (FCE) - Referencia Comercial", "20190301"),
   p(27, "Factura de Crédito Electrónica MiPyMEs (FCE) - Transferencia", "20210301"),
 ];
+
+/** The opcionales only FCE vouchers may carry (§3.9.6, 10169). */
+export const FCE_OPCIONALES: ReadonlySet<string> = new Set(["2101", "2102", "22", "27"]);
+/** Opcionales that may repeat (10054); 23 too, with distinct values (§3.9.5). */
+export const REPEATABLE_OPCIONALES: ReadonlySet<string> = new Set(["1801", "1802", "2901", "2902"]);
 
 export interface CondicionIva {
   id: number;

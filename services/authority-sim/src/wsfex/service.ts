@@ -1,49 +1,14 @@
 import { newCae } from "../cae.js";
 import { dummyResult } from "../soap/service.js";
 import type { AsmxService, OpContext } from "../soap/service.js";
-import { el, escapeXml, formatNumber, listXml } from "../soap/xml.js";
+import { el, formatNumber, listXml } from "../soap/xml.js";
 import { isPosEnabled } from "../state.js";
 import type { FexVoucher } from "../state.js";
 import { arDate, dayNumber } from "../time.js";
-import { checkToken } from "../token.js";
+import { OK_TAIL, authenticate, fexErr } from "./auth.js";
+import { PARAM_OPERATIONS } from "./params.js";
 
 export const WSFEX_NS = "http://ar.gov.afip.dif.fexv1/";
-
-/** Every result ends in FEXErr and FEXEvents, success included (code 0). */
-function fexErr(code: number, msg: string): string {
-  return (
-    `<FEXErr><ErrCode>${code}</ErrCode><ErrMsg>${escapeXml(msg)}</ErrMsg></FEXErr>` +
-    "<FEXEvents><EventCode>0</EventCode><EventMsg>Ok</EventMsg></FEXEvents>"
-  );
-}
-
-const OK_TAIL = fexErr(0, "OK");
-
-const NOT_AUTHORIZED = "Usuario no autorizado a realizar esta operacion. ValidacionDeToken: ";
-
-/** Token checks: 1000 for token problems, 1001 for a CUIT outside the relations. */
-function authenticate(ctx: OpContext): { cuit: string } | { err: string } {
-  const auth = ctx.r.el(ctx.body, "Auth");
-  if (auth === undefined) {
-    return { err: fexErr(1000, `${NOT_AUTHORIZED}Parametro nulo o vacio (token)`) };
-  }
-  const cuit = String(ctx.r.int(auth, "Cuit") ?? 0);
-  if (cuit === "0") return { err: fexErr(1002, "El campo Cuit debe ser mayor a 0.") };
-  const check = checkToken({
-    token: ctx.r.str(auth, "Token") ?? "",
-    sign: ctx.r.str(auth, "Sign") ?? "",
-    secret: ctx.world.state.tokenSecret,
-    service: "wsfex",
-    cuit,
-    nowMs: ctx.now,
-  });
-  if (!check.ok) {
-    return {
-      err: fexErr(check.kind === "relations" ? 1001 : 1000, `${NOT_AUTHORIZED}${check.message}`),
-    };
-  }
-  return { cuit };
-}
 
 const seriesKey = (cuit: string, pto: number, tipo: number): string => `${cuit}|${pto}|${tipo}`;
 
@@ -302,6 +267,7 @@ export const wsfexService: AsmxService = {
     FEXCheck_Permiso: fexCheckPermiso,
     FEXGetCMP: fexGetCmp,
     FEXAuthorize: fexAuthorize,
+    ...PARAM_OPERATIONS,
   },
   errorResult(op, code, msg) {
     return op === "FEXDummy" ? dummyResult("ERROR") : fexErr(code, msg);

@@ -1,16 +1,20 @@
-/**
- * Keyset cursors over the insertion sequence: opaque to callers, so the order key can change
- * without breaking their code; a page never repeats or skips rows written meanwhile.
- */
-const VERSION = "s1";
-const ISSUED = new RegExp(`^${VERSION}:(\\d{1,18})$`);
+import { isRecordId } from "./ids.js";
 
-export function encodeCursor(seq: string): string {
-  return Buffer.from(`${VERSION}:${seq}`).toString("base64url");
+/**
+ * Keyset cursors naming the last record of the previous page by its id: a random UUID of the
+ * caller's own account, so a cursor tells nothing about other accounts (no shared sequence,
+ * no count, no time). Opaque to callers, so what a cursor holds can change without breaking
+ * their code.
+ */
+const VERSION = "r1";
+const ISSUED = new RegExp(`^${VERSION}:(.+)$`);
+
+export function encodeCursor(id: string): string {
+  return Buffer.from(`${VERSION}:${id}`).toString("base64url");
 }
 
-/** The sequence after which the next page starts, or undefined for a cursor we never issued. */
+/** The id of the record after which the next page starts, or undefined for a cursor we never issued. */
 export function decodeCursor(cursor: string): string | undefined {
-  const match = ISSUED.exec(Buffer.from(cursor, "base64url").toString("utf8"));
-  return match?.[1];
+  const id = ISSUED.exec(Buffer.from(cursor, "base64url").toString("utf8"))?.[1];
+  return id !== undefined && isRecordId(id) ? id : undefined;
 }

@@ -1,9 +1,8 @@
 import { randomUUID } from "node:crypto";
 import type { Handler } from "@pasarela/bus";
-import type { catalog } from "@pasarela/contracts";
+import { documentoProblem, type catalog } from "@pasarela/contracts";
 import { appError, fail, ok } from "@pasarela/errors";
 import type { ClientesRepository } from "../db/repositories/clientes.js";
-import { documentoProblem } from "../domain/documento.js";
 
 export function makeClienteCreate(
   clientes: ClientesRepository,

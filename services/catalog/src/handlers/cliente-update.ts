@@ -1,8 +1,7 @@
 import type { Handler } from "@pasarela/bus";
-import type { catalog } from "@pasarela/contracts";
+import { documentoProblem, type catalog } from "@pasarela/contracts";
 import { appError, fail, ok } from "@pasarela/errors";
 import type { ClientesRepository } from "../db/repositories/clientes.js";
-import { documentoProblem } from "../domain/documento.js";
 import { isRecordId } from "../domain/ids.js";
 
 export function makeClienteUpdate(

@@ -28,19 +28,16 @@ function bearerSecret(header: string | undefined): string | undefined {
  * onRequest hook of every /api route: authenticates before the body is even read, then
  * refuses a read_only key on a write route before anything else is contacted.
  */
-export function makeAuthenticate(bus: Bus, cache: KeyCache) {
+export function makeAuthenticate(bus: Pick<Bus, "request">, cache: KeyCache) {
   return async (request: FastifyRequest): Promise<void> => {
     const secret = bearerSecret(request.headers.authorization);
     if (!secret) throw new EdgeError(appError("UNAUTHORIZED"));
-    let principal = cache.get(secret);
-    if (!principal) {
-      const verified = await bus.request(billing.keyVerify, { secret }, { requestId: request.id });
-      if (!verified.ok) throw new EdgeError(verified.error);
-      principal = verified.value;
-      cache.set(secret, principal);
-    }
-    request.principal = principal;
+    const principal = await cache.principal(secret, () =>
+      bus.request(billing.keyVerify, { secret }, { requestId: request.id }),
+    );
+    if (!principal.ok) throw new EdgeError(principal.error);
+    request.principal = principal.value;
     const group = request.routeOptions.config.writeGroup;
-    if (group && principal.scope === "read_only") throw new EdgeError(readOnlyKey(group));
+    if (group && principal.value.scope === "read_only") throw new EdgeError(readOnlyKey(group));
   };
 }

@@ -1,3 +1,4 @@
+import { STATUS_CODES } from "node:http";
 import {
   appError,
   catalogue,
@@ -6,6 +7,7 @@ import {
   kindOf,
   type AppError,
 } from "@pasarela/errors";
+import { attachedError } from "@pasarela/contracts";
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { hasZodFastifySchemaValidationErrors } from "fastify-type-provider-zod";
 import { EdgeError } from "./edge-error.js";
@@ -20,20 +22,42 @@ interface ValidationEntry {
 }
 
 /** Every error body but the 401: `{error, code}` plus `details` where there are any. */
-function sendError(reply: FastifyReply, error: AppError): FastifyReply {
-  if (error.code === "UNAUTHORIZED") {
-    return reply.code(401).send({ error: catalogue.UNAUTHORIZED.message });
-  }
-  if (error.code === "REJECTION_CAP" && typeof error.details?.retryAfterSeconds === "number") {
-    void reply.header("retry-after", String(error.details.retryAfterSeconds));
-  }
+function errorBody(error: AppError): Record<string, unknown> {
+  if (error.code === "UNAUTHORIZED") return { error: catalogue.UNAUTHORIZED.message };
   const { lifted, details } = liftRejection(error);
-  return reply.code(statusOfKind[kindOf(error.code)]).send({
+  return {
     error: error.message,
     code: error.code,
     ...lifted,
     ...(details ? { details } : {}),
-  });
+  };
+}
+
+const statusOf = (error: AppError) => statusOfKind[kindOf(error.code)];
+
+export function sendError(reply: FastifyReply, error: AppError): FastifyReply {
+  if (error.code === "REJECTION_CAP" && typeof error.details?.retryAfterSeconds === "number") {
+    void reply.header("retry-after", String(error.details.retryAfterSeconds));
+  }
+  return reply.code(statusOf(error)).send(errorBody(error));
+}
+
+/**
+ * The same answer as raw HTTP/1.1 bytes, for errors found before fastify has a request (the
+ * HTTP parser's own: unreadable request, headers too large, request time out). The
+ * connection is closed after it: what follows on the socket cannot be trusted.
+ */
+export function rawErrorResponse(error: AppError): string {
+  const status = statusOf(error);
+  const body = JSON.stringify(errorBody(error));
+  return [
+    `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? "Error"}`,
+    "content-type: application/json; charset=utf-8",
+    `content-length: ${Buffer.byteLength(body)}`,
+    "connection: close",
+    "",
+    body,
+  ].join("\r\n");
 }
 
 const REJECTION_FIELDS = ["resultado", "observaciones", "errores"] as const;
@@ -70,6 +94,8 @@ function toAppError(error: FastifyError, request: FastifyRequest): AppError {
     // fastify's validation entry type lives in a path NodeNext cannot resolve: state its shape
     const validation = error.validation as readonly ValidationEntry[];
     const [first] = validation;
+    const attached = first && attachedError({ code: first.keyword, params: first.params.params });
+    if (attached) return attached;
     const where =
       error.validationContext === "body" || !error.validationContext
         ? ""

@@ -3,10 +3,9 @@ import { invalidField } from "@pasarela/errors";
 import { z } from "zod";
 import { EdgeError } from "../http/edge-error.js";
 import { facturaExamples } from "./factura-examples.js";
-import { errorBodySchema, requireSupportedCbteTipo } from "./http-shapes.js";
+import { errorBodySchema } from "./http-shapes.js";
 import type { RouteModule } from "./route-module.js";
 
-const accepted: readonly number[] = wsfe.WSFE_CBTE_TIPOS;
 const IDEMPOTENCY_KEY_MAX = 255;
 
 /** The `Idempotency-Key` header's value, or undefined without one; 400 naming it otherwise. */
@@ -84,7 +83,6 @@ export const facturasRoutes: RouteModule = {
       },
       async (request) => {
         const key = idempotencyKey(request.headers["idempotency-key"]);
-        requireSupportedCbteTipo(request.body.cbteTipo, accepted);
         const reply = await call(request, wsfe.facturaIssue, {
           ...request.body,
           ...(key === undefined ? {} : { idempotencyKey: key }),

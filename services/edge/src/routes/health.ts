@@ -26,7 +26,7 @@ export function registerHealthRoutes(
       },
     },
     async (_request, reply) => {
-      const nats = !bus.connection.isClosed();
+      const nats = bus.isConnected();
       const answers = await Promise.all(
         services.map(async (service) => {
           if (!nats) return [service, false] as const;

@@ -1,7 +1,5 @@
 import { catalog } from "@pasarela/contracts";
-import { unsupportedCbteTipo } from "@pasarela/errors";
 import { z } from "zod";
-import { EdgeError } from "../http/edge-error.js";
 
 /**
  * HTTP shapes shared by the route groups, declared so the OpenAPI document shows every answer
@@ -27,11 +25,6 @@ export const authorityQueryErrors = (service: "wsfe" | "wsfex", invalid: string)
   ),
   502: errorBody("Falla de la AFIP (501, timeout, WSAA no disponible): reintentar sin cambios"),
 });
-
-/** Checked in the route rather than the schema so the 400 lists the accepted types (spec §7.2). */
-export function requireSupportedCbteTipo(cbteTipo: number, accepted: readonly number[]): void {
-  if (!accepted.includes(cbteTipo)) throw new EdgeError(unsupportedCbteTipo(cbteTipo, accepted));
-}
 
 export const invalidResponse = errorBody(
   "Cuerpo, parámetro o campo inválido: el mensaje lo nombra",

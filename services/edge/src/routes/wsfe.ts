@@ -2,11 +2,10 @@ import { environmentSchema, representadaSchema, wsfe } from "@pasarela/contracts
 import { invalidField, unknownTabla } from "@pasarela/errors";
 import { z } from "zod";
 import { EdgeError } from "../http/edge-error.js";
-import { authorityQueryErrors, requireSupportedCbteTipo } from "./http-shapes.js";
+import { authorityQueryErrors } from "./http-shapes.js";
 import type { RouteModule } from "./route-module.js";
 
 const tags = ["wsfe"];
-const accepted: readonly number[] = wsfe.WSFE_CBTE_TIPOS;
 const tablas: readonly string[] = wsfe.TABLAS;
 
 const errors = authorityQueryErrors(
@@ -39,10 +38,7 @@ export const wsfeRoutes: RouteModule = {
           response: { 200: wsfe.ultimoComprobanteReplySchema, ...errors },
         },
       },
-      (request) => {
-        requireSupportedCbteTipo(request.body.cbteTipo, accepted);
-        return call(request, wsfe.ultimoComprobanteLast, request.body);
-      },
+      (request) => call(request, wsfe.ultimoComprobanteLast, request.body),
     );
     app.post(
       "/wsfe/comprobante",
@@ -56,10 +52,7 @@ export const wsfeRoutes: RouteModule = {
           response: { 200: wsfe.comprobanteReplySchema, ...errors },
         },
       },
-      (request) => {
-        requireSupportedCbteTipo(request.body.cbteTipo, accepted);
-        return call(request, wsfe.comprobanteGet, request.body);
-      },
+      (request) => call(request, wsfe.comprobanteGet, request.body),
     );
     app.post(
       "/wsfe/parametros/:tabla",

@@ -1,13 +1,12 @@
 import { wsfex } from "@pasarela/contracts";
-import { authorityQueryErrors, requireSupportedCbteTipo } from "./http-shapes.js";
+import { authorityQueryErrors } from "./http-shapes.js";
 import type { RouteModule } from "./route-module.js";
 
 const tags = ["wsfex"];
-const accepted: readonly number[] = wsfex.WSFEX_CBTE_TIPOS;
 
 const errors = authorityQueryErrors(
   "wsfex",
-  "Cuerpo o campo inválido, cbteTipo no soportado (19, 20, 21), punto de venta no habilitado",
+  `Cuerpo o campo inválido, cbteTipo no soportado (${wsfex.WSFEX_CBTE_TIPOS.join(", ")}), punto de venta no habilitado`,
 );
 
 /** `/api/wsfex/*`: WSFEXv1 queries (spec §4.1–4.3). Queries consume no quota. */
@@ -25,10 +24,7 @@ export const wsfexRoutes: RouteModule = {
           response: { 200: wsfex.ultimoComprobanteLast.reply, ...errors },
         },
       },
-      (request) => {
-        requireSupportedCbteTipo(request.body.cbteTipo, accepted);
-        return call(request, wsfex.ultimoComprobanteLast, request.body);
-      },
+      (request) => call(request, wsfex.ultimoComprobanteLast, request.body),
     );
     app.post(
       "/wsfex/comprobante",
@@ -42,10 +38,7 @@ export const wsfexRoutes: RouteModule = {
           response: { 200: wsfex.comprobanteReplySchema, ...errors },
         },
       },
-      (request) => {
-        requireSupportedCbteTipo(request.body.cbteTipo, accepted);
-        return call(request, wsfex.comprobanteGet, request.body);
-      },
+      (request) => call(request, wsfex.comprobanteGet, request.body),
     );
     app.post(
       "/wsfex/permiso",

@@ -52,6 +52,10 @@ export interface AccessTicketsTable {
   retry_at: NullableTimestamp;
   pending_until: NullableTimestamp;
   updated_at: Timestamp;
+  /** who is logging in for this row right now (one id per attempt), while the lease lasts */
+  login_owner: string | null;
+  /** the login lease runs out here (database clock): a holder that died blocks no one after */
+  login_lease_until: NullableTimestamp;
 }
 
 export interface TicketDatabase {

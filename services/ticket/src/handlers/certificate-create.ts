@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
-import type { Handler } from "@pasarela/bus";
-import type { ticket } from "@pasarela/contracts";
+import type { Bus, Handler } from "@pasarela/bus";
+import { ticket } from "@pasarela/contracts";
 import { appError, catalogue, fail, ok } from "@pasarela/errors";
 import type { Activation, CertificatesRepository } from "../db/repositories/certificates.js";
 import type { RepresentadasRepository } from "../db/repositories/representadas.js";
@@ -12,6 +12,7 @@ export function makeCertificateCreate(deps: {
   representadas: RepresentadasRepository;
   certificates: CertificatesRepository;
   sealer: Sealer;
+  bus: Pick<Bus, "publish">;
   now: () => Date;
 }): Handler<typeof ticket.certificateCreate> {
   return async (request, ctx) => {
@@ -44,7 +45,7 @@ export function makeCertificateCreate(deps: {
       target = { kind: "pending", id: pending.id };
     }
 
-    await deps.certificates.activate({
+    const activatedAt = await deps.certificates.activate({
       representadaId: representada.id,
       target,
       certificatePem: certificate.pem,
@@ -52,6 +53,32 @@ export function makeCertificateCreate(deps: {
       notBefore: certificate.notBefore,
       notAfter: certificate.notAfter,
     });
+    // Stored first, then announced, and answered once the stream holds the event: when the
+    // operator sees the new certificate active, callers have been told to drop the old TAs.
+    try {
+      await deps.bus.publish(
+        ticket.certificadoActivado,
+        {
+          id: `certificado-activado-${target.id}`,
+          version: 1,
+          representadaId: representada.id,
+          accountId: representada.account_id,
+          cuit: representada.cuit,
+          environment: representada.environment,
+          fingerprint: certificate.fingerprint,
+          notAfter: certificate.notAfter.toISOString(),
+          activatedAt: activatedAt.toISOString(),
+        },
+        { requestId: ctx.requestId },
+      );
+    } catch (error) {
+      // the activation stands (an upload cannot be repeated once the CSR is used); callers
+      // still stop using the old certificate at their next reconnection or the TA's expiry
+      ctx.logger.error(
+        { err: error, representadaId: representada.id },
+        "certificate activated but the change could not be announced",
+      );
+    }
     const otherCa =
       certificate.issuerEnvironment !== undefined &&
       certificate.issuerEnvironment !== representada.environment

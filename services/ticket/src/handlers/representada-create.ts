@@ -1,11 +1,10 @@
 import { randomUUID } from "node:crypto";
 import type { Handler } from "@pasarela/bus";
-import type { ticket } from "@pasarela/contracts";
+import { isValidCuit, type ticket } from "@pasarela/contracts";
 import { appError, fail, ok } from "@pasarela/errors";
 import type { RepresentadasRepository } from "../db/repositories/representadas.js";
 import { generateAlias, sealingContext } from "../domain/aliases.js";
 import { generateKeyAndCsr } from "../domain/csr.js";
-import { isValidCuit } from "../domain/cuit.js";
 import type { Sealer } from "../domain/sealing.js";
 
 export function makeRepresentadaCreate(deps: {

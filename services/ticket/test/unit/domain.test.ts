@@ -3,33 +3,11 @@ import forge from "node-forge";
 import { describe, expect, it } from "vitest";
 import { readCertificate, readPrivateKey } from "../../src/domain/certificate.js";
 import { generateKeyAndCsr } from "../../src/domain/csr.js";
-import { isValidCuit } from "../../src/domain/cuit.js";
 import { makeSealer } from "../../src/domain/sealing.js";
 import { decide } from "../../src/domain/ticket-policy.js";
 import { argentinaDateTime, buildTra } from "../../src/domain/tra.js";
 
 const KEK = Buffer.alloc(32, 7).toString("base64");
-
-describe("CUIT check digit", () => {
-  it.each(["20111111112", "30000000007", "33693450239", "23000000000", "20267565393"])(
-    "accepts %s",
-    (cuit) => expect(isValidCuit(cuit)).toBe(true),
-  );
-  it.each(["20111111113", "2011111111", "201111111120", "2011111111a", "30000000008"])(
-    "refuses %s",
-    (cuit) => expect(isValidCuit(cuit)).toBe(false),
-  );
-  it("refuses every number whose check digit would be 10", () => {
-    const base = Array.from({ length: 1000 }, (_, i) => `2000000${String(i).padStart(3, "0")}`);
-    const weights = [5, 4, 3, 2, 7, 6, 5, 4, 3, 2];
-    const ten = base.find(
-      (b) => 11 - ([...b].reduce((s, d, i) => s + Number(d) * weights[i]!, 0) % 11) === 10,
-    );
-    // without one the loop below would test "undefined0"… and pass
-    expect(ten).toBeDefined();
-    for (let d = 0; d <= 9; d++) expect(isValidCuit(`${ten}${d}`)).toBe(false);
-  });
-});
 
 describe("sealing", () => {
   const sealer = makeSealer(KEK);

@@ -31,6 +31,8 @@ export interface WsfeCaller {
   readonly accountId: string;
   readonly cuit: string;
   readonly environment: Environment;
+  /** the API call's deadline (HandlerContext.deadline): the ticket and the call end before it */
+  readonly deadline?: number | undefined;
 }
 
 export interface Cotizacion {
@@ -287,12 +289,16 @@ export function makeWsfeAdapter(deps: {
     read: (result: XmlObject, err: AsmxErr | undefined) => Result<T> | undefined,
     ptoVta?: number,
   ): Promise<Result<T>> {
-    const { accountId, cuit, environment } = caller;
+    const { accountId, cuit, environment, deadline } = caller;
     return withAccessTicket(
       deps.tickets,
-      { accountId, cuit, environment, service: "wsfe" },
-      async (ticket): Promise<TicketedAttempt<T>> => {
-        const outcome = await clients[environment].call(operation, `${auth(ticket)}${body}`);
+      { accountId, cuit, environment, service: "wsfe", deadline },
+      async (ticket, timeoutMs): Promise<TicketedAttempt<T>> => {
+        const outcome = await clients[environment].call(
+          operation,
+          `${auth(ticket)}${body}`,
+          timeoutMs,
+        );
         if (!outcome.ok) {
           return { kind: "done", result: fail(describeTransportFailure("WSFE", outcome.failure)) };
         }
@@ -365,7 +371,7 @@ export function makeWsfeAdapter(deps: {
       );
     },
     async solicitar(caller, { ptoVta, cbteTipo, detalles }) {
-      const { accountId, cuit, environment } = caller;
+      const { accountId, cuit, environment, deadline } = caller;
       const body =
         `<FeCAEReq><FeCabReq>${xmlElement("CantReg", detalles.length)}${xmlElement("PtoVta", ptoVta)}` +
         `${xmlElement("CbteTipo", cbteTipo)}</FeCabReq>` +
@@ -376,11 +382,12 @@ export function makeWsfeAdapter(deps: {
       });
       const outcome = await withAccessTicket(
         deps.tickets,
-        { accountId, cuit, environment, service: "wsfe" },
-        async (ticket): Promise<TicketedAttempt<CaeOutcome>> => {
+        { accountId, cuit, environment, service: "wsfe", deadline },
+        async (ticket, timeoutMs): Promise<TicketedAttempt<CaeOutcome>> => {
           const answer = await clients[environment].call(
             "FECAESolicitar",
             `${auth(ticket)}${body}`,
+            timeoutMs,
           );
           if (!answer.ok) return unknown(describeTransportFailure("WSFE", answer.failure));
           const result = answer.result;

@@ -1,12 +1,10 @@
 import type { Handler } from "@pasarela/bus";
-import { wsfe } from "@pasarela/contracts";
-import { appError, fail, ok, unsupportedCbteTipo } from "@pasarela/errors";
+import type { wsfe } from "@pasarela/contracts";
+import { appError, fail, ok } from "@pasarela/errors";
 import type { WsfeAdapter } from "../adapters/wsfe.js";
 import type { ComprobantesEmailRepository } from "../db/repositories/comprobantes-email.js";
 import { foundComprobante } from "../domain/comprobante.js";
 import type { PointOfSaleResolver } from "./point-of-sale.js";
-
-const accepted: readonly number[] = wsfe.WSFE_CBTE_TIPOS;
 
 export function makeComprobanteGet(deps: {
   wsfe: WsfeAdapter;
@@ -15,12 +13,11 @@ export function makeComprobanteGet(deps: {
 }): Handler<typeof wsfe.comprobanteGet> {
   return async (request, ctx) => {
     const { environment, representada, cbteTipo, cbteNro } = request;
-    if (!accepted.includes(cbteTipo)) return fail(unsupportedCbteTipo(cbteTipo, accepted));
     if (!ctx.accountId) return fail(appError("REPRESENTADA_NOT_FOUND"));
     const ptoVta = await deps.pointOfSale(ctx, request);
     if (!ptoVta.ok) return ptoVta;
     const voucher = await deps.wsfe.consultar(
-      { accountId: ctx.accountId, cuit: representada, environment },
+      { accountId: ctx.accountId, cuit: representada, environment, deadline: ctx.deadline },
       { ptoVta: ptoVta.value, cbteTipo, cbteNro },
     );
     if (!voucher.ok) return voucher;

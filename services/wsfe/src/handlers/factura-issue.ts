@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
-import type { Bus, Handler, HandlerContext } from "@pasarela/bus";
-import { catalog, ticket, wsfe } from "@pasarela/contracts";
+import type { Bus, Handler, HandlerContext, RequestOptions } from "@pasarela/bus";
+import { DEADLINE_SLACK_MS, catalog, ticket, wsfe } from "@pasarela/contracts";
 import {
   appError,
   authorityRejected,
@@ -8,7 +8,6 @@ import {
   fail,
   issuanceOutcomeUnknown,
   ok,
-  unsupportedCbteTipo,
   type AppError,
   type Result,
 } from "@pasarela/errors";
@@ -28,19 +27,19 @@ import type { VoucherEvents } from "../issuance/events.js";
 import type { Reconciler } from "../issuance/reconcile.js";
 import type { HeldSeries, SeriesWriter } from "../issuance/series-writer.js";
 
-const accepted: readonly number[] = wsfe.WSFE_CBTE_TIPOS;
-
 /**
- * The time budget of one issuance. The edge waits the contract's `timeoutMs` (125 s) for the
- * reply: with AUTHORITY_TIMEOUT_MS at its default 30 s, that is a first WSAA login (30 s), the
- * last number (30 s), one more call (the rate of the day or a reconciliation lookup, 30 s) and
- * FECAESolicitar (30 s), plus 5 s for NATS, the catalog and the database. The handler keeps 5 s
- * of it for the way back, and never sends FECAESolicitar unless a whole authority timeout (and
- * a second to store the answer) still fits: a voucher the caller stopped waiting for is one the
+ * The time budget of one issuance, laid out as the queries' (authority-query.ts). The edge
+ * waits min(the contract's 125 s, API_TIMEOUT_MS: 65 s by default) and hands every hop the
+ * same deadline D, DEADLINE_SLACK_MS (3 s) before it gives up. 125 s is what the worst case
+ * needs with AUTHORITY_TIMEOUT_MS at 30 s: a first WSAA login (30 s), the last number (30 s),
+ * one more call (the rate of the day or a reconciliation lookup, 30 s) and FECAESolicitar
+ * (30 s), plus 5 s for NATS, the catalog and the database; raise API_TIMEOUT_MS to give it all.
+ * Whatever the budget, FECAESolicitar is sent only while a whole AUTHORITY_TIMEOUT_MS and
+ * SEND_MARGIN_MS (to store the answer and reply) still fit before D: otherwise 502 without
+ * sending, numbering unchanged, because a voucher the caller stopped waiting for is one the
  * caller may issue again.
  */
-const REPLY_MARGIN_MS = 5_000;
-const STORE_MARGIN_MS = 1_000;
+const SEND_MARGIN_MS = 2_000;
 
 export interface FacturaIssueDeps {
   bus: Pick<Bus, "request">;
@@ -59,7 +58,7 @@ export interface FacturaIssueDeps {
   reconcile: Reconciler;
   events: VoucherEvents;
   authorityTimeoutMs: number;
-  /** how long the caller waits; the contract's timeout by default */
+  /** how long a caller that sets no deadline waits; the contract's timeout by default */
   budgetMs?: number;
   now?: () => number;
 }
@@ -67,11 +66,10 @@ export interface FacturaIssueDeps {
 /** The catalog's answers for the request's references; an id it does not find is left out. */
 async function resolveReferences(
   bus: Pick<Bus, "request">,
-  ctx: HandlerContext,
+  headers: RequestOptions,
   request: wsfe.FacturaIssueRequest,
 ): Promise<Result<ResolvedReferences>> {
   const { clienteId, productoIds } = referencedIds(request);
-  const headers = { accountId: ctx.accountId, requestId: ctx.requestId };
   const [cliente, ...productos] = await Promise.all([
     clienteId === undefined
       ? undefined
@@ -106,7 +104,7 @@ function numberingRefused(error: AppError): AppError {
  */
 export function makeFacturaIssue(deps: FacturaIssueDeps): Handler<typeof wsfe.facturaIssue> {
   const now = deps.now ?? Date.now;
-  const budgetMs = (deps.budgetMs ?? wsfe.facturaIssue.timeoutMs ?? 0) - REPLY_MARGIN_MS;
+  const budgetMs = (deps.budgetMs ?? wsfe.facturaIssue.timeoutMs ?? 0) - DEADLINE_SLACK_MS;
 
   async function issue(args: {
     ctx: HandlerContext;
@@ -130,7 +128,7 @@ export function makeFacturaIssue(deps: FacturaIssueDeps): Handler<typeof wsfe.fa
     if (!settled.ok) return settled;
 
     const cbteNro = last.value + 1;
-    if (args.deadline - now() < deps.authorityTimeoutMs + STORE_MARGIN_MS) {
+    if (args.deadline - now() < deps.authorityTimeoutMs + SEND_MARGIN_MS) {
       return fail(
         authorityUnavailable(
           "la AFIP tardó demasiado en las consultas previas; el comprobante no se envió",
@@ -222,12 +220,12 @@ export function makeFacturaIssue(deps: FacturaIssueDeps): Handler<typeof wsfe.fa
   }
 
   return async (request, ctx) => {
-    const deadline = now() + budgetMs;
+    // the API call's deadline, or one of our own for a caller on the bus that set none
+    const deadline = ctx.deadline ?? now() + budgetMs;
     const { environment, representada, cbteTipo } = request;
-    if (!accepted.includes(cbteTipo)) return fail(unsupportedCbteTipo(cbteTipo, accepted));
     const accountId = ctx.accountId;
     if (!accountId) return fail(appError("REPRESENTADA_NOT_FOUND"));
-    const headers = { accountId, requestId: ctx.requestId };
+    const headers = { accountId, requestId: ctx.requestId, deadline };
 
     // asked together; the representada's 403s answer before anything the references say
     const [registered, references] = await Promise.all([
@@ -236,7 +234,7 @@ export function makeFacturaIssue(deps: FacturaIssueDeps): Handler<typeof wsfe.fa
         { cuit: representada, environment, requireActiveCertificate: true },
         headers,
       ),
-      resolveReferences(deps.bus, ctx, request),
+      resolveReferences(deps.bus, headers, request),
     ]);
     if (!registered.ok) return registered;
     const ptoVta = resolvePtoVta(request.ptoVta, registered.value.ptoVta);
@@ -246,7 +244,7 @@ export function makeFacturaIssue(deps: FacturaIssueDeps): Handler<typeof wsfe.fa
     if (!prepared.ok) return prepared;
     const voucher = prepared.value;
 
-    const caller: WsfeCaller = { accountId, cuit: representada, environment };
+    const caller: WsfeCaller = { accountId, cuit: representada, environment, deadline };
     let cotizacion = voucher.moneda.cotizacion;
     if (cotizacion === undefined) {
       const quote = await deps.wsfe.cotizacion(caller, voucher.moneda.id);

@@ -17,7 +17,12 @@ export function makeParametrosGet(deps: {
   const now = deps.now ?? (() => new Date());
   return async ({ tabla, environment, representada, moneda }, ctx) => {
     if (!ctx.accountId) return fail(appError("REPRESENTADA_NOT_FOUND"));
-    const caller = { accountId: ctx.accountId, cuit: representada, environment };
+    const caller = {
+      accountId: ctx.accountId,
+      cuit: representada,
+      environment,
+      deadline: ctx.deadline,
+    };
     if (tabla === "cotizacion") {
       const quote = await deps.wsfe.cotizacion(caller, moneda ?? DEFAULT_MONEDA);
       return quote.ok ? ok({ tabla, ...quote.value }) : quote;

@@ -30,7 +30,7 @@ export function makePointOfSaleResolver(
     const found = await bus.request(
       ticket.representadaGet,
       { cuit: representada, environment, requireActiveCertificate: true },
-      { accountId: ctx.accountId, requestId: ctx.requestId },
+      { accountId: ctx.accountId, requestId: ctx.requestId, deadline: ctx.deadline },
     );
     if (!found.ok) return found;
     configured.set(key, { ptoVta: found.value.ptoVta, until: now() + ttlMs });

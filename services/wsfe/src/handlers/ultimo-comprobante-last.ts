@@ -1,10 +1,8 @@
 import type { Handler } from "@pasarela/bus";
-import { wsfe } from "@pasarela/contracts";
-import { appError, fail, ok, unsupportedCbteTipo } from "@pasarela/errors";
+import type { wsfe } from "@pasarela/contracts";
+import { appError, fail, ok } from "@pasarela/errors";
 import type { WsfeAdapter } from "../adapters/wsfe.js";
 import type { PointOfSaleResolver } from "./point-of-sale.js";
-
-const accepted: readonly number[] = wsfe.WSFE_CBTE_TIPOS;
 
 export function makeUltimoComprobanteLast(deps: {
   wsfe: WsfeAdapter;
@@ -12,12 +10,11 @@ export function makeUltimoComprobanteLast(deps: {
 }): Handler<typeof wsfe.ultimoComprobanteLast> {
   return async (request, ctx) => {
     const { environment, representada, cbteTipo } = request;
-    if (!accepted.includes(cbteTipo)) return fail(unsupportedCbteTipo(cbteTipo, accepted));
     if (!ctx.accountId) return fail(appError("REPRESENTADA_NOT_FOUND"));
     const ptoVta = await deps.pointOfSale(ctx, request);
     if (!ptoVta.ok) return ptoVta;
     const last = await deps.wsfe.ultimoAutorizado(
-      { accountId: ctx.accountId, cuit: representada, environment },
+      { accountId: ctx.accountId, cuit: representada, environment, deadline: ctx.deadline },
       { ptoVta: ptoVta.value, cbteTipo },
     );
     if (!last.ok) return last;

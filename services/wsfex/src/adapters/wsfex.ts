@@ -25,6 +25,8 @@ export interface WsfexCaller {
   readonly accountId: string;
   readonly cuit: string;
   readonly environment: Environment;
+  /** the API call's deadline (HandlerContext.deadline): the ticket and the call end before it */
+  readonly deadline?: number | undefined;
 }
 
 export interface WsfexAdapter {
@@ -103,12 +105,12 @@ export function makeWsfexAdapter(deps: {
     read: (result: XmlObject, err: AsmxErr | undefined) => Result<T> | undefined,
     ptoVta?: number,
   ): Promise<Result<T>> {
-    const { accountId, cuit, environment } = caller;
+    const { accountId, cuit, environment, deadline } = caller;
     return withAccessTicket(
       deps.tickets,
-      { accountId, cuit, environment, service: "wsfex" },
-      async (ticket): Promise<TicketedAttempt<T>> => {
-        const outcome = await clients[environment].call(operation, body(ticket));
+      { accountId, cuit, environment, service: "wsfex", deadline },
+      async (ticket, timeoutMs): Promise<TicketedAttempt<T>> => {
+        const outcome = await clients[environment].call(operation, body(ticket), timeoutMs);
         if (!outcome.ok) {
           return { kind: "done", result: fail(describeTransportFailure("WSFEX", outcome.failure)) };
         }

@@ -1,18 +1,15 @@
 import type { Handler } from "@pasarela/bus";
-import { wsfex } from "@pasarela/contracts";
-import { appError, fail, ok, unsupportedCbteTipo } from "@pasarela/errors";
+import type { wsfex } from "@pasarela/contracts";
+import { appError, fail, ok } from "@pasarela/errors";
 import type { WsfexAdapter } from "../adapters/wsfex.js";
-
-const accepted: readonly number[] = wsfex.WSFEX_CBTE_TIPOS;
 
 export function makeComprobanteGet(deps: {
   wsfex: WsfexAdapter;
 }): Handler<typeof wsfex.comprobanteGet> {
   return async ({ environment, representada, ptoVta, cbteTipo, cbteNro }, ctx) => {
-    if (!accepted.includes(cbteTipo)) return fail(unsupportedCbteTipo(cbteTipo, accepted));
     if (!ctx.accountId) return fail(appError("REPRESENTADA_NOT_FOUND"));
     const found = await deps.wsfex.comprobante(
-      { accountId: ctx.accountId, cuit: representada, environment },
+      { accountId: ctx.accountId, cuit: representada, environment, deadline: ctx.deadline },
       { ptoVta, cbteTipo, cbteNro },
     );
     if (!found.ok) return found;

@@ -10,7 +10,7 @@ export function makePermisoVerify(deps: {
   return async ({ environment, representada, idPermiso, dstMerc }, ctx) => {
     if (!ctx.accountId) return fail(appError("REPRESENTADA_NOT_FOUND"));
     const status = await deps.wsfex.permiso(
-      { accountId: ctx.accountId, cuit: representada, environment },
+      { accountId: ctx.accountId, cuit: representada, environment, deadline: ctx.deadline },
       { idPermiso, dstMerc },
     );
     return status.ok ? ok({ status: permisoStatus(status.value) }) : status;

@@ -1,5 +1,6 @@
-export { accessGet } from "./access-get.js";
+export { accessGet, accessTokenDigest } from "./access-get.js";
 export { certificateCreate } from "./certificate-create.js";
+export { certificadoActivado } from "./certificado-activado.event.js";
 export { aliasSchema, certificateStatusSchema, type CertificateStatus } from "./fields.js";
 export { representadaCreate } from "./representada-create.js";
 export { representadaGet } from "./representada-get.js";

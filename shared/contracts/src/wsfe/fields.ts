@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { acceptedCbteTipoSchema } from "../common/cbte-tipo.js";
 
 /**
  * Voucher types WSFEv1 issues and answers for (authority-ws.md §3.9.1); anything else is a
@@ -11,8 +12,8 @@ export const WSFE_CBTE_TIPOS = [
 
 /** Spec §2.1: a point of sale as the authority numbers them (1–99998). */
 export const ptoVtaSchema = z.number().int().min(1).max(99_998);
-/** Spec §2.1; whether the type is supported is checked apart, so the message can list them. */
-export const cbteTipoSchema = z.number().int();
+/** Spec §2.1: a type WSFEv1 takes; any other is the 400 listing WSFE_CBTE_TIPOS. */
+export const cbteTipoSchema = acceptedCbteTipoSchema(WSFE_CBTE_TIPOS);
 /** Spec §2.1: voucher numbers are 1–99999999 at the authority. */
 export const cbteNroSchema = z.number().int().min(1).max(99_999_999);
 

@@ -2,7 +2,8 @@ import { z } from "zod";
 import { defineContract } from "../contract.js";
 import { AUTHORITY_QUERY_TIMEOUT_MS, authorityQueryErrors } from "../common/authority-query.js";
 import { environmentSchema, representadaSchema } from "../common/fields.js";
-import { cbteNroSchema, cbteTipoSchema, ptoVtaSchema } from "../wsfe/fields.js";
+import { cbteNroSchema, ptoVtaSchema } from "../wsfe/fields.js";
+import { cbteTipoSchema } from "./fields.js";
 
 /**
  * Spec §2.3: found → the authority's `FEXResultGet` as it came (values as text, repeated

@@ -2,7 +2,8 @@ import { z } from "zod";
 import { defineContract } from "../contract.js";
 import { AUTHORITY_QUERY_TIMEOUT_MS, authorityQueryErrors } from "../common/authority-query.js";
 import { environmentSchema, representadaSchema } from "../common/fields.js";
-import { cbteTipoSchema, ptoVtaSchema } from "../wsfe/fields.js";
+import { ptoVtaSchema } from "../wsfe/fields.js";
+import { cbteTipoSchema } from "./fields.js";
 import { ultimoComprobanteReplySchema } from "../wsfe/ultimo-comprobante-last.js";
 
 /**

@@ -73,10 +73,25 @@ export function makeClientesRepository(db: Kysely<CatalogDatabase>) {
       return row && toCliente(row);
     },
 
-    /** One page in insertion order, and the sequence to continue after (null on the last). */
-    async list(query: KeysetQuery<catalog.ClienteFilter>): Promise<KeysetPage<catalog.Cliente>> {
+    /**
+     * One page in insertion order, and the id to continue after (null on the last); undefined
+     * when `after` names no record of this account (forged, or another account's cursor). A
+     * deleted record still anchors the page after it.
+     */
+    async list(
+      query: KeysetQuery<catalog.ClienteFilter>,
+    ): Promise<KeysetPage<catalog.Cliente> | undefined> {
       let select = live(query.accountId);
-      if (query.after !== undefined) select = select.where("seq", ">", query.after);
+      if (query.after !== undefined) {
+        const anchor = await db
+          .selectFrom("clientes")
+          .select("seq")
+          .where("id", "=", query.after)
+          .where("account_id", "=", query.accountId)
+          .executeTakeFirst();
+        if (!anchor) return undefined;
+        select = select.where("seq", ">", anchor.seq);
+      }
       if (query.docTipo !== undefined) select = select.where("doc_tipo", "=", query.docTipo);
       if (query.docNro !== undefined) select = select.where("doc_nro", "=", query.docNro);
       if (query.q !== undefined) {

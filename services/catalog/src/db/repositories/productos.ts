@@ -60,10 +60,25 @@ export function makeProductosRepository(db: Kysely<CatalogDatabase>) {
       return row && toProducto(row);
     },
 
-    /** One page in insertion order, and the sequence to continue after (null on the last). */
-    async list(query: KeysetQuery<catalog.ProductoFilter>): Promise<KeysetPage<catalog.Producto>> {
+    /**
+     * One page in insertion order, and the id to continue after (null on the last); undefined
+     * when `after` names no record of this account (forged, or another account's cursor). A
+     * deleted record still anchors the page after it.
+     */
+    async list(
+      query: KeysetQuery<catalog.ProductoFilter>,
+    ): Promise<KeysetPage<catalog.Producto> | undefined> {
       let select = live(query.accountId);
-      if (query.after !== undefined) select = select.where("seq", ">", query.after);
+      if (query.after !== undefined) {
+        const anchor = await db
+          .selectFrom("productos")
+          .select("seq")
+          .where("id", "=", query.after)
+          .where("account_id", "=", query.accountId)
+          .executeTakeFirst();
+        if (!anchor) return undefined;
+        select = select.where("seq", ">", anchor.seq);
+      }
       if (query.codigo !== undefined) select = select.where("codigo", "=", query.codigo);
       if (query.q !== undefined) {
         const pattern = containsPattern(query.q);

@@ -1,9 +1,11 @@
 import type { Migration } from "@pasarela/db";
 import * as representadasCertificatesTickets from "./2026-11-22-01-representadas-certificates-tickets.js";
+import * as accessTicketLoginLease from "./2026-11-23-01-access-ticket-login-lease.js";
 
 export const schema = "ticket";
 
 /** In order; names are dated so they sort as they were written. */
 export const migrations: Record<string, Migration> = {
   "2026-11-22-01-representadas-certificates-tickets": representadasCertificatesTickets,
+  "2026-11-23-01-access-ticket-login-lease": accessTicketLoginLease,
 };

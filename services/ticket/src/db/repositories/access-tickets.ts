@@ -1,5 +1,5 @@
 import type { Environment, WebService } from "@pasarela/errors";
-import { sql, type Kysely, type Selectable, type Transaction } from "kysely";
+import { sql, type Kysely, type Selectable } from "kysely";
 import type { TicketKey } from "../../domain/aliases.js";
 import type { AccessTicketsTable, TicketDatabase } from "../database.js";
 import type { CertificateRow } from "./certificates.js";
@@ -41,12 +41,39 @@ export interface StoredTicket {
 }
 
 type Writable = Partial<
-  Omit<Selectable<AccessTicketsTable>, "environment" | "fingerprint" | "service">
+  Omit<
+    Selectable<AccessTicketsTable>,
+    "environment" | "fingerprint" | "service" | "login_owner" | "login_lease_until"
+  >
 >;
 
-/** The queries on one row, run inside `withLock`'s transaction. */
-function ticketQueries(db: Transaction<TicketDatabase>) {
-  const upsert = async (key: AccessTicketKey, values: Writable) => {
+/** One login attempt's claim on a row: a fresh id per attempt, never reused. */
+export interface LoginLease {
+  readonly owner: string;
+}
+
+/**
+ * The row of one (environment, fingerprint, service) and the login lease on it. Every call is
+ * one short statement outside any transaction: a login holds no pooled connection while it
+ * waits on WSAA, however many logins are in flight (issue 9 item 12).
+ */
+export function makeAccessTicketsRepository(db: Kysely<TicketDatabase>) {
+  const forKey = (key: AccessTicketKey) =>
+    db
+      .updateTable("access_tickets")
+      .where("environment", "=", key.environment)
+      .where("fingerprint", "=", key.fingerprint)
+      .where("service", "=", key.service);
+
+  /** Gives the lease back in the same statement that writes, when this attempt still holds it. */
+  const releasing = (lease: LoginLease) => ({
+    login_owner: sql<
+      string | null
+    >`case when access_tickets.login_owner = ${lease.owner} then null else access_tickets.login_owner end`,
+    login_lease_until: sql<Date | null>`case when access_tickets.login_owner = ${lease.owner} then null else access_tickets.login_lease_until end`,
+  });
+
+  const upsert = async (key: AccessTicketKey, lease: LoginLease, values: Writable) => {
     const row = { ...values, updated_at: new Date() };
     await db
       .insertInto("access_tickets")
@@ -56,42 +83,14 @@ function ticketQueries(db: Transaction<TicketDatabase>) {
         service: key.service,
         ...row,
       })
-      .onConflict((oc) => oc.columns(["environment", "fingerprint", "service"]).doUpdateSet(row))
+      .onConflict((oc) =>
+        oc
+          .columns(["environment", "fingerprint", "service"])
+          .doUpdateSet({ ...row, ...releasing(lease) }),
+      )
       .execute();
   };
-  return {
-    find(key: AccessTicketKey): Promise<AccessTicketRow | undefined> {
-      return db
-        .selectFrom("access_tickets")
-        .selectAll()
-        .where("environment", "=", key.environment)
-        .where("fingerprint", "=", key.fingerprint)
-        .where("service", "=", key.service)
-        .executeTakeFirst();
-    },
-    /** A new TA replaces the old one, sealed for this key, and lifts any throttle. */
-    saveTicket: (key: AccessTicketKey, ticket: StoredTicket) =>
-      upsert(key, {
-        token_sealed: ticket.tokenSealed,
-        sign_sealed: ticket.signSealed,
-        generated_at: ticket.generatedAt,
-        expires_at: ticket.expiresAt,
-        retry_at: null,
-        pending_until: null,
-      }),
-    /** The authority refused a login: keep whatever TA is stored, wait before the next one. */
-    saveRefusal: (key: AccessTicketKey, refusal: { retryAt: Date; pendingUntil: Date | null }) =>
-      upsert(key, {
-        retry_at: refusal.retryAt,
-        pending_until: refusal.pendingUntil,
-      }),
-  };
-}
 
-export type TicketQueries = ReturnType<typeof ticketQueries>;
-
-/** Reads outside the lock go through `lookup`; every write happens under `withLock`. */
-export function makeAccessTicketsRepository(db: Kysely<TicketDatabase>) {
   return {
     /**
      * The representada of (account, cuit, environment), its active certificate and that
@@ -130,6 +129,8 @@ export function makeAccessTicketsRepository(db: Kysely<TicketDatabase>) {
           "t.retry_at",
           "t.pending_until",
           "t.updated_at",
+          "t.login_owner",
+          "t.login_lease_until",
         ])
         .where("r.account_id", "=", caller.accountId)
         .where("r.cuit", "=", caller.cuit)
@@ -162,21 +163,105 @@ export function makeAccessTicketsRepository(db: Kysely<TicketDatabase>) {
               retry_at: row.retry_at,
               pending_until: row.pending_until,
               updated_at: row.updated_at,
+              login_owner: row.login_owner,
+              login_lease_until: row.login_lease_until,
             };
       return { cuit: row.cuit, environment: row.environment, certificate, ticket };
     },
+
+    find(key: AccessTicketKey): Promise<AccessTicketRow | undefined> {
+      return db
+        .selectFrom("access_tickets")
+        .selectAll()
+        .where("environment", "=", key.environment)
+        .where("fingerprint", "=", key.fingerprint)
+        .where("service", "=", key.service)
+        .executeTakeFirst();
+    },
+
     /**
-     * Runs `work` holding the cross-instance lock of (environment, fingerprint, service): a
-     * transaction advisory lock, released at commit, so a crashed holder never leaves it taken.
-     * Every registration of one certificate takes the same lock; whoever waited re-reads the row
-     * inside and finds the TA the holder stored.
+     * Takes the login lease of the row (creating the row if needed) unless another attempt
+     * holds one that has not run out by the database's clock. Answers the row as it stands
+     * once taken, or undefined when someone else holds it. Every registration of a
+     * certificate contends for the same row, so one login serves them all.
      */
-    withLock<T>(key: AccessTicketKey, work: (queries: TicketQueries) => Promise<T>): Promise<T> {
-      return db.transaction().execute(async (trx) => {
-        const lock = `ticket.access:${key.environment}:${key.fingerprint}:${key.service}`;
-        await sql`select pg_advisory_xact_lock(hashtextextended(${lock}, 0))`.execute(trx);
-        return work(ticketQueries(trx));
-      });
+    async takeLease(
+      key: AccessTicketKey,
+      lease: LoginLease,
+      leaseMs: number,
+    ): Promise<AccessTicketRow | undefined> {
+      const until = sql<Date>`now() + ${leaseMs} * interval '1 millisecond'`;
+      return db
+        .insertInto("access_tickets")
+        .values({
+          environment: key.environment,
+          fingerprint: key.fingerprint,
+          service: key.service,
+          login_owner: lease.owner,
+          login_lease_until: until,
+        })
+        .onConflict((oc) =>
+          oc
+            .columns(["environment", "fingerprint", "service"])
+            .doUpdateSet({ login_owner: lease.owner, login_lease_until: until })
+            .where((eb) =>
+              eb.or([
+                eb("access_tickets.login_lease_until", "is", null),
+                eb("access_tickets.login_lease_until", "<=", sql<Date>`now()`),
+              ]),
+            ),
+        )
+        .returningAll()
+        .executeTakeFirst();
+    },
+
+    /** Gives the lease back; a no-op once a write gave it back or another attempt took it. */
+    async releaseLease(key: AccessTicketKey, lease: LoginLease): Promise<void> {
+      await forKey(key)
+        .set({ login_owner: null, login_lease_until: null })
+        .where("login_owner", "=", lease.owner)
+        .execute();
+    },
+
+    /**
+     * A new TA replaces the old one, sealed for this key, and lifts any throttle but
+     * `retryAt`. Written even when the lease ran out meanwhile: the authority will not issue
+     * another while this one lives, so losing it would cost up to 12 h.
+     */
+    saveTicket: (
+      key: AccessTicketKey,
+      lease: LoginLease,
+      ticket: StoredTicket,
+      retryAt: Date | null = null,
+    ) =>
+      upsert(key, lease, {
+        token_sealed: ticket.tokenSealed,
+        sign_sealed: ticket.signSealed,
+        generated_at: ticket.generatedAt,
+        expires_at: ticket.expiresAt,
+        retry_at: retryAt,
+        pending_until: null,
+      }),
+
+    /**
+     * The authority refused a login: keep whatever TA is stored, wait before the next one.
+     * Only while this attempt holds the lease: a later holder knows better.
+     */
+    async saveRefusal(
+      key: AccessTicketKey,
+      lease: LoginLease,
+      refusal: { retryAt: Date; pendingUntil: Date | null },
+    ): Promise<void> {
+      await forKey(key)
+        .set({
+          retry_at: refusal.retryAt,
+          pending_until: refusal.pendingUntil,
+          updated_at: new Date(),
+          login_owner: null,
+          login_lease_until: null,
+        })
+        .where("login_owner", "=", lease.owner)
+        .execute();
     },
   };
 }

@@ -29,9 +29,10 @@ export function makeCertificatesRepository(db: Kysely<TicketDatabase>) {
     /**
      * One transaction: the previous active certificate becomes `replaced`; the pending CSR
      * becomes the active certificate, or, for a pair uploaded from outside, is `cancelled`
-     * and the new row becomes active.
+     * and the new row becomes active. Answers the activation time.
      */
-    async activate(activation: Activation): Promise<void> {
+    async activate(activation: Activation): Promise<Date> {
+      const activatedAt = new Date();
       await db.transaction().execute(async (trx) => {
         await trx
           .updateTable("certificates")
@@ -44,7 +45,7 @@ export function makeCertificatesRepository(db: Kysely<TicketDatabase>) {
           fingerprint: activation.fingerprint,
           not_before: activation.notBefore,
           not_after: activation.notAfter,
-          activated_at: new Date(),
+          activated_at: activatedAt,
         };
         if (activation.target.kind === "pending") {
           await trx
@@ -72,6 +73,7 @@ export function makeCertificatesRepository(db: Kysely<TicketDatabase>) {
           })
           .execute();
       });
+      return activatedAt;
     },
 
     /** The newest active or pending row per representada, for listings. */

@@ -1,5 +1,6 @@
-import { wsfe, type catalog } from "@pasarela/contracts";
-import { fail, ok, unsupportedCbteTipo, type Result } from "@pasarela/errors";
+import type { wsfe } from "@pasarela/contracts";
+import { type catalog } from "@pasarela/contracts";
+import { fail, ok, type Result } from "@pasarela/errors";
 import { argentinaToday, resolveDates } from "./dates.js";
 import { productoIdsOf, resolveItems } from "./items.js";
 import { resolveMoneda, type MonedaResuelta } from "./moneda.js";
@@ -61,7 +62,7 @@ export interface ResolvedReferences {
 
 /**
  * Everything the gateway judges before the authority (spec §7.2–§7.4, issue 10), in order:
- * the voucher type (400 listing the supported ones); references (400: spec §7.2's exact
+ * references (400: spec §7.2's exact
  * messages); values missing once references are resolved (400 naming the field); then the
  * voucher rules (422 TOTALS_INVALID naming the field and the rule): items, rates and totals,
  * tributes, receiver, associated vouchers, FCE and opcionales, dates, currency. `now` is the
@@ -74,10 +75,8 @@ export function prepareIssuance(
 ): Result<PreparedVoucher> {
   const { cbteTipo } = request;
   const clase = voucherClass(cbteTipo);
-  const supported: readonly number[] = wsfe.WSFE_CBTE_TIPOS;
-  if (clase === undefined || !supported.includes(cbteTipo)) {
-    return fail(unsupportedCbteTipo(cbteTipo, supported));
-  }
+  // the contract refuses any type outside WSFE_CBTE_TIPOS, and each of those has a class
+  if (clase === undefined) throw new Error(`cbteTipo ${cbteTipo} has no voucher class`);
 
   const receptor = resolveReceptor(request, resolved.cliente);
   const items = resolveItems(request.items, resolved.productos);

@@ -1,4 +1,4 @@
-import { isValidCuit, type catalog, type wsfe } from "@pasarela/contracts";
+import { documentoProblem, type catalog, type wsfe } from "@pasarela/contracts";
 import {
   clienteReferenceNotFound,
   clienteWithoutCondicionIva,
@@ -24,9 +24,6 @@ type ReceptorRequest = Pick<
   wsfe.FacturaIssueRequest,
   "clienteId" | "docTipo" | "docNro" | "condicionIvaReceptorId"
 >;
-
-/** Document types whose number carries a CUIT check digit (authority-ws.md §7, [10015]). */
-const WITH_CHECK_DIGIT: ReadonlySet<number> = new Set([80, 86]);
 
 /**
  * Spec §7.2: the customer's stored values, each overridden by the one sent explicitly.
@@ -58,14 +55,8 @@ export function resolveReceptor(
       ),
     );
   }
-  if (WITH_CHECK_DIGIT.has(docTipo) && !isValidCuit(docNro)) {
-    return fail(
-      invalidField(
-        "docNro",
-        `no es una ${docTipo === 80 ? "CUIT" : "CUIL"} válida: deben ser 11 dígitos con dígito verificador correcto`,
-      ),
-    );
-  }
+  const documento = documentoProblem(docTipo, docNro);
+  if (documento) return fail(documento);
   const condicionIvaReceptorId =
     request.condicionIvaReceptorId ?? stored?.condicionIvaReceptorId ?? undefined;
   if (condicionIvaReceptorId === undefined) {

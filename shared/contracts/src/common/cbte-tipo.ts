@@ -1,0 +1,21 @@
+import { unsupportedCbteTipo } from "@pasarela/errors";
+import { z } from "zod";
+import { issueParams } from "./catalogue-issue.js";
+
+/**
+ * Spec §2.1 and §7.2: `cbteTipo` as one web service accepts it. The one definition of "a type
+ * this service takes": the contract's request schema refuses any other with the 400 that
+ * lists `accepted`, so the edge (validating the body) and the service (parsing the request
+ * off the bus) answer the same, before the authority is called.
+ */
+export function acceptedCbteTipoSchema(accepted: readonly number[]) {
+  return z
+    .number()
+    .int()
+    .superRefine((cbteTipo, ctx) => {
+      if (accepted.includes(cbteTipo)) return;
+      const error = unsupportedCbteTipo(cbteTipo, accepted);
+      ctx.addIssue({ code: "custom", message: error.message, params: issueParams(error) });
+    })
+    .describe(`Tipo de comprobante. Tipos aceptados: ${accepted.join(", ")}`);
+}

@@ -1,0 +1,70 @@
+import { readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+
+/** The repository root: the folder holding docker-compose.yml above this package. */
+function composeFile(): string {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  for (;;) {
+    try {
+      return readFileSync(join(dir, "docker-compose.yml"), "utf8");
+    } catch {
+      const parent = dirname(dir);
+      if (parent === dir) throw new Error("docker-compose.yml not found");
+      dir = parent;
+    }
+  }
+}
+
+/**
+ * The compose file's own services, each with its text block (top-level `services:` entries
+ * are indented two spaces); checked as text, as the repository has no YAML parser of its own.
+ */
+function services(text: string): Map<string, string> {
+  const body = text.slice(text.indexOf("\nservices:\n"));
+  const blocks = new Map<string, string>();
+  for (const m of body.matchAll(/^ {2}([a-z-]+):\n((?: {4}.*\n|\n)*)/gm)) {
+    blocks.set(m[1] ?? "", m[2] ?? "");
+  }
+  return blocks;
+}
+
+/** Published ports of a service block: `ports: ["a:b", ...]`. */
+function ports(block: string): string[] {
+  const m = /^ {4}ports: \[(.*)\]$/m.exec(block);
+  return m === null ? [] : [...(m[1] ?? "").matchAll(/"([^"]+)"/g)].map((p) => p[1] ?? "");
+}
+
+describe("docker-compose.yml", () => {
+  const text = composeFile();
+  const blocks = services(text);
+
+  it("publishes nothing but the edge beyond this machine (simulator, Jaeger on 127.0.0.1)", () => {
+    expect([...blocks.keys()]).toEqual(
+      expect.arrayContaining(["nats", "postgres", "jaeger", "authority-sim", "edge"]),
+    );
+    for (const [name, block] of blocks) {
+      if (name === "edge") continue;
+      for (const port of ports(block)) expect(port, name).toMatch(/^127\.0\.0\.1:\d+:\d+$/);
+    }
+    expect(ports(blocks.get("authority-sim") ?? "")).toEqual([
+      "127.0.0.1:4400:4400",
+      "127.0.0.1:4401:4401",
+    ]);
+    expect(ports(blocks.get("jaeger") ?? "")).toEqual(["127.0.0.1:16686:16686"]);
+    expect(ports(blocks.get("nats") ?? "")).toEqual([]);
+    expect(ports(blocks.get("postgres") ?? "")).toEqual([]);
+  });
+
+  it("runs PostgreSQL with a password (SCRAM), never trust, and hands it to the services", () => {
+    const postgres = blocks.get("postgres") ?? "";
+    expect(text).not.toMatch(/AUTH_METHOD:\s*trust|--auth[a-z-]*=trust/i);
+    expect(postgres).toMatch(/POSTGRES_PASSWORD: \$\{POSTGRES_PASSWORD:\?[^}]*\}/);
+    expect(postgres).toMatch(/POSTGRES_HOST_AUTH_METHOD: scram-sha-256/);
+    expect(postgres).toMatch(/POSTGRES_INITDB_ARGS: .*--auth-local=scram-sha-256/);
+    expect(text).toMatch(
+      /DATABASE_URL: postgres:\/\/postgres:\$\{POSTGRES_PASSWORD:\?[^}]*\}@postgres:5432\/pasarela/,
+    );
+  });
+});
