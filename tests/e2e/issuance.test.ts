@@ -21,6 +21,9 @@ import { startE2EStack, type E2EStack } from "../support/stack.js";
 const env = "homologacion" as const;
 // short enough that a held FECAESolicitar times out quickly, long enough for a loaded machine
 const AUTHORITY_TIMEOUT_MS = 5_000;
+// an API call's whole budget: each issuance has 10 s (13 s less the edge's slack), of which
+// FECAESolicitar needs AUTHORITY_TIMEOUT_MS and 2 s to store its answer still left when sent
+const API_TIMEOUT_MS = 13_000;
 const PTO_VTA = 3;
 /** a point of sale of its own for the fault tests, so their numbering is easy to follow */
 const FAULT_PTO_VTA = 9;
@@ -160,7 +163,11 @@ describe("issuance end to end: POST /api/wsfe/facturas through processes and the
 
   beforeAll(async () => {
     stack = await startE2EStack({
-      env: { AUTHORITY_TIMEOUT_MS: String(AUTHORITY_TIMEOUT_MS), LOG_LEVEL: "info" },
+      env: {
+        AUTHORITY_TIMEOUT_MS: String(AUTHORITY_TIMEOUT_MS),
+        API_TIMEOUT_MS: String(API_TIMEOUT_MS),
+        LOG_LEVEL: "info",
+      },
     });
     dir = scratch();
     control = makeControlClient(stack.simulatorUrl!);
@@ -801,6 +808,36 @@ describe("issuance end to end: POST /api/wsfe/facturas through processes and the
         select cae from wsfe.comprobantes where cuit = ${issuer.cuit} and pto_vta = ${FAULT_PTO_VTA}
           and cbte_tipo = 11 and cbte_nro = ${last + 1} and state = 'authorized'`;
       expect(row?.cae).toBe(adopted.codAutorizacion);
+    });
+  });
+
+  describe("the API call's deadline", () => {
+    it("FECAESolicitar is not sent once a whole authority timeout no longer fits: 502, nothing issued", async () => {
+      const body = base({
+        ptoVta: FAULT_PTO_VTA,
+        cbteTipo: 11,
+        ...toConsumidorFinal,
+        items: [{ descripcion: "Clase", cantidad: 1, precioUnitario: "1000", alicuotaIva: 0 }],
+      });
+      const last = await ultimo(11, FAULT_PTO_VTA);
+      const stored = await storedStates(FAULT_PTO_VTA, 11);
+      const sent = async () => (await control.stats(env)).requests.FECAESolicitar ?? 0;
+      const before = await sent();
+      // the numbering query answers within its own timeout, but leaves less than 5 s + 2 s
+      await control.setFault(env, { service: "wsfe", mode: "none", latencyMs: 4_000 });
+      let response;
+      try {
+        response = await issue(body);
+      } finally {
+        await control.setFault(env, { service: "wsfe", mode: "none", latencyMs: 0 });
+      }
+      expect(response.status, response.text).toBe(502);
+      const error = response.json<ErrorBody>();
+      expect(error.code).toBe("AUTHORITY_UNAVAILABLE");
+      expect(error.error).toContain("no se envió");
+      expect(await sent()).toBe(before);
+      expect(await storedStates(FAULT_PTO_VTA, 11)).toEqual(stored);
+      expect(await ultimo(11, FAULT_PTO_VTA)).toBe(last);
     });
   });
 
