@@ -163,11 +163,13 @@ export function createSimulatorServer(options: SimulatorServerOptions): Simulato
     handle: () => HandlerResult,
     error501: () => HandlerResult,
     unavailable: () => HandlerResult,
+    operation?: string,
   ): Promise<void> {
     const fault = world.state.faults[service];
     if (fault.latencyMs > 0) await sleep(fault.latencyMs);
+    const targeted = fault.operation === undefined || fault.operation === operation;
     const mode: FaultMode =
-      fault.mode !== "none" && Math.random() < fault.rate ? fault.mode : "none";
+      targeted && fault.mode !== "none" && Math.random() < fault.rate ? fault.mode : "none";
     switch (mode) {
       case "none":
         send(res, handle());
@@ -199,6 +201,7 @@ export function createSimulatorServer(options: SimulatorServerOptions): Simulato
       () => handleLoginCms(world, body),
       () => wsaaFault(world, "wsaa.internalError"),
       () => wsaaFault(world, "wsaa.unavailable"),
+      "loginCms",
     );
   }
 
@@ -245,6 +248,7 @@ export function createSimulatorServer(options: SimulatorServerOptions): Simulato
           contentType: "text/html; charset=us-ascii",
           body: "<HTML><HEAD><TITLE>Service Unavailable</TITLE></HEAD><BODY><h2>Service Unavailable</h2></BODY></HTML>",
         }),
+        parsed.op,
       );
     } finally {
       if (admission?.kind === "admitted") admission.release();

@@ -1,5 +1,6 @@
 import { clientesRoutes } from "./clientes.js";
 import { cuentaRoutes } from "./cuenta.js";
+import { facturasRoutes } from "./facturas.js";
 import { productosRoutes } from "./productos.js";
 import type { RouteModule } from "./route-module.js";
 import { wsfeRoutes } from "./wsfe.js";
@@ -11,6 +12,7 @@ export const routeModules: readonly RouteModule[] = [
   clientesRoutes,
   productosRoutes,
   wsfeRoutes,
+  facturasRoutes,
   wsfexRoutes,
 ];
 
