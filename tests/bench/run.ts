@@ -1,6 +1,9 @@
 // `npm run bench`: FECompUltimoAutorizado answered by the simulator to a bare SOAP loop (the
 // ceiling), then /api/wsfe/ultimo-comprobante through the whole gateway (edge → NATS → wsfe →
-// SOAP → simulator) at concurrency 1 and 32, and the WSAA logins counted during the run.
+// SOAP → simulator) at concurrency 1 and 32, and the WSAA logins counted during the run. Then
+// issuance one voucher at a time on one series, with the simulator answering at once and at
+// 300 ms: the bare pair of calls an issuer needs (FECompUltimoAutorizado + FECAESolicitar)
+// against POST /api/wsfe/facturas, whose difference is the gateway's own time per voucher.
 import { randomBytes } from "node:crypto";
 import { writeFileSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
@@ -19,6 +22,10 @@ const WARMUP_MS = 2_000;
 const CUIT = "20111111112";
 const PTO_VTA = 3;
 const CBTE_TIPO = 6;
+/** issuance: Factura C to a consumidor final; the bare loop numbers a series of its own */
+const ISSUE_TIPO = 11;
+const BARE_ISSUE_PTO_VTA = 4;
+const AUTHORITY_LATENCIES_MS = [0, 300];
 
 interface Figures {
   scenario: string;
@@ -63,6 +70,7 @@ async function load(
     }),
   );
   const elapsed = performance.now() - started;
+  const rate = (latencies.length / elapsed) * 1000;
   latencies.sort((a, b) => a - b);
   const round = (n: number) => Math.round(n * 100) / 100;
   return {
@@ -70,7 +78,8 @@ async function load(
     concurrency,
     requests: latencies.length,
     errors,
-    rps: Math.round((latencies.length / elapsed) * 1000),
+    // slow scenarios (issuance against a slowed authority) keep two decimals
+    rps: rate < 100 ? Math.round(rate * 100) / 100 : Math.round(rate),
     p50: round(percentile(latencies, 50)),
     p99: round(percentile(latencies, 99)),
   };
@@ -132,6 +141,8 @@ async function main(): Promise<void> {
     );
     await control.delegate("homologacion", { cuit: CUIT, alias: "bench", service: "wsfe" });
     await control.enablePointOfSale("homologacion", { cuit: CUIT, ptoVta: PTO_VTA });
+    await control.enablePointOfSale("homologacion", { cuit: CUIT, ptoVta: BARE_ISSUE_PTO_VTA });
+    const writer = must(await bus.request(billing.keyCreate, { accountId, scope: "read_write" }));
 
     // The one WSAA login of the run, through the ticket service; the bare loop reuses its TA.
     const ta = must(
@@ -189,6 +200,82 @@ async function main(): Promise<void> {
       figures.push(await load("gateway /api/wsfe/ultimo-comprobante", concurrency, gateway));
       figures.push(await load("gateway, ptoVta omitted", concurrency, gatewayDefault));
     }
+    // issuance, one voucher at a time on one series
+    const soap = async (operation: string, inner: string) => {
+      const answer = await httpPost(
+        wsfeUrl,
+        {
+          "content-type": "text/xml; charset=utf-8",
+          soapaction: `"http://ar.gov.afip.dif.FEV1/${operation}"`,
+        },
+        `<?xml version="1.0" encoding="utf-8"?><soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/">` +
+          `<soap:Body><${operation} xmlns="http://ar.gov.afip.dif.FEV1/"><Auth><Token>${ta.token}</Token>` +
+          `<Sign>${ta.sign}</Sign><Cuit>${CUIT}</Cuit></Auth>${inner}</${operation}></soap:Body></soap:Envelope>`,
+        10_000,
+      );
+      return answer.status === 200 ? answer.text : "";
+    };
+    const argentinaToday = () =>
+      new Date(Date.now() - 3 * 3_600_000).toISOString().slice(0, 10).replaceAll("-", "");
+    // what any issuer must send per voucher: the last number, then the voucher numbered after it
+    const bareIssue = async () => {
+      const last = /<CbteNro>(\d+)<\/CbteNro>/.exec(
+        await soap(
+          "FECompUltimoAutorizado",
+          `<PtoVta>${BARE_ISSUE_PTO_VTA}</PtoVta><CbteTipo>${ISSUE_TIPO}</CbteTipo>`,
+        ),
+      );
+      if (!last) return false;
+      const nro = Number(last[1]) + 1;
+      const answer = await soap(
+        "FECAESolicitar",
+        `<FeCAEReq><FeCabReq><CantReg>1</CantReg><PtoVta>${BARE_ISSUE_PTO_VTA}</PtoVta><CbteTipo>${ISSUE_TIPO}</CbteTipo></FeCabReq>` +
+          `<FeDetReq><FECAEDetRequest><Concepto>1</Concepto><DocTipo>99</DocTipo><DocNro>0</DocNro>` +
+          `<CbteDesde>${nro}</CbteDesde><CbteHasta>${nro}</CbteHasta><CbteFch>${argentinaToday()}</CbteFch>` +
+          `<ImpTotal>1210.50</ImpTotal><ImpTotConc>0.00</ImpTotConc><ImpNeto>1210.50</ImpNeto><ImpOpEx>0.00</ImpOpEx>` +
+          `<ImpTrib>0.00</ImpTrib><ImpIVA>0.00</ImpIVA><MonId>PES</MonId><MonCotiz>1</MonCotiz>` +
+          `<CondicionIVAReceptorId>5</CondicionIVAReceptorId></FECAEDetRequest></FeDetReq></FeCAEReq>`,
+      );
+      return answer.includes("<Resultado>A</Resultado>");
+    };
+    const factura = JSON.stringify({
+      environment: "homologacion",
+      representada: CUIT,
+      ptoVta: PTO_VTA,
+      cbteTipo: ISSUE_TIPO,
+      concepto: 1,
+      docTipo: 99,
+      docNro: "0",
+      condicionIvaReceptorId: 5,
+      items: [{ descripcion: "Servicio", cantidad: 1, precioUnitario: "1210.50", alicuotaIva: 0 }],
+    });
+    const gatewayIssue = async () => {
+      const answer = await httpPost(
+        `${stack.edgeUrl}/api/wsfe/facturas`,
+        { authorization: `Bearer ${writer.secret}`, "content-type": "application/json" },
+        factura,
+        30_000,
+      );
+      return answer.status === 200;
+    };
+    if (!(await bareIssue()) || !(await gatewayIssue())) {
+      throw new Error("a voucher could not be issued (bare or through /api/wsfe/facturas)");
+    }
+    const issuance: (Figures & { latencyMs: number })[] = [];
+    for (const latencyMs of AUTHORITY_LATENCIES_MS) {
+      await control.setFault("homologacion", { service: "wsfe", mode: "none", latencyMs });
+      const at = `simulator at ${latencyMs} ms`;
+      issuance.push({
+        ...(await load(`bare issuance (2 SOAP calls), ${at}`, 1, bareIssue)),
+        latencyMs,
+      });
+      issuance.push({
+        ...(await load(`gateway /api/wsfe/facturas, ${at}`, 1, gatewayIssue)),
+        latencyMs,
+      });
+    }
+    await control.setFault("homologacion", { service: "wsfe", mode: "none", latencyMs: 0 });
+
     const stats = await control.stats("homologacion");
     const logins = Object.entries(stats.logins);
 
@@ -204,13 +291,30 @@ async function main(): Promise<void> {
       `gateway throughput at concurrency 32: ${Math.round((gw32!.rps / bare32!.rps) * 100)}% of the ceiling (target ≥ 50%)`,
       `gateway p50 overhead at concurrency 1: ${(gw1!.p50 - bare1!.p50).toFixed(2)} ms (target ≤ 2 ms)`,
       `WSAA logins during the run: ${logins.map(([k, n]) => `${k}: ${n}`).join(", ") || "none"} (target: exactly 1 per certificate and service)`,
+      "",
+      `| issuance, one at a time on one series | vouchers | errors | vouchers/s | p50 ms | p99 ms |`,
+      `|---|---|---|---|---|---|`,
+      ...issuance.map(
+        (f) => `| ${f.scenario} | ${f.requests} | ${f.errors} | ${f.rps} | ${f.p50} | ${f.p99} |`,
+      ),
+      "",
+      ...AUTHORITY_LATENCIES_MS.map((latencyMs) => {
+        const [bareRun, gatewayRun] = issuance.filter((f) => f.latencyMs === latencyMs);
+        return `gateway's own time per voucher, simulator at ${latencyMs} ms: ${(gatewayRun!.p50 - bareRun!.p50).toFixed(2)} ms at p50`;
+      }),
     ];
     process.stdout.write(`${lines.join("\n")}\n`);
     mkdirSync(join(repoRoot, ".data"), { recursive: true });
     writeFileSync(
       join(repoRoot, ".data", "bench.json"),
       JSON.stringify(
-        { at: new Date().toISOString(), durationMs: DURATION_MS, figures, logins: stats.logins },
+        {
+          at: new Date().toISOString(),
+          durationMs: DURATION_MS,
+          figures,
+          issuance,
+          logins: stats.logins,
+        },
         null,
         2,
       ),

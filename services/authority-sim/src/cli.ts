@@ -153,6 +153,7 @@ export async function runCli(argv: readonly string[], client: ControlClient): Pr
           mode: pick<FaultMode>(flags, "mode", FAULT_MODES),
           ...(rate === undefined ? {} : { rate }),
           ...(latencyMs === undefined ? {} : { latencyMs }),
+          ...(flags.has("operation") ? { operation: required(flags, "operation") } : {}),
         }),
       );
     }

@@ -184,11 +184,13 @@ export function createSimulatorServer(options: SimulatorServerOptions): Simulato
     handle: () => HandlerResult,
     error501: () => HandlerResult,
     unavailable: () => HandlerResult,
+    operation?: string,
   ): Promise<void> {
     const fault = world.state.faults[service];
     if (fault.latencyMs > 0) await sleep(fault.latencyMs);
+    const targeted = fault.operation === undefined || fault.operation === operation;
     const mode: FaultMode =
-      fault.mode !== "none" && Math.random() < fault.rate ? fault.mode : "none";
+      targeted && fault.mode !== "none" && Math.random() < fault.rate ? fault.mode : "none";
     switch (mode) {
       case "none":
         send(res, handle());
@@ -220,6 +222,7 @@ export function createSimulatorServer(options: SimulatorServerOptions): Simulato
       () => handleLoginCms(world, body),
       () => wsaaFault(world, "wsaa.internalError"),
       () => wsaaFault(world, "wsaa.unavailable"),
+      "loginCms",
     );
   }
 
@@ -262,6 +265,7 @@ export function createSimulatorServer(options: SimulatorServerOptions): Simulato
             service.errorResult(parsed.op, 501, "Error interno de base de datos"),
           ),
         () => SERVICE_UNAVAILABLE,
+        parsed.op,
       );
     } finally {
       if (admission?.kind === "admitted") admission.release();
@@ -290,6 +294,7 @@ export function createSimulatorServer(options: SimulatorServerOptions): Simulato
       () => runPadron(world, spec, parsed.op, parsed.body),
       () => padronDatabaseDown(spec, parsed.op),
       () => SERVICE_UNAVAILABLE,
+      parsed.op,
     );
   }
 

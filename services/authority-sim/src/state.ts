@@ -40,6 +40,8 @@ export interface FaultConfig {
   /** Probability (0..1) that a request gets the fault; latency applies to every request. */
   rate: number;
   latencyMs: number;
+  /** When set, the mode applies to this SOAP operation only (e.g. FECAESolicitar). */
+  operation?: string | undefined;
 }
 
 export interface Delegation {

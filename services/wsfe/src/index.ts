@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import {
   followCertificateChanges,
   makeAccessTicketCache,
@@ -14,7 +15,21 @@ import {
   makeComprobantesEmailRepository,
   type ComprobantesEmailRepository,
 } from "./db/repositories/comprobantes-email.js";
+import {
+  makeComprobantesRepository,
+  type ComprobantesRepository,
+} from "./db/repositories/comprobantes.js";
+import { makeSeriesRepository } from "./db/repositories/series.js";
+import { makeVoucherEvents } from "./issuance/events.js";
+import { makeReconciler } from "./issuance/reconcile.js";
+import { makeSeriesWriter } from "./issuance/series-writer.js";
 import { wsfeBindings } from "./service.js";
+
+/**
+ * A series' writer lease outlasts one authority call (it is renewed before each), with room
+ * for the database round trips around it; a dead holder blocks its series this long at most.
+ */
+const LEASE_MARGIN_MS = 15_000;
 
 export { loadConfig, type WsfeConfig } from "./config.js";
 
@@ -23,6 +38,8 @@ export interface WsfeDeps {
   tickets: AccessTicketCache;
   /** e-mail records of vouchers; issuance writes them, tests seed them */
   emails: ComprobantesEmailRepository;
+  /** the vouchers issued through the gateway, for tests */
+  comprobantes: ComprobantesRepository;
 }
 
 /** Starts the wsfe service on the bus; used by main.ts and by tests in-process. */
@@ -37,7 +54,7 @@ export async function startWsfe(
     settings: config,
     database: { schema, migrations },
     ...(logger ? { logger } : {}),
-    start: ({ bus, db }) => {
+    start: async ({ bus, db, logger: serviceLogger }) => {
       const tickets = makeAccessTicketCache(bus);
       // a replaced certificate must stop reaching the authority on the next query
       const certificates = followCertificateChanges(bus, tickets);
@@ -50,12 +67,30 @@ export async function startWsfe(
         tickets,
       });
       const emails = makeComprobantesEmailRepository(db!.db);
-      return Promise.resolve({
+      const comprobantes = makeComprobantesRepository(db!.db);
+      const series = makeSeriesRepository(db!.db);
+      // issuance publishes its outcomes there
+      await bus.ensureEventStream();
+      const events = makeVoucherEvents({ bus, comprobantes, logger: serviceLogger });
+      const issuance = {
+        comprobantes,
+        series,
+        events,
+        writer: makeSeriesWriter({
+          series,
+          owner: `wsfe-${randomUUID()}`,
+          leaseMs: config.AUTHORITY_TIMEOUT_MS + LEASE_MARGIN_MS,
+        }),
+        reconcile: makeReconciler({ wsfe, comprobantes, series, events, logger: serviceLogger }),
+        authorityTimeoutMs: config.AUTHORITY_TIMEOUT_MS,
+      };
+      return {
         tickets,
         emails,
-        bindings: wsfeBindings({ emails, bus, wsfe }),
+        comprobantes,
+        bindings: wsfeBindings({ emails, bus, wsfe, issuance }),
         stop: () => Promise.resolve(certificates.stop()),
-      });
+      };
     },
   });
 }

@@ -10,3 +10,4 @@ export {
   type Result,
 } from "./app-error.js";
 export * from "./builders.js";
+export * from "./issuance-authority.js";

@@ -17,6 +17,8 @@ export interface FaultInput {
   mode: FaultMode;
   rate?: number;
   latencyMs?: number;
+  /** the mode hits this SOAP operation only; latency still applies to every request */
+  operation?: string;
 }
 
 export interface SettingsInput {

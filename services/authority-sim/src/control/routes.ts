@@ -60,6 +60,7 @@ const schemas = {
     mode: z.enum(FAULT_MODES),
     rate: z.number().min(0).max(1).default(1),
     latencyMs: z.number().int().min(0).max(600_000).default(0),
+    operation: z.string().min(1).max(100).optional(),
   }),
   settings: z.object({
     enforceSingleTa: z.boolean().optional(),
@@ -262,6 +263,7 @@ export function handleControl(
         mode: p.data.mode,
         rate: p.data.rate,
         latencyMs: p.data.latencyMs,
+        ...(p.data.operation === undefined ? {} : { operation: p.data.operation }),
       };
       world.commit();
       return ok;

@@ -24,10 +24,12 @@ interface ValidationEntry {
 /** Every error body but the 401: `{error, code}` plus `details` where there are any. */
 function errorBody(error: AppError): Record<string, unknown> {
   if (error.code === "UNAUTHORIZED") return { error: catalogue.UNAUTHORIZED.message };
+  const { lifted, details } = liftRejection(error);
   return {
     error: error.message,
     code: error.code,
-    ...(error.details ? { details: error.details } : {}),
+    ...lifted,
+    ...(details ? { details } : {}),
   };
 }
 
@@ -56,6 +58,28 @@ export function rawErrorResponse(error: AppError): string {
     "",
     body,
   ].join("\r\n");
+}
+
+const REJECTION_FIELDS = ["resultado", "observaciones", "errores"] as const;
+
+/**
+ * Spec §2.6, §7.2: an authority rejection answers `resultado`, `observaciones` and `errores`
+ * at the top of the body, beside `error` and `code`; the rest of its details stay in `details`.
+ */
+function liftRejection(error: AppError): {
+  lifted: Record<string, unknown>;
+  details: Record<string, unknown> | undefined;
+} {
+  if (error.code !== "AUTHORITY_REJECTED" || !error.details) {
+    return { lifted: {}, details: error.details };
+  }
+  const lifted: Record<string, unknown> = {};
+  const details: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(error.details)) {
+    if ((REJECTION_FIELDS as readonly string[]).includes(name)) lifted[name] = value;
+    else details[name] = value;
+  }
+  return { lifted, details: Object.keys(details).length > 0 ? details : undefined };
 }
 
 const fieldLabel = (path: string, prefix: string) => {

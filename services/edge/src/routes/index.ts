@@ -1,5 +1,6 @@
 import { clientesRoutes } from "./clientes.js";
 import { cuentaRoutes } from "./cuenta.js";
+import { facturasRoutes } from "./facturas.js";
 import { padronRoutes } from "./padron.js";
 import { productosRoutes } from "./productos.js";
 import type { RouteModule } from "./route-module.js";
@@ -12,6 +13,7 @@ export const routeModules: readonly RouteModule[] = [
   clientesRoutes,
   productosRoutes,
   wsfeRoutes,
+  facturasRoutes,
   wsfexRoutes,
   padronRoutes,
 ];

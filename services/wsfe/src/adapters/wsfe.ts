@@ -17,8 +17,10 @@ import {
   type XmlObject,
 } from "@pasarela/authority";
 import type { Environment } from "@pasarela/contracts";
-import { fail, ok, type AppError, type Result } from "@pasarela/errors";
+import { authorityUnavailable, fail, ok, type AppError, type Result } from "@pasarela/errors";
 import { amountNumber, decimalText } from "../domain/amount.js";
+import type { AuthorityMessage, CaeDetalleRespuesta } from "../domain/cae-answer.js";
+import type { FECAEDetRequest } from "../domain/issuance/index.js";
 import type { AuthorityComprobante } from "../domain/comprobante.js";
 import type { AuthorityRow } from "../domain/parametros.js";
 
@@ -58,7 +60,37 @@ export interface WsfeAdapter {
   ) => Promise<Result<AuthorityRow[]>>;
   /** FEParamGetCotizacion for today. */
   cotizacion: (caller: WsfeCaller, moneda: string) => Promise<Result<Cotizacion>>;
+  /**
+   * FECAESolicitar: one header (the series) and its details, numbers included. Never fails:
+   * what became of the request is the outcome, because after sending only the authority's
+   * answer can say whether a voucher was issued.
+   */
+  solicitar: (
+    caller: WsfeCaller,
+    request: { ptoVta: number; cbteTipo: number; detalles: readonly FECAEDetRequest[] },
+  ) => Promise<CaeOutcome>;
 }
+
+/**
+ * What one FECAESolicitar came to (authority-ws.md §3.4, §8.4):
+ * - judged: the authority answered with its header; each detail has its own Resultado (A with
+ *   a CAE, or R), `errores` are the header-level `Errors` (10016 among them);
+ * - refused: the authority did not judge the request (the TA refused, Auth malformed, the
+ *   ticket not obtained): nothing was issued;
+ * - unknown: sent without a usable answer (timeout, dropped connection, HTTP 5xx, SOAP fault,
+ *   unreadable, 501/502 internal errors): it may have been authorized, only reconciliation
+ *   can tell.
+ */
+export type CaeOutcome =
+  | {
+      readonly kind: "judged";
+      readonly resultado: string;
+      readonly detalles: readonly CaeDetalleRespuesta[];
+      readonly errores: readonly AuthorityMessage[];
+      readonly eventos: readonly AuthorityMessage[];
+    }
+  | { readonly kind: "refused"; readonly error: AppError }
+  | { readonly kind: "unknown"; readonly error: AppError };
 
 const WSFE_CODES: AsmxErrCodes = {
   service: "wsfe",
@@ -72,6 +104,11 @@ const WSFE_CODES: AsmxErrCodes = {
   caller: new Set([11000, 11001, 10200, 10201, 10202, 10244, 12000, 12001, 12002, 10006, 10007]),
 };
 const NOT_FOUND = 602;
+/**
+ * The authority's own failures (authority-ws.md §3.8): internal error, database error,
+ * "Transacción Activa". On FECAESolicitar they prove nothing about the voucher.
+ */
+const INTERNAL_ERRORS: ReadonlySet<number> = new Set([500, 501, 502]);
 
 /** The first `Errors/Err` of a result, if any. */
 function firstError(result: XmlObject): AsmxErr | undefined {
@@ -114,6 +151,9 @@ function readComprobante(resultGet: XmlObject): Result<AuthorityComprobante> {
   return ok({
     codAutorizacion: xmlString(resultGet, "CodAutorizacion") ?? "",
     resultado: xmlString(resultGet, "Resultado") ?? "",
+    docTipo: intOf(xmlString(resultGet, "DocTipo")),
+    docNro: xmlString(resultGet, "DocNro")?.trim(),
+    fchVto: xmlString(resultGet, "FchVto") || undefined,
     cbteDesde,
     cbteHasta,
     cbteFch: xmlString(resultGet, "CbteFch") ?? "",
@@ -121,6 +161,97 @@ function readComprobante(resultGet: XmlObject): Result<AuthorityComprobante> {
     impNeto,
     impIVA,
   });
+}
+
+/** Every `<wrapper><item><Code/><Msg/></item>…` of an element, as code and text. */
+function messagesOf(parent: XmlObject | undefined, wrapper: string, item: string) {
+  return xmlList(xmlChild(parent, wrapper), item).map((m): AuthorityMessage => ({
+    code: intOf(xmlString(m, "Code")) ?? -1,
+    msg: xmlString(m, "Msg") ?? "",
+  }));
+}
+
+const optional = (name: string, value: string | number | undefined) =>
+  value === undefined ? "" : xmlElement(name, value);
+
+/** One FECAEDetRequest in exact WSDL order (authority-ws.md §3.3); absent optionals omitted. */
+export function detalleXml(d: FECAEDetRequest): string {
+  const list = <T>(wrapper: string, items: readonly T[] | undefined, item: (x: T) => string) =>
+    items === undefined || items.length === 0
+      ? ""
+      : `<${wrapper}>${items.map(item).join("")}</${wrapper}>`;
+  return (
+    `<FECAEDetRequest>` +
+    xmlElement("Concepto", d.Concepto) +
+    xmlElement("DocTipo", d.DocTipo) +
+    xmlElement("DocNro", d.DocNro) +
+    xmlElement("CbteDesde", d.CbteDesde) +
+    xmlElement("CbteHasta", d.CbteHasta) +
+    xmlElement("CbteFch", d.CbteFch) +
+    xmlElement("ImpTotal", d.ImpTotal) +
+    xmlElement("ImpTotConc", d.ImpTotConc) +
+    xmlElement("ImpNeto", d.ImpNeto) +
+    xmlElement("ImpOpEx", d.ImpOpEx) +
+    xmlElement("ImpTrib", d.ImpTrib) +
+    xmlElement("ImpIVA", d.ImpIVA) +
+    optional("FchServDesde", d.FchServDesde) +
+    optional("FchServHasta", d.FchServHasta) +
+    optional("FchVtoPago", d.FchVtoPago) +
+    xmlElement("MonId", d.MonId) +
+    xmlElement("MonCotiz", d.MonCotiz) +
+    optional("CanMisMonExt", d.CanMisMonExt) +
+    xmlElement("CondicionIVAReceptorId", d.CondicionIVAReceptorId) +
+    list(
+      "CbtesAsoc",
+      d.CbtesAsoc,
+      (c) =>
+        `<CbteAsoc>${xmlElement("Tipo", c.Tipo)}${xmlElement("PtoVta", c.PtoVta)}${xmlElement("Nro", c.Nro)}` +
+        `${optional("Cuit", c.Cuit)}${optional("CbteFch", c.CbteFch)}</CbteAsoc>`,
+    ) +
+    list(
+      "Tributos",
+      d.Tributos,
+      (t) =>
+        `<Tributo>${xmlElement("Id", t.Id)}${optional("Desc", t.Desc)}${xmlElement("BaseImp", t.BaseImp)}` +
+        `${xmlElement("Alic", t.Alic)}${xmlElement("Importe", t.Importe)}</Tributo>`,
+    ) +
+    list(
+      "Iva",
+      d.Iva,
+      (i) =>
+        `<AlicIva>${xmlElement("Id", i.Id)}${xmlElement("BaseImp", i.BaseImp)}${xmlElement("Importe", i.Importe)}</AlicIva>`,
+    ) +
+    list(
+      "Opcionales",
+      d.Opcionales,
+      (o) => `<Opcional>${xmlElement("Id", o.Id)}${xmlElement("Valor", o.Valor)}</Opcional>`,
+    ) +
+    `</FECAEDetRequest>`
+  );
+}
+
+/** The details of a FECAESolicitar answer, or undefined when one is unreadable. */
+function readDetalles(result: XmlObject): CaeDetalleRespuesta[] | undefined {
+  const out: CaeDetalleRespuesta[] = [];
+  for (const d of xmlList(xmlChild(result, "FeDetResp"), "FECAEDetResponse")) {
+    const cbteDesde = intOf(xmlString(d, "CbteDesde"));
+    const cbteHasta = intOf(xmlString(d, "CbteHasta"));
+    const resultado = xmlString(d, "Resultado");
+    if (cbteDesde === undefined || cbteHasta === undefined || !resultado) return undefined;
+    const cae = xmlString(d, "CAE") ?? "";
+    // a CAE is 14 digits (authority-ws.md §3.4): an A without one cannot be relied on
+    if (resultado === "A" && !/^\d{14}$/.test(cae)) return undefined;
+    out.push({
+      cbteDesde,
+      cbteHasta,
+      cbteFch: xmlString(d, "CbteFch") ?? "",
+      resultado,
+      cae,
+      caeFchVto: xmlString(d, "CAEFchVto") ?? "",
+      observaciones: messagesOf(d, "Observaciones", "Obs"),
+    });
+  }
+  return out;
 }
 
 function textRow(row: XmlObject): AuthorityRow {
@@ -238,6 +369,74 @@ export function makeWsfeAdapter(deps: {
           });
         },
       );
+    },
+    async solicitar(caller, { ptoVta, cbteTipo, detalles }) {
+      const { accountId, cuit, environment, deadline } = caller;
+      const body =
+        `<FeCAEReq><FeCabReq>${xmlElement("CantReg", detalles.length)}${xmlElement("PtoVta", ptoVta)}` +
+        `${xmlElement("CbteTipo", cbteTipo)}</FeCabReq>` +
+        `<FeDetReq>${detalles.map(detalleXml).join("")}</FeDetReq></FeCAEReq>`;
+      const unknown = (error: AppError): TicketedAttempt<CaeOutcome> => ({
+        kind: "done",
+        result: ok({ kind: "unknown", error }),
+      });
+      const outcome = await withAccessTicket(
+        deps.tickets,
+        { accountId, cuit, environment, service: "wsfe", deadline },
+        async (ticket, timeoutMs): Promise<TicketedAttempt<CaeOutcome>> => {
+          const answer = await clients[environment].call(
+            "FECAESolicitar",
+            `${auth(ticket)}${body}`,
+            timeoutMs,
+          );
+          if (!answer.ok) return unknown(describeTransportFailure("WSFE", answer.failure));
+          const result = answer.result;
+          const errores = messagesOf(result, "Errors", "Err");
+          const eventos = messagesOf(result, "Events", "Evt");
+          const internal = errores.find((e) => INTERNAL_ERRORS.has(e.code));
+          const header = xmlChild(result, "FeCabResp");
+          if (!header) {
+            const err = firstError(result);
+            // without a header the request was not judged: a refused TA or Auth says nothing
+            // was issued, the authority's own failure says nothing at all
+            if (!err) return unknown(unreadable("FECAESolicitar sin FeCabResp ni Errors"));
+            const classified = classifyWsfeError<CaeOutcome>(err, {
+              cuit,
+              environment,
+              ptoVta,
+              token: ticket.token,
+            });
+            if (classified.kind === "stale-ticket") return classified;
+            if (classified.result.ok) return classified;
+            const error = classified.result.error;
+            if (
+              internal ||
+              (error.code === "AUTHORITY_UNAVAILABLE" && err.code !== WSFE_CODES.token)
+            ) {
+              return unknown(error);
+            }
+            return { kind: "done", result: ok({ kind: "refused", error }) };
+          }
+          if (internal) {
+            return unknown(
+              authorityUnavailable(`WSFE ${internal.code}: ${internal.msg}`, {
+                authorityCode: internal.code,
+              }),
+            );
+          }
+          const resultado = xmlString(header, "Resultado");
+          const read = readDetalles(result);
+          if (!resultado || !read || read.length !== detalles.length) {
+            return unknown(unreadable("FECAESolicitar con detalles ilegibles o incompletos"));
+          }
+          return {
+            kind: "done",
+            result: ok({ kind: "judged", resultado, detalles: read, errores, eventos }),
+          };
+        },
+      );
+      // no TA, or the authority refused the fresh one as well: nothing was judged
+      return outcome.ok ? outcome.value : { kind: "refused", error: outcome.error };
     },
   };
 }

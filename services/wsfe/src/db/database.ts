@@ -20,6 +20,78 @@ export interface ComprobantesEmailTable {
   updated_at: Timestamp;
 }
 
+/** States of a stored voucher; see the migration for what each one means. */
+export type ComprobanteState =
+  "pending" | "authorized" | "rejected" | "unknown" | "not_issued" | "conflict";
+
+// postgres.js serializes jsonb parameters itself (it learns the type from the statement):
+// values go in as objects, never as JSON text, or they are stored as a JSON string
+type Json<T> = ColumnType<T, T, T>;
+type Numeric = ColumnType<string, string, string>;
+
+/** Every voucher wsfe sent, or was about to send, to FECAESolicitar. */
+export interface ComprobantesTable {
+  id: string;
+  account_id: string;
+  environment: "homologacion" | "produccion";
+  cuit: string;
+  pto_vta: number;
+  cbte_tipo: number;
+  cbte_nro: ColumnType<string, number, number>;
+  state: ComprobanteState;
+  concepto: number;
+  cbte_fch: string;
+  doc_tipo: number;
+  doc_nro: ColumnType<string, string, string>;
+  moneda_id: string;
+  moneda_cotizacion: Numeric;
+  imp_total: Numeric;
+  imp_neto: Numeric;
+  imp_iva: Numeric;
+  imp_trib: Numeric;
+  imp_tot_conc: Numeric;
+  imp_op_ex: Numeric;
+  request: Json<unknown>;
+  sent: Json<unknown>;
+  resultado: string | null;
+  cae: string | null;
+  cae_vencimiento: string | null;
+  observaciones: ColumnType<unknown, unknown, unknown>;
+  errores: ColumnType<unknown, unknown, unknown>;
+  eventos: ColumnType<unknown, unknown, unknown>;
+  failure: ColumnType<unknown, unknown, unknown>;
+  email_to: string | null;
+  idempotency_key: string | null;
+  request_id: string;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+  answered_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  event_published_at: ColumnType<
+    Date | null,
+    Date | string | null | undefined,
+    Date | string | null
+  >;
+}
+
+/** A numbering unit of the authority and its writer lease (one issuer at a time). */
+export interface SeriesTable {
+  environment: "homologacion" | "produccion";
+  cuit: string;
+  pto_vta: number;
+  cbte_tipo: number;
+  writer_owner: string | null;
+  writer_lease_until: ColumnType<
+    Date | null,
+    Date | string | null | undefined,
+    Date | string | null
+  >;
+  needs_reconciliation: ColumnType<boolean, boolean | undefined, boolean>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
 export interface WsfeDatabase {
   comprobantes_email: ComprobantesEmailTable;
+  comprobantes: ComprobantesTable;
+  series: SeriesTable;
 }

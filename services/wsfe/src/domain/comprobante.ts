@@ -25,6 +25,11 @@ export interface EmailRecord {
 export interface AuthorityComprobante {
   readonly codAutorizacion: string;
   readonly resultado: string;
+  /** the receiver as stored by the authority; reconciliation compares it with what was sent */
+  readonly docTipo?: number | undefined;
+  readonly docNro?: string | undefined;
+  /** the CAE's due date (yyyymmdd) */
+  readonly fchVto?: string | undefined;
   readonly cbteDesde: number;
   readonly cbteHasta: number;
   readonly cbteFch: string;

@@ -35,3 +35,9 @@ export {
 } from "./fields.js";
 export { parametroItemSchema, parametrosGet, parametrosReplySchema } from "./parametros-get.js";
 export { ultimoComprobanteLast, ultimoComprobanteReplySchema } from "./ultimo-comprobante-last.js";
+export {
+  authorityNoteSchema,
+  comprobanteAutorizado,
+  comprobanteEventId,
+  comprobanteRechazado,
+} from "./comprobante-events.js";

@@ -1,9 +1,11 @@
 import type { Migration } from "@pasarela/db";
 import * as comprobantesEmail from "./2026-11-22-01-comprobantes-email.js";
+import * as comprobantesYSeries from "./2026-12-01-01-comprobantes-y-series.js";
 
 export const schema = "wsfe";
 
 /** In order; names are dated so they sort as they were written. */
 export const migrations: Record<string, Migration> = {
   "2026-11-22-01-comprobantes-email": comprobantesEmail,
+  "2026-12-01-01-comprobantes-y-series": comprobantesYSeries,
 };

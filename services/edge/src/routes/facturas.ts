@@ -1,0 +1,95 @@
+import { wsfe } from "@pasarela/contracts";
+import { invalidField } from "@pasarela/errors";
+import { z } from "zod";
+import { EdgeError } from "../http/edge-error.js";
+import { facturaExamples } from "./factura-examples.js";
+import { errorBodySchema } from "./http-shapes.js";
+import type { RouteModule } from "./route-module.js";
+
+const IDEMPOTENCY_KEY_MAX = 255;
+
+/** The `Idempotency-Key` header's value, or undefined without one; 400 naming it otherwise. */
+function idempotencyKey(header: string | string[] | undefined): string | undefined {
+  if (header === undefined) return undefined;
+  const value = Array.isArray(header) ? header.join(", ") : header;
+  if (value.trim() === "") {
+    throw new EdgeError(invalidField("Idempotency-Key", "no puede estar vacío"));
+  }
+  if (value.length > IDEMPOTENCY_KEY_MAX) {
+    throw new EdgeError(
+      invalidField("Idempotency-Key", `admite hasta ${IDEMPOTENCY_KEY_MAX} caracteres`),
+    );
+  }
+  return value;
+}
+
+const headers = z.looseObject({
+  "idempotency-key": z
+    .string()
+    .optional()
+    .describe(
+      "Clave única por comprobante (un UUID, un número de pedido), de 1 a 255 caracteres. Se guarda con el comprobante; un reintento con la misma clave devolverá el comprobante ya emitido (spec §7.6).",
+    ),
+});
+
+const body = wsfe.facturaBodySchema.meta({ "x-examples": facturaExamples });
+
+const description = `Emite un comprobante de WSFEv1 y devuelve su CAE. La pasarela resuelve clienteId y productoId en tu cuenta (un valor enviado explícitamente gana), calcula ImpNeto, ImpIVA por alícuota, ImpTrib, ImpTotConc, ImpOpEx e ImpTotal con aritmética decimal (redondeo a 2 decimales por línea y por alícuota) y numera el comprobante ella misma: último autorizado + 1 en esa serie (punto de venta y tipo), un emisor por serie a la vez.
+
+Todo 400 y 422 propio se responde antes de llamar a la AFIP y no mueve la numeración. Un 422 con resultado "R" es el rechazo de la AFIP: observaciones y errores traen sus códigos. Un 502 no prueba que el comprobante no se haya emitido (spec §7.6): la pasarela lo guarda como de resultado desconocido y lo verifica con la AFIP antes de volver a numerar esa serie; reintentá con la misma Idempotency-Key o consultá /api/wsfe/comprobante.
+
+Ítems sin IVA: alicuotaIva "no_gravado" (va a ImpTotConc) o "exento" (va a ImpOpEx). Moneda extranjera sin cotizacion: la del día de la AFIP.`;
+
+/** `POST /api/wsfe/facturas` (issue 10): issuance, in the "emision" write group. */
+export const facturasRoutes: RouteModule = {
+  name: "facturas",
+  services: ["wsfe", "ticket", "catalog"],
+  plugin: (app, { call }) => {
+    app.post(
+      "/wsfe/facturas",
+      {
+        config: { writeGroup: "emision" },
+        schema: {
+          summary: "Emitir un comprobante (FECAESolicitar)",
+          description,
+          tags: ["wsfe"],
+          headers,
+          body,
+          response: {
+            200: wsfe.facturaHttpReplySchema.describe("Autorizado: CAE, totales y QR"),
+            400: errorBodySchema.describe(
+              "Cuerpo o campo inválido (el mensaje lo nombra), cbteTipo no soportado, Idempotency-Key vacía o de más de 255 caracteres, clienteId/productoId que no se resuelven en tu cuenta o sin condición frente al IVA / alícuota cargada",
+            ),
+            401: z.object({ error: z.literal("No autorizado") }),
+            403: errorBodySchema.describe(
+              "API key de solo lectura (Esta API key es de solo lectura y no puede emitir comprobantes.); representada no registrada o sin certificado activo; certificado no delegado; la representada no delegó wsfe",
+            ),
+            422: z
+              .union([
+                wsfe.facturaRejectedBodySchema,
+                errorBodySchema.describe("Totales, alícuotas o bloques que no cierran"),
+              ])
+              .describe(
+                'Rechazado: por la AFIP (resultado "R" con observaciones y errores; 10016 y 11002 con la indicación de qué hacer) o por las reglas de totales antes de llamarla (TOTALS_INVALID, el mensaje nombra el campo y la regla)',
+              ),
+            502: errorBodySchema.describe(
+              "Falla de la AFIP. Si el comprobante llegó a enviarse, details.outcome es unknown: puede haberse emitido",
+            ),
+            503: errorBodySchema.describe(
+              "Un servicio de la pasarela no respondió, o la serie está ocupada por otra emisión: reintentá",
+            ),
+          },
+        },
+      },
+      async (request) => {
+        const key = idempotencyKey(request.headers["idempotency-key"]);
+        const reply = await call(request, wsfe.facturaIssue, {
+          ...request.body,
+          ...(key === undefined ? {} : { idempotencyKey: key }),
+        });
+        return wsfe.facturaHttpReply(reply);
+      },
+    );
+    return Promise.resolve();
+  },
+};

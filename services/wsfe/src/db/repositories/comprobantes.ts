@@ -1,0 +1,332 @@
+import { sql, type Kysely, type Selectable } from "kysely";
+import type { AuthorityMessage } from "../../domain/cae-answer.js";
+import type { FECAEDetRequest } from "../../domain/issuance/index.js";
+import type { ComprobanteState, ComprobantesTable, WsfeDatabase } from "../database.js";
+import type { SeriesKey } from "./series.js";
+
+/** Totals as decimal text with two decimals, exactly as sent. */
+export interface Totales {
+  readonly impTotal: string;
+  readonly impNeto: string;
+  readonly impIVA: string;
+  readonly impTrib: string;
+  readonly impTotConc: string;
+  readonly impOpEx: string;
+}
+
+/** A voucher about to be sent: stored `pending` with its number first. */
+export interface NewComprobante {
+  readonly id: string;
+  readonly accountId: string;
+  readonly series: SeriesKey;
+  readonly cbteNro: number;
+  readonly sent: FECAEDetRequest;
+  /** the request as resolved (receiver, items, tributos, opcionales) */
+  readonly request: unknown;
+  readonly emailTo: string | null;
+  readonly idempotencyKey: string | null;
+  readonly requestId: string;
+}
+
+export interface StoredComprobante {
+  readonly id: string;
+  readonly accountId: string;
+  readonly series: SeriesKey;
+  readonly cbteNro: number;
+  readonly state: ComprobanteState;
+  readonly cbteFch: string;
+  readonly docTipo: number;
+  readonly docNro: string;
+  readonly moneda: { readonly id: string; readonly cotizacion: string };
+  readonly totales: Totales;
+  readonly request: unknown;
+  readonly sent: FECAEDetRequest;
+  readonly resultado: string | null;
+  readonly cae: string | null;
+  readonly caeVencimiento: string | null;
+  readonly observaciones: readonly AuthorityMessage[];
+  readonly errores: readonly AuthorityMessage[];
+  readonly eventos: readonly AuthorityMessage[];
+  readonly failure: unknown;
+  readonly emailTo: string | null;
+  readonly idempotencyKey: string | null;
+  readonly requestId: string;
+  readonly answeredAt: Date | null;
+  readonly eventPublishedAt: Date | null;
+}
+
+export type InsertOutcome = "stored" | "number-taken";
+
+/** The authority's answer that makes a voucher authorized. */
+export interface Authorization {
+  readonly cae: string;
+  readonly caeVencimiento: string;
+  readonly observaciones: readonly AuthorityMessage[];
+  readonly eventos: readonly AuthorityMessage[];
+}
+
+export interface Rejection {
+  readonly observaciones: readonly AuthorityMessage[];
+  readonly errores: readonly AuthorityMessage[];
+  readonly eventos: readonly AuthorityMessage[];
+}
+
+const UNRESOLVED: readonly ComprobanteState[] = ["pending", "unknown"];
+
+const messages = (value: unknown): AuthorityMessage[] =>
+  Array.isArray(value) ? (value as AuthorityMessage[]) : [];
+
+function toStored(row: Selectable<ComprobantesTable>): StoredComprobante {
+  return {
+    id: row.id,
+    accountId: row.account_id,
+    series: {
+      environment: row.environment,
+      cuit: row.cuit,
+      ptoVta: row.pto_vta,
+      cbteTipo: row.cbte_tipo,
+    },
+    cbteNro: Number(row.cbte_nro),
+    state: row.state,
+    cbteFch: row.cbte_fch,
+    docTipo: row.doc_tipo,
+    docNro: row.doc_nro,
+    moneda: { id: row.moneda_id, cotizacion: row.moneda_cotizacion },
+    totales: {
+      impTotal: row.imp_total,
+      impNeto: row.imp_neto,
+      impIVA: row.imp_iva,
+      impTrib: row.imp_trib,
+      impTotConc: row.imp_tot_conc,
+      impOpEx: row.imp_op_ex,
+    },
+    request: row.request,
+    sent: row.sent as FECAEDetRequest,
+    resultado: row.resultado,
+    cae: row.cae,
+    caeVencimiento: row.cae_vencimiento,
+    observaciones: messages(row.observaciones),
+    errores: messages(row.errores),
+    eventos: messages(row.eventos),
+    failure: row.failure,
+    emailTo: row.email_to,
+    idempotencyKey: row.idempotency_key,
+    requestId: row.request_id,
+    answeredAt: row.answered_at,
+    eventPublishedAt: row.event_published_at,
+  };
+}
+
+function isUniqueViolation(error: unknown): boolean {
+  return (error as { code?: unknown } | null)?.code === "23505";
+}
+
+/**
+ * The vouchers wsfe issued. Each change of state is one statement guarded by the state it
+ * leaves, so a final state is never overwritten (an answer arriving after reconciliation
+ * decided, for instance).
+ */
+export function makeComprobantesRepository(db: Kysely<WsfeDatabase>) {
+  const unresolvedRow = (id: string) =>
+    db.updateTable("comprobantes").where("id", "=", id).where("state", "in", UNRESOLVED);
+
+  return {
+    /** Stores the voucher `pending` with its number; "number-taken" when a live one holds it. */
+    async insertPending(voucher: NewComprobante): Promise<InsertOutcome> {
+      const { sent, series } = voucher;
+      try {
+        await db
+          .insertInto("comprobantes")
+          .values({
+            id: voucher.id,
+            account_id: voucher.accountId,
+            environment: series.environment,
+            cuit: series.cuit,
+            pto_vta: series.ptoVta,
+            cbte_tipo: series.cbteTipo,
+            cbte_nro: voucher.cbteNro,
+            state: "pending",
+            concepto: sent.Concepto,
+            cbte_fch: sent.CbteFch,
+            doc_tipo: sent.DocTipo,
+            doc_nro: sent.DocNro,
+            moneda_id: sent.MonId,
+            moneda_cotizacion: sent.MonCotiz,
+            imp_total: sent.ImpTotal,
+            imp_neto: sent.ImpNeto,
+            imp_iva: sent.ImpIVA,
+            imp_trib: sent.ImpTrib,
+            imp_tot_conc: sent.ImpTotConc,
+            imp_op_ex: sent.ImpOpEx,
+            request: voucher.request,
+            sent: sent,
+            email_to: voucher.emailTo,
+            idempotency_key: voucher.idempotencyKey,
+            request_id: voucher.requestId,
+          })
+          .execute();
+        return "stored";
+      } catch (error) {
+        if (isUniqueViolation(error)) return "number-taken";
+        throw error;
+      }
+    },
+
+    /**
+     * Authorized with its CAE; with an e-mail recipient, its e-mail record is created in the
+     * same statement (status `pending` until the e-mail issue sends it). Answers the stored
+     * voucher, or undefined when it had already left `pending`/`unknown`.
+     */
+    async markAuthorized(
+      id: string,
+      authorization: Authorization,
+    ): Promise<StoredComprobante | undefined> {
+      // data-modifying CTEs: atomic in one round trip, no transaction to open and commit
+      const row = await db
+        .with("authorized", (qc) =>
+          qc
+            .updateTable("comprobantes")
+            .where("id", "=", id)
+            .where("state", "in", UNRESOLVED)
+            .set({
+              state: "authorized",
+              resultado: "A",
+              cae: authorization.cae,
+              cae_vencimiento: authorization.caeVencimiento,
+              observaciones: authorization.observaciones,
+              eventos: authorization.eventos,
+              failure: null,
+              answered_at: sql<Date>`now()`,
+              updated_at: sql<Date>`now()`,
+            })
+            .returningAll(),
+        )
+        .with("email", (qc) =>
+          qc
+            .insertInto("comprobantes_email")
+            .columns([
+              "account_id",
+              "environment",
+              "cuit",
+              "pto_vta",
+              "cbte_tipo",
+              "cbte_nro",
+              "email_to",
+              "status",
+            ])
+            .expression((eb) =>
+              eb
+                .selectFrom("authorized")
+                .select((s) => [
+                  "authorized.account_id",
+                  "authorized.environment",
+                  "authorized.cuit",
+                  "authorized.pto_vta",
+                  "authorized.cbte_tipo",
+                  "authorized.cbte_nro",
+                  "authorized.email_to",
+                  s.val("pending").as("status"),
+                ])
+                .where("authorized.email_to", "is not", null),
+            )
+            .onConflict((oc) =>
+              oc
+                .columns(["account_id", "environment", "cuit", "pto_vta", "cbte_tipo", "cbte_nro"])
+                .doNothing(),
+            ),
+        )
+        .selectFrom("authorized")
+        .selectAll()
+        .executeTakeFirst();
+      return row && toStored(row);
+    },
+
+    /** Resultado R: the authority judged and refused; the number is free again. */
+    async markRejected(id: string, rejection: Rejection): Promise<StoredComprobante | undefined> {
+      const row = await unresolvedRow(id)
+        .set({
+          state: "rejected",
+          resultado: "R",
+          observaciones: rejection.observaciones,
+          errores: rejection.errores,
+          eventos: rejection.eventos,
+          answered_at: sql<Date>`now()`,
+          updated_at: sql<Date>`now()`,
+        })
+        .returningAll()
+        .executeTakeFirst();
+      return row && toStored(row);
+    },
+
+    /** Sent without a usable answer: it may or may not have been authorized. */
+    async markUnknown(id: string, failure: unknown): Promise<boolean> {
+      const result = await unresolvedRow(id)
+        .set({
+          state: "unknown",
+          failure: failure,
+          updated_at: sql<Date>`now()`,
+        })
+        .executeTakeFirst();
+      return result.numUpdatedRows > 0n;
+    },
+
+    /** Proved never authorized: refused before judging, or the number never used. */
+    async markNotIssued(id: string, failure: unknown): Promise<boolean> {
+      const result = await unresolvedRow(id)
+        .set({
+          state: "not_issued",
+          failure: failure,
+          updated_at: sql<Date>`now()`,
+        })
+        .executeTakeFirst();
+      return result.numUpdatedRows > 0n;
+    },
+
+    /** The number holds another voucher at the authority: never adopt a stranger's CAE. */
+    async markConflict(id: string, failure: unknown): Promise<boolean> {
+      const result = await unresolvedRow(id)
+        .set({
+          state: "conflict",
+          failure: failure,
+          updated_at: sql<Date>`now()`,
+        })
+        .executeTakeFirst();
+      return result.numUpdatedRows > 0n;
+    },
+
+    /** The final state's event reached JetStream. */
+    async markEventPublished(id: string): Promise<void> {
+      await db
+        .updateTable("comprobantes")
+        .where("id", "=", id)
+        .set({ event_published_at: sql<Date>`now()` })
+        .execute();
+    },
+
+    /** Vouchers of the series still `pending` or `unknown`, lowest number first. */
+    async unresolved(series: SeriesKey): Promise<StoredComprobante[]> {
+      const rows = await db
+        .selectFrom("comprobantes")
+        .selectAll()
+        .where("environment", "=", series.environment)
+        .where("cuit", "=", series.cuit)
+        .where("pto_vta", "=", series.ptoVta)
+        .where("cbte_tipo", "=", series.cbteTipo)
+        .where("state", "in", UNRESOLVED)
+        .orderBy("cbte_nro")
+        .execute();
+      return rows.map(toStored);
+    },
+
+    async find(id: string): Promise<StoredComprobante | undefined> {
+      const row = await db
+        .selectFrom("comprobantes")
+        .selectAll()
+        .where("id", "=", id)
+        .executeTakeFirst();
+      return row && toStored(row);
+    },
+  };
+}
+
+export type ComprobantesRepository = ReturnType<typeof makeComprobantesRepository>;

@@ -1,0 +1,72 @@
+import { z } from "zod";
+import { defineEvent } from "../contract.js";
+import {
+  environmentSchema,
+  idSchema,
+  isoDateTimeSchema,
+  representadaSchema,
+} from "../common/fields.js";
+
+/** An observation, error or event of the authority, as it answered it. */
+export const authorityNoteSchema = z.object({ code: z.number().int(), msg: z.string() });
+
+/** Exact decimal text with two decimals, as the voucher was sent: never a binary float. */
+const amountSchema = z.string().regex(/^-?\d+\.\d{2}$/);
+
+/**
+ * What every outcome event of a voucher says: whose it is, which series and number, the
+ * totals exactly as sent, and the request that issued it. `id` is stable per voucher and
+ * outcome and is also the JetStream msgID, so a republished event is dropped by the server
+ * and consumers de-duplicate by it.
+ */
+const outcomeFields = {
+  id: z.string(),
+  version: z.literal(1),
+  comprobanteId: idSchema,
+  accountId: idSchema,
+  environment: environmentSchema,
+  representada: representadaSchema,
+  ptoVta: z.number().int(),
+  cbteTipo: z.number().int(),
+  cbteNro: z.number().int(),
+  cbteFch: z.string(),
+  totales: z.object({
+    impTotal: amountSchema,
+    impNeto: amountSchema,
+    impIVA: amountSchema,
+    impTrib: amountSchema,
+    impTotConc: amountSchema,
+    impOpEx: amountSchema,
+  }),
+  moneda: z.object({ id: z.string(), cotizacion: z.string() }),
+  requestId: z.string(),
+  idempotencyKey: z.string().nullable(),
+  occurredAt: isoDateTimeSchema,
+};
+
+/** `evt.wsfe.comprobante.autorizado`: the authority granted a CAE; published once stored. */
+export const comprobanteAutorizado = defineEvent({
+  subject: "evt.wsfe.comprobante.autorizado",
+  version: 1,
+  schema: z.object({
+    ...outcomeFields,
+    cae: z.string(),
+    caeVencimiento: z.string(),
+    observaciones: z.array(authorityNoteSchema),
+  }),
+});
+
+/** `evt.wsfe.comprobante.rechazado`: the authority answered Resultado R; published once stored. */
+export const comprobanteRechazado = defineEvent({
+  subject: "evt.wsfe.comprobante.rechazado",
+  version: 1,
+  schema: z.object({
+    ...outcomeFields,
+    observaciones: z.array(authorityNoteSchema),
+    errores: z.array(authorityNoteSchema),
+  }),
+});
+
+/** The event id of a voucher's outcome: one per voucher and outcome. */
+export const comprobanteEventId = (comprobanteId: string, outcome: "autorizado" | "rechazado") =>
+  `wsfe.comprobante.${outcome}.${comprobanteId}`;
