@@ -1,8 +1,5 @@
 import { readFileSync } from "node:fs";
 import { makeControlClient, type ControlClient } from "@pasarela/authority-sim";
-import { connectBus, type Bus } from "@pasarela/bus";
-import { ticket } from "@pasarela/contracts";
-import { createLogger, startTracing } from "@pasarela/telemetry";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   http,
@@ -63,7 +60,6 @@ describe("registry lookups end to end: /api/padron/* and autocompletar over real
   let stack: E2EStack;
   let control: ControlClient;
   let dir: Scratch;
-  let bus: Bus;
   let account: Account;
   /** every registry service and wsfe delegated; point of sale 3 for wsfe */
   let main: Registered;
@@ -136,17 +132,9 @@ describe("registry lookups end to end: /api/padron/* and autocompletar over real
       delegate(onlyA13.cuit, onlyA13.alias, ["ws_sr_padron_a13"]),
     ]);
     represented = await registerRepresented();
-    bus = await connectBus({
-      url: stack.env.NATS_URL ?? "",
-      prefix: stack.env.NATS_PREFIX,
-      name: "e2e-padron",
-      logger: createLogger({ service: "e2e-padron", level: "silent" }),
-      tracer: startTracing({ service: "e2e-padron" }).tracer,
-    });
   });
 
   afterAll(async () => {
-    await bus?.close();
     await stack?.teardown();
     dir?.remove();
   });
@@ -691,49 +679,26 @@ describe("registry lookups end to end: /api/padron/* and autocompletar over real
   });
 
   describe("issuing to the derived condition", () => {
-    let nro = 0;
-    /**
-     * FECAESolicitar straight to the simulator with the TA the ticket process hands out:
-     * issuance (POST /api/wsfe/facturas) is not in the gateway on this branch. A class A
-     * voucher (1) to a VAT-registered or monotributo receiver, B (6) to anyone else.
-     */
-    async function issue(docTipo: number, docNro: string, condicion: number) {
-      const ta = await bus.request(
-        ticket.accessGet,
-        { cuit: main.cuit, environment: env, service: "wsfe" },
-        { accountId: account.accountId },
+    /** A class A voucher (1) to a VAT-registered or monotributo receiver, B (6) to anyone else. */
+    const cbteTipoFor = (condicion: number) => (condicion === 1 || condicion === 6 ? 1 : 6);
+    const factura = (cbteTipo: number, receptor: Record<string, unknown>) =>
+      post(
+        "/api/wsfe/facturas",
+        as(main, {
+          cbteTipo,
+          ptoVta: 3,
+          concepto: 1,
+          ...receptor,
+          items: [
+            {
+              descripcion: "Servicio de prueba",
+              cantidad: 1,
+              precioUnitario: "100",
+              alicuotaIva: 21,
+            },
+          ],
+        }),
       );
-      if (!ta.ok) throw new Error(ta.error.message);
-      const cbteTipo = condicion === 1 || condicion === 6 ? 1 : 6;
-      nro =
-        Number(
-          (await post("/api/wsfe/ultimo-comprobante", as(main, { ptoVta: 3, cbteTipo }))).json<{
-            cbteNro: number;
-          }>().cbteNro,
-        ) + 1;
-      const today = new Date(Date.now() - 3 * 3_600_000)
-        .toISOString()
-        .slice(0, 10)
-        .replaceAll("-", "");
-      const ns = "http://ar.gov.afip.dif.FEV1/";
-      const response = await fetch(`${stack.simulatorUrl}/${env}/wsfev1/service.asmx`, {
-        method: "POST",
-        headers: { "content-type": "text/xml; charset=utf-8", soapaction: `"${ns}FECAESolicitar"` },
-        body:
-          `<?xml version="1.0" encoding="utf-8"?><soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/"><soap:Body>` +
-          `<FECAESolicitar xmlns="${ns}"><Auth><Token>${ta.value.token}</Token><Sign>${ta.value.sign}</Sign><Cuit>${main.cuit}</Cuit></Auth>` +
-          `<FeCAEReq><FeCabReq><CantReg>1</CantReg><PtoVta>3</PtoVta><CbteTipo>${cbteTipo}</CbteTipo></FeCabReq>` +
-          `<FeDetReq><FECAEDetRequest><Concepto>1</Concepto><DocTipo>${docTipo}</DocTipo><DocNro>${docNro}</DocNro>` +
-          `<CbteDesde>${nro}</CbteDesde><CbteHasta>${nro}</CbteHasta><CbteFch>${today}</CbteFch>` +
-          `<ImpTotal>121</ImpTotal><ImpTotConc>0</ImpTotConc><ImpNeto>100</ImpNeto><ImpOpEx>0</ImpOpEx>` +
-          `<ImpTrib>0</ImpTrib><ImpIVA>21</ImpIVA><MonId>PES</MonId><MonCotiz>1</MonCotiz>` +
-          `<CondicionIVAReceptorId>${condicion}</CondicionIVAReceptorId>` +
-          `<Iva><AlicIva><Id>5</Id><BaseImp>100</BaseImp><Importe>21</Importe></AlicIva></Iva>` +
-          `</FECAEDetRequest></FeDetReq></FeCAEReq></FECAESolicitar></soap:Body></soap:Envelope>`,
-        signal: AbortSignal.timeout(10_000),
-      });
-      return { cbteTipo, nro, text: await response.text() };
-    }
 
     it.each([
       ["a VAT-registered company", 80, SEEDED.riCompany],
@@ -749,16 +714,37 @@ describe("registry lookups end to end: /api/padron/* and autocompletar over real
         const condicion = constancia.json<{ condicionIvaReceptorId: number | null }>()
           .condicionIvaReceptorId;
         expect(condicion).not.toBeNull();
-        const { cbteTipo, nro: issued, text } = await issue(docTipo, docNro, condicion ?? 0);
-        expect(text).toContain("<Resultado>A</Resultado>");
-        expect(text).toMatch(/<CAE>\d{14}<\/CAE>/);
-        const found = await post(
-          "/api/wsfe/comprobante",
-          as(main, { ptoVta: 3, cbteTipo, cbteNro: issued }),
-        );
-        expect(found.json()).toMatchObject({ found: true, resultado: "A" });
+        const response = await factura(cbteTipoFor(condicion ?? 0), {
+          docTipo,
+          docNro,
+          condicionIvaReceptorId: condicion,
+        });
+        expect(response.status, response.text).toBe(200);
+        const voucher = response.json<{ resultado: string; cae: string; impTotal: number }>();
+        expect(voucher).toMatchObject({ resultado: "A", impTotal: 121 });
+        expect(voucher.cae).toMatch(/^\d{14}$/);
       },
     );
+
+    it("a customer created with autocompletar is issued to by clienteId", async () => {
+      const created = await post("/api/clientes", {
+        docTipo: 86,
+        docNro: SEEDED.finalConsumer,
+        autocompletar: true,
+        environment: env,
+        representada: main.cuit,
+      });
+      expect(created.status, created.text).toBe(201);
+      const cliente = created.json<Cliente>();
+      expect(cliente).toMatchObject({
+        razonSocial: "RODRIGUEZ MARTIN",
+        domicilio: "MEXICO 2200, CIUDAD AUTONOMA BUENOS AIRES (1222)",
+        condicionIvaReceptorId: 5,
+      });
+      const response = await factura(6, { clienteId: cliente.id });
+      expect(response.status, response.text).toBe(200);
+      expect(response.json()).toMatchObject({ resultado: "A", cbteTipo: 6 });
+    });
   });
 
   it("answers in production with the production certificate and registry", async () => {

@@ -45,7 +45,8 @@ const listQuery = z
   .strict();
 
 /**
- * The body of POST /api/clientes: a customer, or (issue 13) `autocompletar: true` with a CUIT,
+ * The body of POST /api/clientes: a customer, or (issue 13) `autocompletar: true` with a CUIT
+ * or CUIL,
  * `environment` and `representada`, the gateway filling `razonSocial`, `domicilio` and
  * `condicionIvaReceptorId` from the constancia. Explicit fields win, null included.
  */
@@ -56,7 +57,7 @@ const clienteCreateBodySchema = catalog.clienteInputSchema
       .boolean()
       .optional()
       .describe(
-        "true: completa razonSocial, domicilio y condicionIvaReceptorId desde la constancia de inscripción (docTipo 80); los campos enviados prevalecen",
+        "true: completa razonSocial, domicilio y condicionIvaReceptorId desde la constancia de inscripción (docTipo 80 u 86); los campos enviados prevalecen",
       ),
     environment: environmentSchema
       .optional()
@@ -70,15 +71,16 @@ const clienteCreateBodySchema = catalog.clienteInputSchema
     const issue = (field: string, message: string) =>
       ctx.addIssue({ code: "custom", path: [field], message });
     if (body.autocompletar === true) {
-      if (body.docTipo !== 80)
-        issue("docTipo", "debe ser 80 (CUIT) para autocompletar desde el padrón");
+      if (body.docTipo !== 80 && body.docTipo !== 86) {
+        issue("docTipo", "debe ser 80 (CUIT) u 86 (CUIL) para autocompletar desde el padrón");
+      }
       if (body.environment === undefined) issue("environment", "es obligatorio con autocompletar");
       if (body.representada === undefined)
         issue("representada", "es obligatorio con autocompletar");
       return;
     }
     if (body.razonSocial === undefined) {
-      issue("razonSocial", "es obligatorio (o pedí autocompletar: true con una CUIT)");
+      issue("razonSocial", "es obligatorio (o pedí autocompletar: true con una CUIT o CUIL)");
     }
     for (const field of ["environment", "representada"] as const) {
       if (body[field] !== undefined) issue(field, "solo se usa con autocompletar: true");
@@ -96,10 +98,10 @@ async function fromRegistry(
   request: FastifyRequest,
   body: ClienteCreateBody & { environment: Environment; representada: string },
 ): Promise<catalog.ClienteInput> {
-  const { docNro, environment, representada } = body;
-  const problem = documentoProblem(80, docNro);
+  const { docTipo, docNro, environment, representada } = body;
+  const problem = documentoProblem(docTipo, docNro);
   if (problem) throw new EdgeError(problem);
-  const existing = await call(request, catalog.clienteList, { limit: 1, docTipo: 80, docNro });
+  const existing = await call(request, catalog.clienteList, { limit: 1, docTipo, docNro });
   if (existing.items.length > 0) throw new EdgeError(appError("CLIENTE_DUPLICATE"));
   const constancia = await registryLookup(call, request, padron.constanciaGet, {
     environment,
@@ -112,12 +114,12 @@ async function fromRegistry(
     throw new EdgeError(
       invalidField(
         "razonSocial",
-        "es obligatorio: la constancia de esta CUIT no trae su nombre (errorConstancia); envialo en el cuerpo",
+        "es obligatorio: la constancia de esta clave no trae su nombre (errorConstancia); envialo en el cuerpo",
       ),
     );
   }
   return {
-    docTipo: 80,
+    docTipo,
     docNro,
     razonSocial,
     condicionIvaReceptorId:
@@ -144,7 +146,7 @@ export const clientesRoutes: RouteModule = {
         schema: {
           summary: "Crear un cliente",
           description:
-            "docTipo + docNro es único entre los clientes vigentes de la cuenta; una CUIT (80) o CUIL (86) debe tener dígito verificador válido. Con autocompletar: true (docTipo 80, environment y representada) la pasarela consulta la constancia de inscripción y completa razonSocial, domicilio (el fiscal, en una línea) y condicionIvaReceptorId (null si el padrón no la informa); los campos enviados prevalecen, null incluido. La consulta requiere ws_sr_constancia_inscripcion delegado y cuenta como consulta al padrón.",
+            "docTipo + docNro es único entre los clientes vigentes de la cuenta; una CUIT (80) o CUIL (86) debe tener dígito verificador válido. Con autocompletar: true (docTipo 80 CUIT u 86 CUIL, environment y representada) la pasarela consulta la constancia de inscripción y completa razonSocial, domicilio (el fiscal, en una línea) y condicionIvaReceptorId (null si el padrón no la informa); los campos enviados prevalecen, null incluido. La consulta requiere ws_sr_constancia_inscripcion delegado y cuenta como consulta al padrón.",
           tags,
           body: clienteCreateBodySchema,
           response: {
