@@ -15,6 +15,8 @@ FROM node:20-bookworm-slim
 ENV NODE_ENV=production
 WORKDIR /app
 COPY --from=build /app /app
+# the pdf service's store: a volume mounted here takes this owner when it is created
+RUN mkdir -p /data/pdf && chown node:node /data/pdf
 USER node
 ARG SERVICE=edge
 ENV SERVICE=${SERVICE}

@@ -20,6 +20,7 @@ const unit = [
   "shared/config/test/*.test.ts",
   "shared/errors/test/*.test.ts",
   "shared/telemetry/test/*.test.ts",
+  "tests/deploy/**/*.test.ts",
 ];
 
 const exclude = [...configDefaults.exclude, "**/dist/**"];

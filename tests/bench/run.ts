@@ -4,8 +4,17 @@
 // issuance one voucher at a time on one series, with the simulator answering at once and at
 // 300 ms: the bare pair of calls an issuer needs (FECompUltimoAutorizado + FECAESolicitar)
 // against POST /api/wsfe/facturas, whose difference is the gateway's own time per voucher.
+// Then BATCH_SIZE issuances sent at once on one series, which the gateway coalesces into
+// batches (FECAESolicitar with CantReg > 1), against the one-at-a-time rate.
+// Last, printed vouchers: POST /api/wsfe/comprobantes/pdf rendering a 1-item and a 200-item
+// voucher (its stored file removed before each call) and served from storage.
+// The query path is also measured through a second edge with usage recording off, to show
+// what publishing every call to the usage history costs.
+import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { writeFileSync, mkdirSync } from "node:fs";
+import { createServer } from "node:net";
+import { writeFileSync, mkdirSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { httpPost } from "@pasarela/authority";
@@ -26,6 +35,11 @@ const CBTE_TIPO = 6;
 const ISSUE_TIPO = 11;
 const BARE_ISSUE_PTO_VTA = 4;
 const AUTHORITY_LATENCIES_MS = [0, 300];
+/** where the pdf service keeps this run's documents */
+const PDF_DIR = join(tmpdir(), `pasarela-bench-pdf-${process.pid}`);
+/** concurrent issuances on one series (a point of sale of their own) */
+const BATCH_SIZE = Number(process.env.BENCH_BATCH_SIZE ?? 500);
+const BATCH_PTO_VTA = 5;
 
 interface Figures {
   scenario: string;
@@ -37,10 +51,71 @@ interface Figures {
   p99: number;
 }
 
+/** BATCH_SIZE issuances sent together on one series, at one authority latency */
+interface Batched {
+  latencyMs: number;
+  vouchers: number;
+  errors: number;
+  seconds: number;
+  rps: number;
+  feCaeSolicitar: number;
+  /** vouchers/s against the one-at-a-time gateway rate at the same latency */
+  speedup: number;
+}
+
 const percentile = (sorted: number[], p: number) =>
   sorted.length === 0
     ? 0
     : sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+
+/** A free local port, for a process that must be told one. */
+const freePort = () =>
+  new Promise<number>((resolve, reject) => {
+    const server = createServer().listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      server.close(() =>
+        typeof address === "object" && address
+          ? resolve(address.port)
+          : reject(new Error("no port")),
+      );
+    });
+  });
+
+/**
+ * A second edge process on the same bus with EDGE_USAGE_RECORDING=off: the same query path
+ * without the usage event, so one run shows what recording costs.
+ */
+async function edgeWithoutUsage(
+  env: Record<string, string>,
+): Promise<{ url: string; stop: () => Promise<void> }> {
+  const port = await freePort();
+  const child = spawn(
+    process.execPath,
+    [join(repoRoot, "services", "edge", "dist", "src", "main.js")],
+    {
+      env: { ...process.env, ...env, EDGE_PORT: String(port), EDGE_USAGE_RECORDING: "off" },
+      stdio: "ignore",
+    },
+  );
+  const url = `http://127.0.0.1:${port}`;
+  for (let i = 0; ; i++) {
+    const ready = await fetch(`${url}/readyz`).then(
+      (r) => r.ok,
+      () => false,
+    );
+    if (ready) break;
+    if (i > 300) throw new Error("the edge without usage recording did not start");
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return {
+    url,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        child.once("exit", () => resolve());
+        child.kill("SIGTERM");
+      }),
+  };
+}
 
 /** Runs `call` from `concurrency` loops for the duration; latencies in ms after a warm-up. */
 async function load(
@@ -99,6 +174,7 @@ async function main(): Promise<void> {
       API_KEY_PEPPER: randomBytes(32).toString("base64"),
       KEY_ENCRYPTION_KEY: randomBytes(32).toString("base64"),
       LOG_LEVEL: "warn",
+      PDF_STORAGE_DIR: PDF_DIR,
     },
     output: "memory",
   });
@@ -142,6 +218,7 @@ async function main(): Promise<void> {
     await control.delegate("homologacion", { cuit: CUIT, alias: "bench", service: "wsfe" });
     await control.enablePointOfSale("homologacion", { cuit: CUIT, ptoVta: PTO_VTA });
     await control.enablePointOfSale("homologacion", { cuit: CUIT, ptoVta: BARE_ISSUE_PTO_VTA });
+    await control.enablePointOfSale("homologacion", { cuit: CUIT, ptoVta: BATCH_PTO_VTA });
     const writer = must(await bus.request(billing.keyCreate, { accountId, scope: "read_write" }));
 
     // The one WSAA login of the run, through the ticket service; the bare loop reuses its TA.
@@ -171,11 +248,12 @@ async function main(): Promise<void> {
       );
       return answer.status === 200 && answer.text.includes("<CbteNro>");
     };
-    const gatewayCall = (body: Record<string, unknown>) => {
+    const unrecorded = await edgeWithoutUsage(stack.env);
+    const gatewayCall = (body: Record<string, unknown>, edgeUrl = stack.edgeUrl) => {
       const text = JSON.stringify(body);
       return async () => {
         const answer = await httpPost(
-          `${stack.edgeUrl}/api/wsfe/ultimo-comprobante`,
+          `${edgeUrl}/api/wsfe/ultimo-comprobante`,
           { authorization: `Bearer ${secret}`, "content-type": "application/json" },
           text,
           10_000,
@@ -187,12 +265,15 @@ async function main(): Promise<void> {
     // the same work as the bare loop (point of sale named), and the representada's default
     const gateway = gatewayCall({ ...query, ptoVta: PTO_VTA });
     const gatewayDefault = gatewayCall(query);
-    if (!(await gateway()) || !(await gatewayDefault())) {
+    const gatewayUnrecorded = gatewayCall({ ...query, ptoVta: PTO_VTA }, unrecorded.url);
+    if (!(await gateway()) || !(await gatewayDefault()) || !(await gatewayUnrecorded())) {
       throw new Error("the gateway does not answer /api/wsfe/ultimo-comprobante");
     }
 
     // every process compiles its hot paths before anything is measured
-    for (const call of [bare, gateway, gatewayDefault]) await load("warm-up", 16, call);
+    for (const call of [bare, gateway, gatewayDefault, gatewayUnrecorded]) {
+      await load("warm-up", 16, call);
+    }
 
     const figures: Figures[] = [];
     for (const concurrency of [1, 32]) {
@@ -200,6 +281,18 @@ async function main(): Promise<void> {
       figures.push(await load("gateway /api/wsfe/ultimo-comprobante", concurrency, gateway));
       figures.push(await load("gateway, ptoVta omitted", concurrency, gatewayDefault));
     }
+    // usage recording on and off, alternated in rounds so a change in the machine's load
+    // falls on both alike; the throughput of each is its requests over its time
+    const recording: { concurrency: number; on: number; off: number }[] = [];
+    for (const concurrency of [1, 32]) {
+      const row = { concurrency, on: 0, off: 0 };
+      for (let round = 0; round < 2; round++) {
+        row.on += (await load("usage recorded", concurrency, gateway)).requests;
+        row.off += (await load("usage recording off", concurrency, gatewayUnrecorded)).requests;
+      }
+      recording.push(row);
+    }
+    await unrecorded.stop();
     // issuance, one voucher at a time on one series
     const soap = async (operation: string, inner: string) => {
       const answer = await httpPost(
@@ -274,7 +367,111 @@ async function main(): Promise<void> {
         latencyMs,
       });
     }
+    // BATCH_SIZE callers at once on one series, each with its own connection (fetch's pool
+    // has no limit), so they all wait on the series' writer together
+    const batchFactura = JSON.stringify({ ...JSON.parse(factura), ptoVta: BATCH_PTO_VTA });
+    const batches: Batched[] = [];
+    for (const latencyMs of AUTHORITY_LATENCIES_MS) {
+      await control.setFault("homologacion", { service: "wsfe", mode: "none", latencyMs });
+      const sentBefore = (await control.stats("homologacion")).requests.FECAESolicitar ?? 0;
+      const started = performance.now();
+      const answers = await Promise.all(
+        Array.from({ length: BATCH_SIZE }, () =>
+          fetch(`${stack.edgeUrl}/api/wsfe/facturas`, {
+            method: "POST",
+            headers: {
+              authorization: `Bearer ${writer.secret}`,
+              "content-type": "application/json",
+            },
+            body: batchFactura,
+          }).then(
+            async (r) => {
+              await r.arrayBuffer();
+              return r.status === 200;
+            },
+            () => false,
+          ),
+        ),
+      );
+      const seconds = (performance.now() - started) / 1000;
+      const sent =
+        ((await control.stats("homologacion")).requests.FECAESolicitar ?? 0) - sentBefore;
+      const serial = issuance.find(
+        (f) => f.latencyMs === latencyMs && f.scenario.startsWith("gateway"),
+      )!;
+      const rps = BATCH_SIZE / seconds;
+      batches.push({
+        latencyMs,
+        vouchers: answers.filter(Boolean).length,
+        errors: answers.filter((a) => !a).length,
+        seconds: Math.round(seconds * 100) / 100,
+        rps: Math.round(rps * 10) / 10,
+        feCaeSolicitar: sent,
+        speedup: Math.round((rps / serial.rps) * 10) / 10,
+      });
+    }
     await control.setFault("homologacion", { service: "wsfe", mode: "none", latencyMs: 0 });
+
+    // printed vouchers: a 1-item and a 200-item voucher of the issuance series
+    const issueWith = async (items: unknown[]) => {
+      const answer = await httpPost(
+        `${stack.edgeUrl}/api/wsfe/facturas`,
+        { authorization: `Bearer ${writer.secret}`, "content-type": "application/json" },
+        JSON.stringify({ ...(JSON.parse(factura) as Record<string, unknown>), items }),
+        30_000,
+      );
+      if (answer.status !== 200) throw new Error(`issuance for the pdf bench: ${answer.text}`);
+      return (JSON.parse(answer.text) as { cbteNro: number }).cbteNro;
+    };
+    const oneItem = await issueWith([
+      { descripcion: "Servicio", cantidad: 1, precioUnitario: "1210.50", alicuotaIva: 0 },
+    ]);
+    const manyItems = await issueWith(
+      Array.from({ length: 200 }, (_, i) => ({
+        codigo: `ART-${i + 1}`,
+        descripcion: `Artículo número ${i + 1}`,
+        cantidad: 1,
+        precioUnitario: `${i + 1}.25`,
+        alicuotaIva: 0,
+      })),
+    );
+    const stored = (cbteNro: number) =>
+      join(
+        PDF_DIR,
+        accountId,
+        "homologacion",
+        CUIT,
+        String(PTO_VTA),
+        String(ISSUE_TIPO),
+        `${cbteNro}-original.pdf`,
+      );
+    const printCall = (cbteNro: number, render: boolean) => {
+      const body = JSON.stringify({
+        environment: "homologacion",
+        representada: CUIT,
+        ptoVta: PTO_VTA,
+        cbteTipo: ISSUE_TIPO,
+        cbteNro,
+      });
+      return async () => {
+        // a stored document that is missing is rendered again
+        if (render) rmSync(stored(cbteNro), { force: true });
+        const answer = await httpPost(
+          `${stack.edgeUrl}/api/wsfe/comprobantes/pdf`,
+          { authorization: `Bearer ${secret}`, "content-type": "application/json" },
+          body,
+          30_000,
+        );
+        return answer.status === 200 && answer.text.startsWith("%PDF-");
+      };
+    };
+    const printing: Figures[] = [
+      await load("render, 1 item", 1, printCall(oneItem, true)),
+      await load("render, 200 items", 1, printCall(manyItems, true)),
+      await load("served from storage, 1 item", 1, printCall(oneItem, false)),
+      await load("served from storage, 200 items", 1, printCall(manyItems, false)),
+      await load("served from storage, 1 item", 8, printCall(oneItem, false)),
+    ];
 
     const stats = await control.stats("homologacion");
     const logins = Object.entries(stats.logins);
@@ -290,6 +487,10 @@ async function main(): Promise<void> {
       "",
       `gateway throughput at concurrency 32: ${Math.round((gw32!.rps / bare32!.rps) * 100)}% of the ceiling (target ≥ 50%)`,
       `gateway p50 overhead at concurrency 1: ${(gw1!.p50 - bare1!.p50).toFixed(2)} ms (target ≤ 2 ms)`,
+      ...recording.map(
+        (r) =>
+          `usage recording at concurrency ${r.concurrency}: ${r.on} requests recorded vs ${r.off} not (same time, alternated): ${(100 - (r.on / r.off) * 100).toFixed(1)}% less throughput (target ≤ 5%)`,
+      ),
       `WSAA logins during the run: ${logins.map(([k, n]) => `${k}: ${n}`).join(", ") || "none"} (target: exactly 1 per certificate and service)`,
       "",
       `| issuance, one at a time on one series | vouchers | errors | vouchers/s | p50 ms | p99 ms |`,
@@ -302,6 +503,21 @@ async function main(): Promise<void> {
         const [bareRun, gatewayRun] = issuance.filter((f) => f.latencyMs === latencyMs);
         return `gateway's own time per voucher, simulator at ${latencyMs} ms: ${(gatewayRun!.p50 - bareRun!.p50).toFixed(2)} ms at p50`;
       }),
+      "",
+      `| ${BATCH_SIZE} issuances at once on one series | authorized | errors | seconds | vouchers/s | FECAESolicitar calls | vs one at a time |`,
+      `|---|---|---|---|---|---|---|`,
+      ...batches.map(
+        (b) =>
+          `| simulator at ${b.latencyMs} ms | ${b.vouchers} | ${b.errors} | ${b.seconds} | ${b.rps} | ${b.feCaeSolicitar} | ${b.speedup}× |`,
+      ),
+      `coalesced batches at 300 ms: ${batches.find((b) => b.latencyMs === 300)?.speedup ?? "?"}× one at a time (target ≥ 25×)`,
+      "",
+      `| POST /api/wsfe/comprobantes/pdf | concurrency | requests | errors | req/s | p50 ms | p99 ms |`,
+      `|---|---|---|---|---|---|---|`,
+      ...printing.map(
+        (f) =>
+          `| ${f.scenario} | ${f.concurrency} | ${f.requests} | ${f.errors} | ${f.rps} | ${f.p50} | ${f.p99} |`,
+      ),
     ];
     process.stdout.write(`${lines.join("\n")}\n`);
     mkdirSync(join(repoRoot, ".data"), { recursive: true });
@@ -312,7 +528,10 @@ async function main(): Promise<void> {
           at: new Date().toISOString(),
           durationMs: DURATION_MS,
           figures,
+          recording,
           issuance,
+          printing,
+          batches,
           logins: stats.logins,
         },
         null,
@@ -322,6 +541,7 @@ async function main(): Promise<void> {
   } finally {
     await bus.close();
     await stack.stop();
+    rmSync(PDF_DIR, { recursive: true, force: true });
     await dropDatabase(infra.databaseUrl, `pasarela_bench_${process.pid}`);
     await infra.stop();
   }

@@ -1,5 +1,21 @@
 import { randomBytes } from "node:crypto";
-import { startStack, type Stack, type Supervision } from "@pasarela/stack";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import {
+  natsAuthorization,
+  natsGrants,
+  natsPasswordVariable,
+  newNatsPassword,
+  type NatsIdentity,
+} from "@pasarela/contracts";
+import {
+  startPrivateNats,
+  startStack,
+  type Running,
+  type Stack,
+  type Supervision,
+} from "@pasarela/stack";
 import { fileInfra, type FileInfra } from "@pasarela/testing";
 import { cliJson, npmRun, repoRoot, type CliRun } from "./cli.js";
 
@@ -10,6 +26,8 @@ export interface E2EStack extends Stack {
   /** `npm run sim -- ...args` against this stack's simulator */
   sim: <T = Record<string, unknown>>(...args: string[]) => Promise<T>;
   simRun: (...args: string[]) => Promise<CliRun>;
+  /** every identity's NATS password when the stack runs withNatsGrants */
+  natsPasswords: Record<NatsIdentity, string> | undefined;
   teardown: () => Promise<void>;
 }
 
@@ -25,12 +43,24 @@ export async function startE2EStack(
     simulator?: { httpsPort?: number; tlsCaFile?: string };
     /** a NATS server of the test's own (one it may kill) instead of the shared one */
     natsUrl?: string;
+    /** run the local stand-in of Mercado Pago's API (payment links) */
+    paymentsSimulator?: boolean;
     /** restart backoff of the launcher, for tests that watch a killed service come back */
     supervision?: Partial<Supervision>;
+    /** several processes of a service: `wsfe`, `wsfe-2`, ... */
+    replicas?: Record<string, number>;
+    /**
+     * a private nats-server of the test's own granting each process only its subjects
+     * (deploy/nats): every service connects as its own user, the admin CLI as `admin`
+     */
+    withNatsGrants?: boolean;
   } = {},
 ): Promise<E2EStack> {
   const infra: FileInfra = await fileInfra();
-  const natsUrl = options.natsUrl ?? infra.natsUrl;
+  // printed vouchers of this stack only, removed with it
+  const pdfDir = mkdtempSync(join(tmpdir(), "e2e-pdf-"));
+  const granted = options.withNatsGrants ? await grantedNats(infra.prefix) : undefined;
+  const natsUrl = granted?.nats.url ?? options.natsUrl ?? infra.natsUrl;
   let stack: Stack;
   try {
     stack = await startStack({
@@ -43,19 +73,27 @@ export async function startE2EStack(
         API_KEY_PEPPER: randomBytes(32).toString("base64"),
         KEY_ENCRYPTION_KEY: randomBytes(32).toString("base64"),
         LOG_LEVEL: "debug",
+        PDF_STORAGE_DIR: pdfDir,
         ...options.env,
       },
       output: "memory",
       supervision: options.supervision,
+      metrics: {},
+      replicas: options.replicas,
+      ...(options.paymentsSimulator ? { paymentsSimulator: {} } : {}),
+      natsPasswords: granted?.passwords,
     });
   } catch (error) {
+    await granted?.stop();
     await infra.cleanup();
+    rmSync(pdfDir, { recursive: true, force: true });
     throw error;
   }
   const cliEnv = {
     NATS_URL: natsUrl,
     NATS_PREFIX: infra.prefix,
     SIM_URL: stack.simulatorUrl ?? "",
+    ...(granted ? { NATS_USER: "admin", NATS_PASSWORD: granted.passwords.admin } : {}),
   };
   return {
     ...stack,
@@ -63,9 +101,39 @@ export async function startE2EStack(
     adminRun: (...args) => npmRun("admin", args, cliEnv),
     sim: (...args) => cliJson("sim", args, cliEnv),
     simRun: (...args) => npmRun("sim", args, cliEnv),
+    natsPasswords: granted?.passwords,
     teardown: async () => {
       await stack.stop();
+      await granted?.stop();
       await infra.cleanup();
+      rmSync(pdfDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A private nats-server with the generated grants under `prefix`, and every identity's password. */
+async function grantedNats(prefix: string): Promise<{
+  nats: Running;
+  passwords: Record<NatsIdentity, string>;
+  stop: () => Promise<void>;
+}> {
+  const dir = mkdtempSync(join(tmpdir(), "pasarela-nats-grants-"));
+  const identities = Object.keys(natsGrants) as NatsIdentity[];
+  const passwords = Object.fromEntries(identities.map((id) => [id, newNatsPassword()])) as Record<
+    NatsIdentity,
+    string
+  >;
+  writeFileSync(join(dir, "authorization.conf"), natsAuthorization(prefix));
+  const nats = await startPrivateNats(join(dir, "data"), {
+    configFile: join(dir, "authorization.conf"),
+    env: Object.fromEntries(identities.map((id) => [natsPasswordVariable(id), passwords[id]])),
+  });
+  return {
+    nats,
+    passwords,
+    stop: async () => {
+      await nats.stop();
+      rmSync(dir, { recursive: true, force: true });
     },
   };
 }

@@ -1,5 +1,5 @@
 import { connectBus } from "@pasarela/bus";
-import { natsConfig, parseConfig, z } from "@pasarela/config";
+import { natsConfig, natsCredentials, parseConfig, z } from "@pasarela/config";
 import { createLogger, startTracing } from "@pasarela/telemetry";
 import type { Command } from "./command.js";
 import { commands } from "./commands/index.js";
@@ -53,6 +53,11 @@ export async function runCli(
     const flag = issue?.path.join(".") ?? "";
     return fail(`--${flag}: ${issue?.message ?? "inválido"}; uso: ${command.usage}`);
   }
+  if (command.local) {
+    const result = await command.run(flags.data);
+    if (!result.ok) return fail(result.error.message);
+    return { exitCode: 0, stdout: `${JSON.stringify(result.value)}\n` };
+  }
   const config = parseConfig(z.object({ ...natsConfig }), env);
   const logger = createLogger({ service: "admin", level: "silent" });
   let bus;
@@ -61,6 +66,8 @@ export async function runCli(
       url: config.NATS_URL,
       prefix: config.NATS_PREFIX,
       name: "admin-cli",
+      // the operator identity (user `admin` in deploy/nats) when the server asks for one
+      credentials: natsCredentials(config),
       logger,
       tracer: startTracing({ service: "admin" }).tracer,
       defaultTimeoutMs: config.NATS_REQUEST_TIMEOUT_MS,

@@ -62,6 +62,17 @@ function numberFlag(flags: Map<string, string>, name: string): number | undefine
   return n;
 }
 
+/** `--mix drop-after-commit:0.1,error-501:0.05`: further fault modes with their rates. */
+function parseMix(raw: string): { mode: FaultMode; rate: number }[] {
+  return raw.split(",").map((part) => {
+    const [mode = "", rate = ""] = part.split(":");
+    if (!(FAULT_MODES as readonly string[]).includes(mode) || !Number.isFinite(Number(rate))) {
+      throw new UsageError(`--mix takes mode:rate pairs separated by commas, not ${part}`);
+    }
+    return { mode: mode as FaultMode, rate: Number(rate) };
+  });
+}
+
 /** `--actividades '[{"id":620100,"desc":"..."}]'`: a JSON list, the main activity first. */
 function actividadesFlag(flags: Map<string, string>): PersonInput["actividades"] {
   const raw = flags.get("actividades");
@@ -147,8 +158,11 @@ export async function runCli(argv: readonly string[], client: ControlClient): Pr
     case "fault": {
       const rate = numberFlag(flags, "rate");
       const latencyMs = numberFlag(flags, "latency-ms");
+      const latencyMaxMs = numberFlag(flags, "latency-max-ms");
       return JSON.stringify(
         await client.setFault(env, {
+          ...(latencyMaxMs === undefined ? {} : { latencyMaxMs }),
+          ...(flags.has("mix") ? { mix: parseMix(required(flags, "mix")) } : {}),
           service: pick<FaultService>(flags, "service", FAULT_SERVICES),
           mode: pick<FaultMode>(flags, "mode", FAULT_MODES),
           ...(rate === undefined ? {} : { rate }),

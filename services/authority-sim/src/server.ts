@@ -10,7 +10,7 @@ import { readAsmxRequest } from "./soap/asmx.js";
 import { asmxFaultResult, asmxOk, runAsmx } from "./soap/service.js";
 import type { AsmxService } from "./soap/service.js";
 import { ENVIRONMENTS, loadState, newEnvState, saveState } from "./state.js";
-import type { Environment, FaultMode, FaultService, SimState } from "./state.js";
+import type { Environment, FaultConfig, FaultMode, FaultService, SimState } from "./state.js";
 import { A10, A13, CONSTANCIA, type JaxwsServiceSpec } from "./padron/schema.js";
 import { padronDatabaseDown, padronFaultResult, runPadron } from "./padron/service.js";
 import { readJaxwsRequest } from "./soap/jaxws.js";
@@ -74,6 +74,16 @@ function initialState(stateFile: string | undefined): SimState {
       produccion: newEnvState(createCa("produccion", now)),
     },
   };
+}
+
+/** The fault a request gets: `mode` with its rate, else each of `mix` with its own. */
+function drawFault(fault: FaultConfig): FaultMode {
+  let draw = Math.random();
+  for (const { mode, rate } of [{ mode: fault.mode, rate: fault.rate }, ...(fault.mix ?? [])]) {
+    if (mode !== "none" && draw < rate) return mode;
+    draw -= rate;
+  }
+  return "none";
 }
 
 function readBody(req: IncomingMessage): Promise<string | undefined> {
@@ -146,6 +156,10 @@ export function createSimulatorServer(options: SimulatorServerOptions): Simulato
       count(operation) {
         envState.stats.requests[operation] = (envState.stats.requests[operation] ?? 0) + 1;
       },
+      countFault(what) {
+        const faults = (envState.stats.faults ??= {});
+        faults[what] = (faults[what] ?? 0) + 1;
+      },
     };
   }
 
@@ -187,10 +201,14 @@ export function createSimulatorServer(options: SimulatorServerOptions): Simulato
     operation?: string,
   ): Promise<void> {
     const fault = world.state.faults[service];
-    if (fault.latencyMs > 0) await sleep(fault.latencyMs);
+    const latency =
+      fault.latencyMaxMs !== undefined && fault.latencyMaxMs > fault.latencyMs
+        ? fault.latencyMs + Math.random() * (fault.latencyMaxMs - fault.latencyMs)
+        : fault.latencyMs;
+    if (latency > 0) await sleep(latency);
     const targeted = fault.operation === undefined || fault.operation === operation;
-    const mode: FaultMode =
-      targeted && fault.mode !== "none" && Math.random() < fault.rate ? fault.mode : "none";
+    const mode: FaultMode = targeted ? drawFault(fault) : "none";
+    if (mode !== "none") world.countFault(`${operation ?? service} ${mode}`);
     switch (mode) {
       case "none":
         send(res, handle());

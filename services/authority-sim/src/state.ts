@@ -42,6 +42,25 @@ export interface FaultConfig {
   latencyMs: number;
   /** When set, the mode applies to this SOAP operation only (e.g. FECAESolicitar). */
   operation?: string | undefined;
+  /**
+   * Further modes, each with its own probability, drawn together with `mode`: a request gets
+   * `mode` with probability `rate`, else the first of these with its rate, and so on (their
+   * rates add up to at most 1 with `rate`).
+   */
+  mix?: { mode: FaultMode; rate: number }[] | undefined;
+  /** When set, each request waits a random time between `latencyMs` and this. */
+  latencyMaxMs?: number | undefined;
+}
+
+/**
+ * What the simulator counted: WSAA logins per certificate and service, requests per operation,
+ * faults injected per `operation mode`, and FECAESolicitar details by verdict.
+ */
+export interface SimStats {
+  logins: Record<string, number>;
+  requests: Record<string, number>;
+  faults?: Record<string, number>;
+  details?: { sent: number; authorized: number; rejected: number; largestBatch: number };
 }
 
 export interface Delegation {
@@ -287,7 +306,7 @@ export interface EnvState {
   deniedPermits: string[];
   cotizaciones: Record<string, number>;
   faults: Record<FaultService, FaultConfig>;
-  stats: { logins: Record<string, number>; requests: Record<string, number> };
+  stats: SimStats;
 }
 
 export interface SimState {

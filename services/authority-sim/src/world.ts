@@ -11,6 +11,8 @@ export interface World {
   /** Persists the state after a mutation (no-op without SIM_STATE_FILE). */
   commit(): void;
   count(operation: string): void;
+  /** an injected fault, as `<operation> <mode>` */
+  countFault(what: string): void;
 }
 
 export interface HandlerResult {

@@ -1,4 +1,11 @@
-import { databaseConfig, natsConfig, parseConfig, telemetryConfig, z } from "@pasarela/config";
+import {
+  databaseConfig,
+  envInt,
+  natsConfig,
+  parseConfig,
+  telemetryConfig,
+  z,
+} from "@pasarela/config";
 
 export const billingConfigSchema = z.object({
   ...natsConfig,
@@ -8,6 +15,16 @@ export const billingConfigSchema = z.object({
   API_KEY_PEPPER: z
     .string({ error: "is required (32+ random bytes, base64)" })
     .min(32, "must be at least 32 characters (32+ random bytes, base64)"),
+  /** how long an Idempotency-Key is kept; at least 24 h (issue 11) */
+  IDEMPOTENCY_TTL_MS: envInt().pipe(z.number().min(86_400_000)).default(86_400_000),
+  /** how long an issuance answers 409 to a repeat of its key before it is looked up instead */
+  IDEMPOTENCY_LEASE_MS: envInt().pipe(z.number().min(1_000)).default(130_000),
+  /** how long an unreported quota reservation holds quota (a crash never leaks it) */
+  QUOTA_RESERVATION_TTL_MS: envInt().pipe(z.number().min(1_000)).default(600_000),
+  /** how often expired reservations, keys and old usage history are swept */
+  BILLING_SWEEP_INTERVAL_MS: envInt().pipe(z.number().min(100)).default(60_000),
+  /** months of usage history kept */
+  USAGE_RETENTION_MONTHS: envInt().pipe(z.number().min(1)).default(13),
 });
 
 export type BillingConfig = z.output<typeof billingConfigSchema>;

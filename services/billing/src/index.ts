@@ -1,5 +1,10 @@
 import { startService, type RunningService } from "@pasarela/service";
 import type { Logger } from "@pasarela/telemetry";
+import type { AccountingSettings } from "./accounting/settings.js";
+import { startSweeper } from "./accounting/sweeper.js";
+import { consumePaidLinks, consumeUsageEvents } from "./accounting/usage-events.js";
+import { consumeVoucherEvents } from "./accounting/voucher-events.js";
+import { makeUsageRepository } from "./db/repositories/usage.js";
 import type { BillingConfig } from "./config.js";
 import type { BillingDatabase } from "./db/database.js";
 import { migrations, schema } from "./db/migrations/index.js";
@@ -8,19 +13,59 @@ import { billingBindings } from "./service.js";
 export { loadConfig, type BillingConfig } from "./config.js";
 export { migrations, schema } from "./db/migrations/index.js";
 
+export interface BillingOptions {
+  /** the clock of quota periods, the rejection window and key expiry (tests move it) */
+  now?: () => Date;
+}
+
+export interface BillingDeps {
+  /** runs one round of the scheduled clean-up now */
+  sweep: () => Promise<void>;
+}
+
 /** Starts the billing service on the bus; used by main.ts and by tests in-process. */
 export async function startBilling(
   config: BillingConfig,
   logger?: Logger,
-): Promise<RunningService<object>> {
-  return startService<BillingDatabase, object>({
+  options: BillingOptions = {},
+): Promise<RunningService<BillingDeps>> {
+  return startService<BillingDatabase, BillingDeps>({
     name: "billing",
     settings: config,
     database: { schema, migrations },
     ...(logger ? { logger } : {}),
-    start: async ({ bus, db }) => {
+    start: async ({ bus, db, logger: log }) => {
       await bus.ensureEventStream();
-      return { bindings: billingBindings({ db: db!.db, bus, pepper: config.API_KEY_PEPPER }) };
+      const settings: AccountingSettings = {
+        now: options.now ?? (() => new Date()),
+        reservationTtlMs: config.QUOTA_RESERVATION_TTL_MS,
+        issuanceLeaseMs: config.IDEMPOTENCY_LEASE_MS,
+        idempotencyTtlMs: config.IDEMPOTENCY_TTL_MS,
+      };
+      const sweeper = startSweeper({
+        db: db!.db,
+        settings,
+        intervalMs: config.BILLING_SWEEP_INTERVAL_MS,
+        logger: log,
+        // retention of the usage history (issue 12: 13 months by default)
+        extra: [
+          (now) => {
+            const before = new Date(now);
+            before.setUTCMonth(before.getUTCMonth() - config.USAGE_RETENTION_MONTHS);
+            return makeUsageRepository(db!.db).deleteBefore(before);
+          },
+        ],
+      });
+      const vouchers = await consumeVoucherEvents({ bus, db: db!.db, logger: log });
+      const usage = await consumeUsageEvents({ bus, db: db!.db, logger: log });
+      const paidLinks = await consumePaidLinks({ bus, db: db!.db, logger: log });
+      return {
+        bindings: billingBindings({ db: db!.db, bus, pepper: config.API_KEY_PEPPER, settings }),
+        sweep: sweeper.sweep,
+        stop: async () => {
+          await Promise.all([sweeper.stop(), vouchers.stop(), usage.stop(), paidLinks.stop()]);
+        },
+      };
     },
   });
 }

@@ -23,7 +23,9 @@ import { unwrap } from "./http/edge-error.js";
 import { registerErrorHandling } from "./http/error-handler.js";
 import { protocolOptions, registerHostCheck } from "./http/protocol.js";
 import { registerTextGuard } from "./http/text-guard.js";
+import { registerMetrics } from "./http/metrics.js";
 import { inRequestContext, registerTracing } from "./http/tracing.js";
+import { registerUsageRecording } from "./http/usage.js";
 import { registerHealthRoutes } from "./routes/health.js";
 import { routeModules, type Caller, type RouteModule } from "./routes/index.js";
 
@@ -39,6 +41,8 @@ export interface AppDeps {
   connectionTimeoutMs?: number;
   /** the longest an API call waits (API_TIMEOUT_MS) */
   apiTimeoutMs?: number;
+  /** publish every authenticated call to the usage history (on by default) */
+  recordUsage?: boolean;
   /** route groups to serve; all of them by default (tests add their own) */
   routes?: readonly RouteModule[];
 }
@@ -80,6 +84,8 @@ export async function buildApp(deps: AppDeps): Promise<EdgeApp> {
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app);
   registerTracing(app, deps.tracer);
+  registerMetrics(app);
+  if (deps.recordUsage ?? true) registerUsageRecording(app, deps.bus, deps.logger);
   registerHostCheck(app);
   registerTextGuard(app);
 
@@ -125,6 +131,10 @@ export async function buildApp(deps: AppDeps): Promise<EdgeApp> {
       ),
     );
   };
+  // routes outside /api that take no API key (their own token is the credential)
+  for (const module of routes) {
+    if (module.publicPlugin) await app.register(module.publicPlugin, { call });
+  }
   const authenticate = makeAuthenticate(deps.bus, keyCache);
   await app.register(
     async (api) => {

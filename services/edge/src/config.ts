@@ -19,6 +19,8 @@ export const edgeConfigSchema = z
      * every call's deadline derives from it, so keep it under a proxy's idle timeout in front
      */
     API_TIMEOUT_MS: envInt().pipe(z.number().min(5_000)).default(65_000),
+    /** `off` stops publishing calls to the usage history (only to measure what it costs) */
+    EDGE_USAGE_RECORDING: z.enum(["on", "off"]).default("on"),
   })
   // a silent socket is dropped without an answer: it must not beat the 408 of a stalled body
   .refine((config) => config.EDGE_CONNECTION_TIMEOUT_MS > config.EDGE_REQUEST_TIMEOUT_MS, {

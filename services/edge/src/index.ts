@@ -1,5 +1,6 @@
 import { connectBus } from "@pasarela/bus";
-import { createLogger, startTracing, type Logger } from "@pasarela/telemetry";
+import { natsCredentials } from "@pasarela/config";
+import { createLogger, startMetricsServer, startTracing, type Logger } from "@pasarela/telemetry";
 import { buildApp, type EdgeApp } from "./app.js";
 import type { EdgeConfig } from "./config.js";
 
@@ -25,6 +26,7 @@ export async function startEdge(
     url: config.NATS_URL,
     prefix: config.NATS_PREFIX,
     name: "edge",
+    credentials: natsCredentials(config),
     logger,
     tracer: tracing.tracer,
     defaultTimeoutMs: config.NATS_REQUEST_TIMEOUT_MS,
@@ -38,14 +40,25 @@ export async function startEdge(
     requestTimeoutMs: config.EDGE_REQUEST_TIMEOUT_MS,
     connectionTimeoutMs: config.EDGE_CONNECTION_TIMEOUT_MS,
     apiTimeoutMs: config.API_TIMEOUT_MS,
+    recordUsage: config.EDGE_USAGE_RECORDING === "on",
   });
   const url = await edge.app.listen({ port: config.EDGE_PORT, host: config.EDGE_HOST });
   logger.info({ url }, "edge listening");
+  const metrics =
+    config.METRICS_PORT === undefined
+      ? undefined
+      : await startMetricsServer({
+          service: "edge",
+          port: config.METRICS_PORT,
+          host: config.METRICS_HOST,
+          logger,
+        });
   return {
     ...edge,
     url,
     stop: async () => {
       await edge.close();
+      await metrics?.close();
       await bus.close();
     },
   };

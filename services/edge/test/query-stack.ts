@@ -32,6 +32,8 @@ export interface ErrorBody {
  * prefix and simulator, so nothing is shared by accident.
  */
 export interface QueryStack {
+  /** this file's NATS prefix and database, for services a test starts beside these */
+  infra: FileInfra;
   edge: EdgeApp;
   client: Bus;
   sim: Simulator;
@@ -164,6 +166,7 @@ export async function startQueryStack(
   };
 
   return {
+    infra,
     edge,
     client,
     sim,
@@ -263,6 +266,7 @@ async function issueAtSimulator(
   );
   if (!ta.ok) throw new Error(ta.error.message);
   const asmx = makeAsmxClient({
+    service,
     endpoint: stack.sim.endpoints(who.environment)[service],
     namespace: namespaces[service],
     timeoutMs: 5_000,

@@ -6,13 +6,8 @@ import {
   parseConfig,
   telemetryConfig,
   z,
+  keyEncryptionConfig,
 } from "@pasarela/config";
-
-const keyEncryptionKey = z
-  .string({ error: "is required (32 random bytes, base64)" })
-  .refine((value) => Buffer.from(value, "base64").length === 32, {
-    message: "must be exactly 32 bytes encoded in base64 (openssl rand -base64 32)",
-  });
 
 export const ticketConfigSchema = z.object({
   ...natsConfig,
@@ -23,7 +18,7 @@ export const ticketConfigSchema = z.object({
   AUTHORITY_TIMEOUT_MS: authorityConfig.AUTHORITY_TIMEOUT_MS,
   AUTHORITY_CA_FILE: authorityConfig.AUTHORITY_CA_FILE,
   /** AES-256-GCM key sealing private keys, tokens and signs at rest; never stored with them */
-  KEY_ENCRYPTION_KEY: keyEncryptionKey,
+  KEY_ENCRYPTION_KEY: keyEncryptionConfig.KEY_ENCRYPTION_KEY,
   /** a stored TA with less than this left is renewed (when the authority allows it) */
   TA_REFRESH_AHEAD_MS: envInt().pipe(z.number().min(0)).default(300_000),
   /** a TA is handed out only while it has at least this left, for clock skew and transit */

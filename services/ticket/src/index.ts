@@ -6,6 +6,7 @@ import type { TicketConfig } from "./config.js";
 import type { TicketDatabase } from "./db/database.js";
 import { migrations, schema } from "./db/migrations/index.js";
 import { makeSealer } from "./domain/sealing.js";
+import { watchCertificateExpiry } from "./metrics/certificates.js";
 import { ticketBindings } from "./service.js";
 
 export { loadConfig, type TicketConfig } from "./config.js";
@@ -31,6 +32,7 @@ export async function startTicket(
     start: async ({ bus, db }) => {
       // certificate changes are announced on the EVENTS stream
       await bus.ensureEventStream();
+      watchCertificateExpiry(db!.db);
       return {
         bindings: ticketBindings({
           db: db!.db,

@@ -5,10 +5,12 @@ import type { WsaaAdapter } from "./adapters/wsaa.js";
 import type { TicketDatabase } from "./db/database.js";
 import { makeAccessTicketsRepository } from "./db/repositories/access-tickets.js";
 import { makeCertificatesRepository } from "./db/repositories/certificates.js";
+import { makePerfilesRepository } from "./db/repositories/perfiles.js";
 import { makeRepresentadasRepository } from "./db/repositories/representadas.js";
 import type { Sealer } from "./domain/sealing.js";
 import { makeAccessGet, type AccessPolicy, type LoginLeasePolicy } from "./handlers/access-get.js";
 import { makeCertificateCreate } from "./handlers/certificate-create.js";
+import { makePerfilGet, makePerfilSet } from "./handlers/perfil.js";
 import { makeRepresentadaCreate } from "./handlers/representada-create.js";
 import { makeRepresentadaGet } from "./handlers/representada-get.js";
 import { makeRepresentadaList } from "./handlers/representada-list.js";
@@ -26,12 +28,15 @@ export function ticketBindings(deps: {
   const representadas = makeRepresentadasRepository(deps.db);
   const certificates = makeCertificatesRepository(deps.db);
   const tickets = makeAccessTicketsRepository(deps.db);
+  const perfiles = makePerfilesRepository(deps.db);
   const now = deps.now ?? (() => new Date());
   const { sealer } = deps;
   return [
     bind(ticket.representadaCreate, makeRepresentadaCreate({ representadas, sealer })),
     bind(ticket.representadaList, makeRepresentadaList({ representadas, certificates })),
     bind(ticket.representadaGet, makeRepresentadaGet({ representadas, certificates, now })),
+    bind(ticket.perfilSet, makePerfilSet({ representadas, perfiles })),
+    bind(ticket.perfilGet, makePerfilGet({ representadas, perfiles })),
     bind(
       ticket.certificateCreate,
       makeCertificateCreate({ representadas, certificates, sealer, bus: deps.bus, now }),

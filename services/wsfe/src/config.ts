@@ -15,6 +15,8 @@ const wsfeConfigSchema = z.object({
   WSFE_URL_PRODUCCION: authorityConfig.WSFE_URL_PRODUCCION,
   AUTHORITY_TIMEOUT_MS: authorityConfig.AUTHORITY_TIMEOUT_MS,
   AUTHORITY_CA_FILE: authorityConfig.AUTHORITY_CA_FILE,
+  /** how often vouchers left pending or unknown are reconciled without waiting for an issuance */
+  RECONCILE_INTERVAL_MS: z.coerce.number().int().min(1_000).default(60_000),
 });
 
 export type WsfeConfig = z.output<typeof wsfeConfigSchema>;

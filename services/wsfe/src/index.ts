@@ -1,10 +1,13 @@
 import { randomUUID } from "node:crypto";
+import { hostname } from "node:os";
 import {
   followCertificateChanges,
   makeAccessTicketCache,
   trustAuthorityCa,
   type AccessTicketCache,
 } from "@pasarela/authority";
+import { ensureJobStream } from "@pasarela/bus";
+import { mail } from "@pasarela/contracts";
 import { startService, type RunningService } from "@pasarela/service";
 import type { Logger } from "@pasarela/telemetry";
 import { makeWsfeAdapter } from "./adapters/wsfe.js";
@@ -21,7 +24,9 @@ import {
 } from "./db/repositories/comprobantes.js";
 import { makeSeriesRepository } from "./db/repositories/series.js";
 import { makeVoucherEvents } from "./issuance/events.js";
+import { makeBatchIssuer } from "./issuance/batches.js";
 import { makeReconciler } from "./issuance/reconcile.js";
+import { startReconciliationSweep } from "./issuance/sweep.js";
 import { makeSeriesWriter } from "./issuance/series-writer.js";
 import { wsfeBindings } from "./service.js";
 
@@ -69,27 +74,52 @@ export async function startWsfe(
       const emails = makeComprobantesEmailRepository(db!.db);
       const comprobantes = makeComprobantesRepository(db!.db);
       const series = makeSeriesRepository(db!.db);
+      const leaseMs = config.AUTHORITY_TIMEOUT_MS + LEASE_MARGIN_MS;
       // issuance publishes its outcomes there
       await bus.ensureEventStream();
+      // e-mails of vouchers are queued there (the mail service consumes them)
+      await ensureJobStream(bus, mail.comprobanteJob);
       const events = makeVoucherEvents({ bus, comprobantes, logger: serviceLogger });
-      const issuance = {
+      // host and pid name the holder for operators; the random part tells a restart from its past
+      const owner = `wsfe@${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+      const writer = makeSeriesWriter({ series, owner, leaseMs });
+      const reconcile = makeReconciler({
+        wsfe,
         comprobantes,
         series,
         events,
-        writer: makeSeriesWriter({
-          series,
-          owner: `wsfe-${randomUUID()}`,
-          leaseMs: config.AUTHORITY_TIMEOUT_MS + LEASE_MARGIN_MS,
-        }),
-        reconcile: makeReconciler({ wsfe, comprobantes, series, events, logger: serviceLogger }),
+        logger: serviceLogger,
+      });
+      const issuer = makeBatchIssuer({
+        wsfe,
+        comprobantes,
+        series,
+        writer,
+        reconcile,
+        events,
         authorityTimeoutMs: config.AUTHORITY_TIMEOUT_MS,
-      };
+        logger: serviceLogger,
+      });
+      // at start-up (a voucher left pending by a process that died) and periodically
+      const sweep = startReconciliationSweep({
+        wsfe,
+        comprobantes,
+        writer,
+        reconcile,
+        events,
+        logger: serviceLogger,
+        intervalMs: config.RECONCILE_INTERVAL_MS,
+        waitMs: leaseMs + 3 * config.AUTHORITY_TIMEOUT_MS,
+      });
       return {
         tickets,
         emails,
         comprobantes,
-        bindings: wsfeBindings({ emails, bus, wsfe, issuance }),
-        stop: () => Promise.resolve(certificates.stop()),
+        bindings: wsfeBindings({ emails, comprobantes, bus, wsfe, issuer, writer, reconcile }),
+        stop: () => {
+          sweep.stop();
+          return Promise.resolve(certificates.stop());
+        },
       };
     },
   });

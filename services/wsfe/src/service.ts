@@ -2,18 +2,29 @@ import { bind, type Binding, type Bus } from "@pasarela/bus";
 import { wsfe } from "@pasarela/contracts";
 import type { WsfeAdapter } from "./adapters/wsfe.js";
 import type { ComprobantesEmailRepository } from "./db/repositories/comprobantes-email.js";
+import type { ComprobantesRepository } from "./db/repositories/comprobantes.js";
 import { makeComprobanteGet } from "./handlers/comprobante-get.js";
-import { makeFacturaIssue, type FacturaIssueDeps } from "./handlers/factura-issue.js";
+import { makeEmailSend, makeEmailUpdate } from "./handlers/email-send.js";
+import { makeEmitidoGet } from "./handlers/emitido-get.js";
+import { makeFacturaGet } from "./handlers/factura-get.js";
+import { makeFacturaIssue } from "./handlers/factura-issue.js";
 import { makeParametrosGet } from "./handlers/parametros-get.js";
 import { makePointOfSaleResolver } from "./handlers/point-of-sale.js";
+import type { Issuer } from "./issuance/batches.js";
+import type { Reconciler } from "./issuance/reconcile.js";
+import type { SeriesWriter } from "./issuance/series-writer.js";
 import { makeUltimoComprobanteLast } from "./handlers/ultimo-comprobante-last.js";
 
 /** Wiring only: the WSFEv1 adapter, the repositories and handlers bound to their subjects. */
 export function wsfeBindings(deps: {
   emails: ComprobantesEmailRepository;
+  comprobantes: ComprobantesRepository;
   bus: Bus;
   wsfe: WsfeAdapter;
-  issuance: Omit<FacturaIssueDeps, "bus" | "wsfe">;
+  issuer: Issuer;
+  /** what wsfe.factura.get settles a voucher with, as an issuance does before numbering */
+  writer: SeriesWriter;
+  reconcile: Reconciler;
 }): Binding[] {
   const pointOfSale = makePointOfSaleResolver(deps.bus);
   return [
@@ -23,6 +34,21 @@ export function wsfeBindings(deps: {
       makeComprobanteGet({ wsfe: deps.wsfe, pointOfSale, emails: deps.emails }),
     ),
     bind(wsfe.parametrosGet, makeParametrosGet({ wsfe: deps.wsfe })),
-    bind(wsfe.facturaIssue, makeFacturaIssue({ ...deps.issuance, bus: deps.bus, wsfe: deps.wsfe })),
+    bind(wsfe.emitidoGet, makeEmitidoGet({ comprobantes: deps.comprobantes })),
+    bind(
+      wsfe.facturaIssue,
+      makeFacturaIssue({ issuer: deps.issuer, bus: deps.bus, wsfe: deps.wsfe }),
+    ),
+    bind(
+      wsfe.facturaGet,
+      makeFacturaGet({
+        wsfe: deps.wsfe,
+        comprobantes: deps.comprobantes,
+        writer: deps.writer,
+        reconcile: deps.reconcile,
+      }),
+    ),
+    bind(wsfe.emailSend, makeEmailSend({ emails: deps.emails, bus: deps.bus })),
+    bind(wsfe.emailUpdate, makeEmailUpdate({ emails: deps.emails })),
   ];
 }

@@ -62,7 +62,12 @@ beforeAll(async () => {
   await control.enablePointOfSale(ENV, { cuit: ISSUER, ptoVta: PTO_VTA });
   const ticket = await simTicket(sim, control, ENV, ISSUER, "propiedad");
   auth = `<Auth>${xmlElement("Token", ticket.token)}${xmlElement("Sign", ticket.sign)}${xmlElement("Cuit", ISSUER)}</Auth>`;
-  client = makeAsmxClient({ endpoint: sim.endpoints(ENV).wsfe, namespace: NS, timeoutMs: 60_000 });
+  client = makeAsmxClient({
+    service: "wsfe",
+    endpoint: sim.endpoints(ENV).wsfe,
+    namespace: NS,
+    timeoutMs: 60_000,
+  });
   const cotizacion = await client.call(
     "FEParamGetCotizacion",
     `${auth}${xmlElement("MonId", "DOL")}`,

@@ -7,6 +7,13 @@ import {
   type WebService,
 } from "@pasarela/contracts";
 import { ok, type Result } from "@pasarela/errors";
+import { counter } from "@pasarela/telemetry";
+
+const lookups = counter(
+  "pasarela_ticket_cache_lookups_total",
+  "Access tickets asked of the caller-side cache: hit (from memory), miss (asked of the ticket service), joined (waited on a request already out)",
+  ["service", "result"],
+);
 
 export type AccessTicket = ReplyOf<typeof ticket.accessGet>;
 
@@ -118,11 +125,15 @@ export function makeAccessTicketCache(
       const { rejected, deadline } = request;
       const entry = entries.get(key);
       if (entry && rejected && entry.ticket.token === rejected.token) entries.delete(key);
-      else if (entry && entry.reuseUntil > now()) return Promise.resolve(ok(entry.ticket));
+      else if (entry && entry.reuseUntil > now()) {
+        lookups.inc({ service, result: "hit" });
+        return Promise.resolve(ok(entry.ticket));
+      }
       const rejectedToken = rejected ? ticket.accessTokenDigest(rejected.token) : undefined;
       // a report of a refused TA is its own flight: a plain one in progress may answer that TA
       const flightKey = rejectedToken ? `${key}|${rejectedToken}` : key;
       let flight = inFlight.get(flightKey);
+      lookups.inc({ service, result: flight ? "joined" : "miss" });
       if (!flight) {
         const body = { cuit, environment, service, ...(rejectedToken ? { rejectedToken } : {}) };
         const started = fetchTicket(key, accountId, body, deadline).finally(() => {

@@ -1,6 +1,7 @@
 import { XMLParser } from "fast-xml-parser";
 import { AUTHORITY_MAX_BODY_BYTES, httpPost, type PostAnswer } from "./http-post.js";
 import { localName, socketFailure, type SoapFailure } from "./soap-failure.js";
+import { traceAuthorityCall, type SpanOutcome } from "./tracing.js";
 
 /**
  * A SOAP 1.1 client for the authority's .NET ASMX services (WSFEv1, WSFEXv1), written as XML
@@ -35,6 +36,10 @@ export interface AsmxClientOptions {
   /** target namespace of the service, with its trailing slash */
   namespace: string;
   timeoutMs: number;
+  /** the web service's name for traces (wsfe, wsfex) */
+  service: string;
+  /** the environment this endpoint belongs to, for traces */
+  environment?: string;
   /** injectable for tests; by default node:http over a keep-alive agent */
   fetch?: typeof fetch;
 }
@@ -137,68 +142,92 @@ async function viaFetch(
   return { status: response.status, text: await response.text() };
 }
 
+/**
+ * The authority's own error codes in an ASMX answer, for traces: WSFEv1's `Errors/Err/Code`
+ * and WSFEXv1's `FEXErr/ErrCode` (0 there means no error).
+ */
+function answerErrorCodes(result: XmlObject): string[] {
+  const codes = xmlList(xmlChild(result, "Errors"), "Err")
+    .map((err) => xmlString(err, "Code"))
+    .filter((code): code is string => code !== undefined);
+  const fexCode = xmlString(xmlChild(result, "FEXErr"), "ErrCode");
+  if (fexCode !== undefined && fexCode !== "0") codes.push(fexCode);
+  return codes;
+}
+
+const spanOutcome = (outcome: AsmxOutcome): SpanOutcome =>
+  outcome.ok ? { ok: true, errorCodes: answerErrorCodes(outcome.result) } : outcome;
+
 export function makeAsmxClient(options: AsmxClientOptions): AsmxClient {
   const { endpoint, namespace } = options;
+  const target = { service: options.service, endpoint, environment: options.environment };
   return {
     endpoint,
     namespace,
-    async call(operation, innerXml, budgetMs) {
-      const timeoutMs = Math.min(options.timeoutMs, budgetMs ?? Infinity);
-      const envelope =
-        `<?xml version="1.0" encoding="utf-8"?><soap:Envelope xmlns:soap="${SOAP11}">` +
-        `<soap:Body><${operation} xmlns="${namespace}">${innerXml}</${operation}></soap:Body>` +
-        `</soap:Envelope>`;
-      const headers = {
-        "content-type": "text/xml; charset=utf-8",
-        soapaction: `"${namespace}${operation}"`,
-      };
-      let status: number;
-      let text: string;
-      try {
-        ({ status, text } = options.fetch
-          ? await viaFetch(options.fetch, endpoint, headers, envelope, timeoutMs)
-          : await httpPost(endpoint, headers, envelope, timeoutMs));
-      } catch (error) {
-        if (isAbort(error)) return { ok: false, failure: { kind: "timeout", timeoutMs } };
-        return { ok: false, failure: socketFailure(error, AUTHORITY_MAX_BODY_BYTES) };
-      }
-      let doc: unknown;
-      try {
-        doc = parser.parse(text);
-      } catch (error) {
-        return status >= 300
-          ? { ok: false, failure: { kind: "http", status } }
-          : {
-              ok: false,
-              failure: {
-                kind: "unreadable",
-                message: error instanceof Error ? error.message : String(error),
-              },
-            };
-      }
-      const body = record(record(record(doc)?.Envelope)?.Body);
-      if (body) {
-        const fault = faultOf(body, status);
-        if (fault) return { ok: false, failure: fault };
-      }
-      if (status >= 300) return { ok: false, failure: { kind: "http", status } };
-      const response = record(body?.[`${operation}Response`]);
-      if (!response) {
-        return {
-          ok: false,
-          failure: { kind: "unreadable", message: `no ${operation}Response in the answer` },
-        };
-      }
-      const result = response[`${operation}Result`];
-      if (result === undefined || result === "") return { ok: true, result: {} };
-      const parsed = record(result);
-      if (!parsed) {
-        return {
-          ok: false,
-          failure: { kind: "unreadable", message: `${operation}Result is not an element` },
-        };
-      }
-      return { ok: true, result: parsed as XmlObject };
-    },
+    call: (operation, innerXml, budgetMs) =>
+      traceAuthorityCall(target, operation, () => send(operation, innerXml, budgetMs), spanOutcome),
   };
+
+  async function send(
+    operation: string,
+    innerXml: string,
+    budgetMs: number | undefined,
+  ): Promise<AsmxOutcome> {
+    const timeoutMs = Math.min(options.timeoutMs, budgetMs ?? Infinity);
+    const envelope =
+      `<?xml version="1.0" encoding="utf-8"?><soap:Envelope xmlns:soap="${SOAP11}">` +
+      `<soap:Body><${operation} xmlns="${namespace}">${innerXml}</${operation}></soap:Body>` +
+      `</soap:Envelope>`;
+    const headers = {
+      "content-type": "text/xml; charset=utf-8",
+      soapaction: `"${namespace}${operation}"`,
+    };
+    let status: number;
+    let text: string;
+    try {
+      ({ status, text } = options.fetch
+        ? await viaFetch(options.fetch, endpoint, headers, envelope, timeoutMs)
+        : await httpPost(endpoint, headers, envelope, timeoutMs));
+    } catch (error) {
+      if (isAbort(error)) return { ok: false, failure: { kind: "timeout", timeoutMs } };
+      return { ok: false, failure: socketFailure(error, AUTHORITY_MAX_BODY_BYTES) };
+    }
+    let doc: unknown;
+    try {
+      doc = parser.parse(text);
+    } catch (error) {
+      return status >= 300
+        ? { ok: false, failure: { kind: "http", status } }
+        : {
+            ok: false,
+            failure: {
+              kind: "unreadable",
+              message: error instanceof Error ? error.message : String(error),
+            },
+          };
+    }
+    const body = record(record(record(doc)?.Envelope)?.Body);
+    if (body) {
+      const fault = faultOf(body, status);
+      if (fault) return { ok: false, failure: fault };
+    }
+    if (status >= 300) return { ok: false, failure: { kind: "http", status } };
+    const response = record(body?.[`${operation}Response`]);
+    if (!response) {
+      return {
+        ok: false,
+        failure: { kind: "unreadable", message: `no ${operation}Response in the answer` },
+      };
+    }
+    const result = response[`${operation}Result`];
+    if (result === undefined || result === "") return { ok: true, result: {} };
+    const parsed = record(result);
+    if (!parsed) {
+      return {
+        ok: false,
+        failure: { kind: "unreadable", message: `${operation}Result is not an element` },
+      };
+    }
+    return { ok: true, result: parsed as XmlObject };
+  }
 }

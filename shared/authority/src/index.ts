@@ -41,3 +41,4 @@ export {
   type PostAnswer,
 } from "./http-post.js";
 export { describeTransportFailure } from "./transport-failure.js";
+export { traceAuthorityCall, type AuthorityTarget, type SpanOutcome } from "./tracing.js";

@@ -4,6 +4,7 @@ import { fileURLToPath } from "node:url";
 import * as soap from "soap";
 import { AUTHORITY_MAX_BODY_BYTES } from "./http-post.js";
 import { localName, socketFailure, type SoapFailure } from "./soap-failure.js";
+import { traceAuthorityCall } from "./tracing.js";
 
 /**
  * The package folder, found by walking up to its package.json: the code runs from `src/`
@@ -34,6 +35,10 @@ export interface SoapClientOptions {
   /** the configured URL of the service; the WSDL's own address is never used */
   endpoint: string;
   timeoutMs: number;
+  /** the web service's name for traces (wsaa) */
+  service: string;
+  /** the environment this endpoint belongs to, for traces */
+  environment?: string | undefined;
   /** extra request options for every call (axios: agents with trusted CAs, body cap) */
   transport?: () => Readonly<Record<string, unknown>>;
 }
@@ -108,24 +113,37 @@ export function createSoapClient(options: SoapClientOptions): SoapClient {
       });
     return client;
   };
+  const target = {
+    service: options.service,
+    endpoint: options.endpoint,
+    environment: options.environment,
+  };
   return {
     endpoint: options.endpoint,
-    async call(operation, args) {
-      const loaded = await load();
-      const method = (loaded as unknown as Record<string, AsyncOperation | undefined>)[
-        `${operation}Async`
-      ];
-      if (typeof method !== "function")
-        throw new Error(`no operation ${operation} in ${options.wsdl}`);
-      try {
-        const [result] = await method.call(loaded, args, {
-          ...options.transport?.(),
-          timeout: options.timeoutMs,
-        });
-        return { ok: true, result };
-      } catch (error) {
-        return { ok: false, failure: describeSoapError(error, options.timeoutMs) };
-      }
-    },
+    call: (operation, args) =>
+      traceAuthorityCall(
+        target,
+        operation,
+        () => send(operation, args),
+        (outcome) => (outcome.ok ? { ok: true } : outcome),
+      ),
   };
+
+  async function send(operation: string, args: Record<string, unknown>): Promise<SoapOutcome> {
+    const loaded = await load();
+    const method = (loaded as unknown as Record<string, AsyncOperation | undefined>)[
+      `${operation}Async`
+    ];
+    if (typeof method !== "function")
+      throw new Error(`no operation ${operation} in ${options.wsdl}`);
+    try {
+      const [result] = await method.call(loaded, args, {
+        ...options.transport?.(),
+        timeout: options.timeoutMs,
+      });
+      return { ok: true, result };
+    } catch (error) {
+      return { ok: false, failure: describeSoapError(error, options.timeoutMs) };
+    }
+  }
 }

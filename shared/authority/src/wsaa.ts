@@ -83,9 +83,15 @@ export function tokenIssuer(token: string): Environment | "malformed" | "unknown
  * A WSAA client on the project's own WSDL (`wsdl/wsaa.wsdl`) at the configured endpoint, over
  * the transport the business services use (trusted CAs, body cap).
  */
-export function makeWsaaClient(options: { endpoint: string; timeoutMs: number }): WsaaClient {
+export function makeWsaaClient(options: {
+  endpoint: string;
+  timeoutMs: number;
+  /** the environment this endpoint belongs to, for traces */
+  environment?: string;
+}): WsaaClient {
   const soap = createSoapClient({
     wsdl: "wsaa.wsdl",
+    service: "wsaa",
     ...options,
     transport: authorityAxiosOptions,
   });

@@ -55,6 +55,7 @@ describe("WSFE token refusals from the simulator, classified", () => {
     sign: string,
   ): Promise<AsmxErr> {
     const client = makeAsmxClient({
+      service: "wsfe",
       endpoint: sim.endpoints(environment).wsfe,
       namespace: NS,
       timeoutMs: 5_000,

@@ -106,7 +106,12 @@ describe("authority response bodies are capped", () => {
   it("is a transport failure of the ASMX and WSAA clients, never a throw", async () => {
     const authority = await oversizedAuthority(AUTHORITY_MAX_BODY_BYTES * 2, false);
     try {
-      const asmx = makeAsmxClient({ endpoint: authority.url, namespace: FE_NS, timeoutMs: 20_000 });
+      const asmx = makeAsmxClient({
+        service: "wsfe",
+        endpoint: authority.url,
+        namespace: FE_NS,
+        timeoutMs: 20_000,
+      });
       expect(await asmx.call("FEDummy", "")).toEqual({
         ok: false,
         failure: { kind: "too-large", limitBytes: AUTHORITY_MAX_BODY_BYTES },
@@ -183,7 +188,12 @@ describe("the authority's HTTPS with an extra trusted CA", () => {
 
   it("fails as a transport failure naming the certificate until the CA is trusted, then works", async () => {
     const endpoints = sim.endpoints("homologacion", "https");
-    const asmx = makeAsmxClient({ endpoint: endpoints.wsfe, namespace: FE_NS, timeoutMs: 5_000 });
+    const asmx = makeAsmxClient({
+      service: "wsfe",
+      endpoint: endpoints.wsfe,
+      namespace: FE_NS,
+      timeoutMs: 5_000,
+    });
     const wsaa = makeWsaaClient({ endpoint: endpoints.wsaa, timeoutMs: 5_000 });
     const untrusted = /UNABLE_TO_VERIFY_LEAF_SIGNATURE|SELF_SIGNED_CERT_IN_CHAIN/;
 

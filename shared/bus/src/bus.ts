@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { readFileSync } from "node:fs";
 import {
   context,
   propagation,
@@ -17,6 +18,7 @@ import {
   type NatsConnection,
   type Subscription,
 } from "@nats-io/nats-core";
+import { credsAuthenticator } from "@nats-io/nats-core";
 import { connect } from "@nats-io/transport-node";
 import type {
   Contract,
@@ -27,16 +29,23 @@ import type {
   ReplyOf,
   RequestOf,
 } from "@pasarela/contracts";
-import { attachedError, DEADLINE_SLACK_MS, healthContract } from "@pasarela/contracts";
+import {
+  attachedError,
+  DEADLINE_SLACK_MS,
+  eventStreamOf,
+  healthContract,
+  natsInboxOf,
+} from "@pasarela/contracts";
 import {
   appError,
   fail,
+  kindOf,
   invalidField,
   isErrorCode,
   type AppError,
   type Result,
 } from "@pasarela/errors";
-import type { Logger } from "@pasarela/telemetry";
+import { counter, histogram, secondsSince, type Logger } from "@pasarela/telemetry";
 import type { z } from "zod";
 
 /** Headers the bus writes on every request and event; handlers never read headers themselves. */
@@ -139,12 +148,21 @@ export interface Bus {
   close(): Promise<void>;
 }
 
+/** How a process authenticates to NATS (the NATS_USER/NATS_PASSWORD or NATS_CREDS settings). */
+export type NatsCredentials =
+  { readonly user: string; readonly password: string } | { readonly credsFile: string };
+
 export interface BusOptions {
   url: string;
   /** subject prefix isolating a deployment or a test file on a shared server */
   prefix?: string | undefined;
   /** connection name shown by the server */
   name: string;
+  /**
+   * the process's own NATS identity; none connects anonymously. With a user, replies come to
+   * `_INBOX.<user>.…` (natsInboxOf), the only inbox the server grants that user.
+   */
+  credentials?: NatsCredentials | undefined;
   logger: Logger;
   tracer: Tracer;
   defaultTimeoutMs?: number;
@@ -180,9 +198,20 @@ function encodeReply(reply: WireReply): Uint8Array {
 }
 
 export async function connectBus(options: BusOptions): Promise<Bus> {
+  const credentials = options.credentials;
   const connection = await connect({
     servers: options.url,
     name: options.name,
+    ...(credentials && "user" in credentials
+      ? {
+          user: credentials.user,
+          pass: credentials.password,
+          inboxPrefix: natsInboxOf(credentials.user),
+        }
+      : {}),
+    ...(credentials && "credsFile" in credentials
+      ? { authenticator: credsAuthenticator(readFileSync(credentials.credsFile)) }
+      : {}),
     maxReconnectAttempts: -1,
     reconnectTimeWait: 500,
     // Failures become catalogue errors; capturing a stack per request costs more than it tells.
@@ -191,7 +220,7 @@ export async function connectBus(options: BusOptions): Promise<Bus> {
   const js = jetstream(connection);
   const prefix = options.prefix ?? "";
   const subjectOf = (name: string) => (prefix ? `${prefix}.${name}` : name);
-  const streamName = prefix ? `${prefix.replace(/[^A-Za-z0-9_-]/g, "_")}_EVENTS` : "EVENTS";
+  const streamName = eventStreamOf(prefix);
   const { logger, tracer } = options;
   const defaultTimeoutMs = options.defaultTimeoutMs ?? 10_000;
   const reconnectCallbacks: (() => void)[] = [];
@@ -221,6 +250,25 @@ export async function connectBus(options: BusOptions): Promise<Bus> {
     return headers
       ? propagation.extract(context.active(), headers, headerGetter)
       : context.active();
+  }
+
+  /**
+   * The processing span of one event: a CONSUMER span in the producer's trace, linked to the
+   * producer's span as the messaging conventions ask.
+   */
+  function consumerSpan(subject: string, headers: MsgHdrs | undefined) {
+    const producer = contextFrom(headers);
+    const producerSpan = trace.getSpanContext(producer);
+    const span = tracer.startSpan(
+      `${subject} process`,
+      {
+        kind: SpanKind.CONSUMER,
+        attributes: messagingAttributes(subject, "process"),
+        links: producerSpan ? [{ context: producerSpan }] : [],
+      },
+      producer,
+    );
+    return { span, spanContext: trace.setSpan(producer, span) };
   }
 
   function outgoingHeaders(requestOptions: RequestOptions | undefined): MsgHdrs {
@@ -258,7 +306,11 @@ export async function connectBus(options: BusOptions): Promise<Bus> {
   function endSpan(span: Span, error?: AppError): void {
     if (error) {
       span.setAttribute("pasarela.error_code", error.code);
-      if (error.code === "INTERNAL") span.setStatus({ code: SpanStatusCode.ERROR });
+      // the caller's own mistakes (4xx) are answers; the gateway's and the authority's failures
+      // are errors of the span that saw them
+      if (FAILURE_KINDS.has(kindOf(error.code))) {
+        span.setStatus({ code: SpanStatusCode.ERROR, message: error.code });
+      }
     }
     span.end();
   }
@@ -268,15 +320,20 @@ export async function connectBus(options: BusOptions): Promise<Bus> {
   async function handle(binding: Binding, msg: Msg): Promise<void> {
     const { contract } = binding;
     const parentContext = contextFrom(msg.headers);
+    const accountId = msg.headers?.get(HEADER_ACCOUNT_ID);
     const span = tracer.startSpan(
       `${contract.subject} process`,
       {
         kind: SpanKind.SERVER,
-        attributes: { "messaging.system": "nats", "messaging.destination.name": contract.subject },
+        attributes: {
+          ...messagingAttributes(contract.subject, "process"),
+          ...(accountId ? { "pasarela.account_id": accountId } : {}),
+        },
       },
       parentContext,
     );
     const started = Date.now();
+    const startedAt = performance.now();
     await context.with(trace.setSpan(parentContext, span), async () => {
       const ctx = handlerContext(msg, contract.subject);
       let reply: WireReply;
@@ -323,6 +380,8 @@ export async function connectBus(options: BusOptions): Promise<Bus> {
         );
       }
       endSpan(span, reply.ok ? undefined : reply.error);
+      handled.inc({ subject: contract.subject, outcome: reply.ok ? "ok" : reply.error.code });
+      handleSeconds.observe({ subject: contract.subject }, secondsSince(startedAt));
       if (msg.reply) {
         const h = natsHeaders();
         propagation.inject(trace.setSpan(parentContext, span), h, headerSetter);
@@ -383,8 +442,17 @@ export async function connectBus(options: BusOptions): Promise<Bus> {
     async request(contract, body, requestOptions) {
       const span = tracer.startSpan(`${contract.subject} send`, {
         kind: SpanKind.CLIENT,
-        attributes: { "messaging.system": "nats", "messaging.destination.name": contract.subject },
+        attributes: messagingAttributes(contract.subject, "send"),
       });
+      const startedAt = performance.now();
+      const finish = <T>(result: Result<T>): Result<T> => {
+        requested.inc({
+          subject: contract.subject,
+          outcome: result.ok ? "ok" : result.error.code,
+        });
+        requestSeconds.observe({ subject: contract.subject }, secondsSince(startedAt));
+        return result;
+      };
       return context.with(trace.setSpan(context.active(), span), async () => {
         const timeout = waitFor(
           requestOptions?.timeoutMs ?? contract.timeoutMs ?? defaultTimeoutMs,
@@ -394,7 +462,7 @@ export async function connectBus(options: BusOptions): Promise<Bus> {
           logger.warn({ subject: contract.subject, reason }, "request failed");
           const failure = appError("SERVICE_UNAVAILABLE", { subject: contract.subject, reason });
           endSpan(span, failure);
-          return fail<ReplyOf<typeof contract>>(failure);
+          return finish(fail<ReplyOf<typeof contract>>(failure));
         };
         if (!bus.isConnected()) return unavailable("nats disconnected");
         let lose = () => {};
@@ -429,16 +497,32 @@ export async function connectBus(options: BusOptions): Promise<Bus> {
           logger.error({ subject: contract.subject }, "unreadable reply");
         }
         endSpan(span, result.ok ? undefined : result.error);
-        return result;
+        return finish(result);
       });
     },
 
     async publish(event, body, requestOptions) {
       const parsed = event.schema.parse(body);
-      await js.publish(subjectOf(event.subject), encoder.encode(JSON.stringify(parsed)), {
-        msgID: parsed.id,
-        headers: outgoingHeaders(requestOptions),
+      const span = tracer.startSpan(`${event.subject} publish`, {
+        kind: SpanKind.PRODUCER,
+        attributes: {
+          ...messagingAttributes(event.subject, "publish"),
+          "messaging.message.id": parsed.id,
+        },
       });
+      try {
+        await context.with(trace.setSpan(context.active(), span), () =>
+          js.publish(subjectOf(event.subject), encoder.encode(JSON.stringify(parsed)), {
+            msgID: parsed.id,
+            headers: outgoingHeaders(requestOptions),
+          }),
+        );
+      } catch (error) {
+        span.setStatus({ code: SpanStatusCode.ERROR, message: "publish failed" });
+        throw error;
+      } finally {
+        span.end();
+      }
     },
 
     listen(event, handler) {
@@ -449,7 +533,8 @@ export async function connectBus(options: BusOptions): Promise<Bus> {
             return;
           }
           const ctx = handlerContext(msg, event.subject);
-          void context.with(contextFrom(msg.headers), async () => {
+          const { span, spanContext } = consumerSpan(event.subject, msg.headers);
+          void context.with(spanContext, async () => {
             try {
               const parsed = event.schema.safeParse(JSON.parse(decoder.decode(msg.data)));
               if (!parsed.success) {
@@ -459,6 +544,9 @@ export async function connectBus(options: BusOptions): Promise<Bus> {
               await handler(parsed.data as EventOf<typeof event>, ctx);
             } catch (failure) {
               ctx.logger.error({ err: failure }, "event handler failed");
+              span.setStatus({ code: SpanStatusCode.ERROR, message: "event handler failed" });
+            } finally {
+              span.end();
             }
           });
         },
@@ -498,9 +586,52 @@ export async function connectBus(options: BusOptions): Promise<Bus> {
   return bus;
 }
 
+const handled = counter(
+  "pasarela_bus_handled_total",
+  "Requests a service answered over NATS, by subject and outcome (ok or the catalogue code)",
+  ["subject", "outcome"],
+);
+const handleSeconds = histogram(
+  "pasarela_bus_handle_duration_seconds",
+  "Time a service took to answer one request over NATS",
+  ["subject"],
+);
+const requested = counter(
+  "pasarela_bus_requests_total",
+  "Requests a process sent over NATS, by subject and outcome (ok or the catalogue code)",
+  ["subject", "outcome"],
+);
+const requestSeconds = histogram(
+  "pasarela_bus_request_duration_seconds",
+  "Time from sending a request over NATS to its reply (or failure)",
+  ["subject"],
+);
+
+/** Error kinds that mean something failed (the span's status is ERROR), not a refused request. */
+const FAILURE_KINDS = new Set(["internal", "upstream", "unavailable"]);
+
+/** OpenTelemetry messaging attributes of a span over NATS. */
+function messagingAttributes(
+  subject: string,
+  operation: "send" | "process" | "publish",
+): Record<string, string> {
+  return {
+    "messaging.system": "nats",
+    "messaging.destination.name": subject,
+    "messaging.operation.type": operation === "publish" ? "send" : operation,
+    "messaging.operation.name": operation === "send" ? "request" : operation,
+  };
+}
+
 function describeRequestFailure(error: unknown): string {
   if (error instanceof Error) {
     const cause = (error as Error & { cause?: unknown }).cause;
+    // the server refused this identity the subject: a deployment mistake, answered at once
+    if (
+      error.name === "PermissionViolationError" ||
+      error.message.startsWith("Permissions Violation")
+    )
+      return `permission denied: ${error.message}`;
     if (cause instanceof Error && cause.name === "NoRespondersError") return "no responders";
     if (
       error.name === "TimeoutError" ||

@@ -10,3 +10,20 @@ export {
   type Served,
   type ServeOptions,
 } from "./bus.js";
+export {
+  consumeEvents,
+  type ConsumedEvent,
+  type ConsumeOptions,
+  type DurableConsumer,
+} from "./consumer.js";
+export {
+  consumeEachEvent,
+  consumeJobs,
+  done,
+  enqueueJob,
+  ensureJobStream,
+  jobStreamName,
+  type DeliveryInfo,
+  type Durable,
+  type DurableOutcome,
+} from "./durable.js";

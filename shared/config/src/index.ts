@@ -68,7 +68,43 @@ export const natsConfig = {
       .optional(),
   ),
   NATS_REQUEST_TIMEOUT_MS: envInt().pipe(z.number().min(100)).default(10_000),
+  /**
+   * This process's own NATS identity (deploy/nats grants each only its subjects): a user and
+   * password, or a credentials file (nkey/JWT). Unset: an anonymous connection, as a plain
+   * local server accepts.
+   */
+  NATS_USER: z.preprocess(
+    unsetIfEmpty,
+    z
+      .string()
+      .regex(/^[A-Za-z0-9_-]+$/, "letters, digits, _ and - only")
+      .optional(),
+  ),
+  NATS_PASSWORD: z.preprocess(unsetIfEmpty, z.string().optional()),
+  NATS_CREDS: z.preprocess(unsetIfEmpty, z.string().optional()),
 };
+
+/** How a process authenticates to NATS, from the settings above. */
+export type NatsCredentials =
+  { readonly user: string; readonly password: string } | { readonly credsFile: string };
+
+/**
+ * The credentials the NATS_* settings name: a credentials file wins; a user needs its
+ * password (and the other way round), and the error names the missing variable.
+ */
+export function natsCredentials(settings: {
+  NATS_USER?: string | undefined;
+  NATS_PASSWORD?: string | undefined;
+  NATS_CREDS?: string | undefined;
+}): NatsCredentials | undefined {
+  if (settings.NATS_CREDS) return { credsFile: settings.NATS_CREDS };
+  if (settings.NATS_USER === undefined && settings.NATS_PASSWORD === undefined) return undefined;
+  if (settings.NATS_USER === undefined)
+    throw new ConfigError("Invalid configuration: NATS_USER (not set): NATS_PASSWORD needs it");
+  if (settings.NATS_PASSWORD === undefined)
+    throw new ConfigError("Invalid configuration: NATS_PASSWORD (not set): NATS_USER needs it");
+  return { user: settings.NATS_USER, password: settings.NATS_PASSWORD };
+}
 
 export const databaseConfig = {
   DATABASE_URL: envString().default("postgres://postgres@127.0.0.1:5432/postgres"),
@@ -83,6 +119,9 @@ export const telemetryConfig = {
     )
     .default("info"),
   OTEL_EXPORTER_OTLP_ENDPOINT: z.preprocess(unsetIfEmpty, z.url().optional()),
+  /** Prometheus metrics at http://METRICS_HOST:METRICS_PORT/metrics; unset: not served */
+  METRICS_PORT: z.preprocess(unsetIfEmpty, z.coerce.number().int().min(0).max(65_535).optional()),
+  METRICS_HOST: envString().default("127.0.0.1"),
 };
 
 /** Base URLs of the authority, one set per environment (authority-ws.md §1). */
@@ -122,3 +161,12 @@ export const authorityConfig = {
 };
 
 export { z };
+
+/** The AES-256-GCM key sealing secrets at rest (private keys, tickets, provider tokens). */
+export const keyEncryptionConfig = {
+  KEY_ENCRYPTION_KEY: z
+    .string({ error: "is required (32 random bytes, base64)" })
+    .refine((value) => Buffer.from(value, "base64").length === 32, {
+      message: "must be exactly 32 bytes encoded in base64 (openssl rand -base64 32)",
+    }),
+};

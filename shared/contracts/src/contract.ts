@@ -43,6 +43,23 @@ export function defineEvent<S extends z.ZodType<{ id: string }>>(
   return event;
 }
 
+/**
+ * A unit of work on a JetStream work-queue stream (`job.>` subjects, never a request subject):
+ * consumed once by one instance, redelivered until acknowledged. `id` is also the msgID.
+ */
+export interface JobContract<S extends z.ZodType<{ id: string }> = z.ZodType<{ id: string }>> {
+  readonly subject: `job.${string}`;
+  /** the stream's name (before the deployment prefix) */
+  readonly stream: string;
+  readonly schema: S;
+}
+
+export function defineJob<S extends z.ZodType<{ id: string }>>(
+  job: JobContract<S>,
+): JobContract<S> {
+  return job;
+}
+
 export type RequestOf<C> =
   C extends Contract<infer Req, z.ZodType, ErrorCode> ? z.input<Req> : never;
 export type ParsedRequestOf<C> =
@@ -53,3 +70,4 @@ export type ReplyInputOf<C> =
   C extends Contract<z.ZodType, infer Rep, ErrorCode> ? z.input<Rep> : never;
 export type ErrorsOf<C> = C extends Contract<z.ZodType, z.ZodType, infer E> ? E : never;
 export type EventOf<E> = E extends EventContract<infer S> ? z.output<S> : never;
+export type JobOf<J> = J extends JobContract<infer S> ? z.output<S> : never;

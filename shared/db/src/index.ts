@@ -2,6 +2,7 @@ import { appError, type AppError } from "@pasarela/errors";
 import { Kysely, Migrator, type Migration, type MigrationResultSet } from "kysely";
 import { PostgresJSDialect } from "kysely-postgres-js";
 import postgres from "postgres";
+import { tracedDialect } from "./tracing.js";
 
 export interface DatabaseSettings {
   url: string;
@@ -36,7 +37,9 @@ export function openDatabase<DB>(settings: DatabaseSettings): Database<DB> {
       },
     },
   });
-  const db = new Kysely<DB>({ dialect: new PostgresJSDialect({ postgres: sql }) });
+  const db = new Kysely<DB>({
+    dialect: tracedDialect(new PostgresJSDialect({ postgres: sql }), settings.schema),
+  });
   return {
     db,
     async ping() {

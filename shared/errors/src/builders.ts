@@ -195,11 +195,15 @@ export function productoWithoutAlicuota(id: string): AppError {
   };
 }
 
-export function rejectionCap(retryAfterSeconds: number): AppError {
+/**
+ * Spec §7.5 (429): says when the next issuance will be accepted, in seconds and as a time;
+ * the edge also sends the seconds as `Retry-After`.
+ */
+export function rejectionCap(retryAfterSeconds: number, acceptedFrom: Date, cap: number): AppError {
   return {
     code: "REJECTION_CAP",
-    message: `${catalogue.REJECTION_CAP.message}; el bloqueo se levanta solo a medida que pasa la hora`,
-    details: { retryAfterSeconds },
+    message: `${catalogue.REJECTION_CAP.message} (límite: ${cap}); el bloqueo se levanta solo a medida que pasa la hora: la próxima emisión se aceptará en ${retryAfterSeconds} s (${acceptedFrom.toISOString()})`,
+    details: { retryAfterSeconds, acceptedFrom: acceptedFrom.toISOString(), cap },
   };
 }
 

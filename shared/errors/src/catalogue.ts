@@ -193,8 +193,14 @@ export const catalogue = {
     false,
     "La representada ya está registrada en ese entorno",
   ),
+  /** the issuer profile's logo is not a PNG or JPEG of at most 200 KB */
+  LOGO_INVALID: entry("invalid", false, "El logo debe ser una imagen PNG o JPEG de hasta 200 KB"),
   /** operator reference to an account that does not exist */
   ACCOUNT_NOT_FOUND: entry("not_found", false, "La cuenta no existe"),
+  /** operator reference to a plan that does not exist */
+  PLAN_NOT_FOUND: entry("not_found", false, "El plan no existe"),
+  /** a plan with that name already exists */
+  PLAN_DUPLICATE: entry("conflict", false, "Ya existe un plan con ese nombre"),
   /** operator reference to an API key that does not exist */
   KEY_NOT_FOUND: entry("not_found", false, "La API key no existe"),
 
@@ -214,6 +220,40 @@ export const catalogue = {
     "not_found",
     false,
     "La clave (CUIT/CUIL) consultada está inactiva en el padrón de la AFIP",
+  ),
+
+  // --- printed vouchers (/api/wsfe/comprobantes/pdf, issue 14, 404/422) ---
+  /** no voucher this account issued through the gateway matches all five fields (spec §7.2) */
+  COMPROBANTE_NOT_FOUND: entry("not_found", false, "Comprobante no encontrado"),
+  /** the voucher was rejected by the authority: it has no printed representation (spec §3) */
+  COMPROBANTE_RECHAZADO: entry(
+    "rejected",
+    false,
+    "no existe representación impresa de un comprobante rechazado",
+  ),
+  /** a shareable link that does not exist, was altered or has expired: the same answer */
+  PDF_LINK_NOT_FOUND: entry("not_found", false, "El link del comprobante no existe o venció"),
+
+  // --- e-mail and payment links (/api/wsfe/comprobantes/email, /api/links-de-cobro, issue 15) ---
+  /** no `to` in the request, no e-mail on the receiver customer and none given at issuance */
+  EMAIL_RECIPIENT_MISSING: entry(
+    "invalid",
+    false,
+    "El campo to es obligatorio: el comprobante no tiene destinatario (el cliente receptor no tiene e-mail y la emisión no trajo email)",
+  ),
+  /** e-mail and payment links exist only for authorized vouchers (spec §3) */
+  COMPROBANTE_NO_AUTORIZADO: entry(
+    "rejected",
+    false,
+    "El comprobante fue rechazado por la AFIP: no se envía por e-mail ni se cobra",
+  ),
+  /** no payment link of this account has that id (unknown, malformed and another account's alike) */
+  LINK_COBRO_NOT_FOUND: entry("not_found", false, "Link de cobro no encontrado"),
+  /** the account has no payment-provider credentials set by the operator */
+  PAYMENT_PROVIDER_NOT_CONFIGURED: entry(
+    "conflict",
+    false,
+    "La cuenta no tiene configurada una cuenta de Mercado Pago para cobrar",
   ),
 
   // --- authority answers that are the caller's to fix (spec §7.1, §7.3, 400) ---
@@ -237,11 +277,17 @@ export const catalogue = {
     true,
     "Demasiados comprobantes rechazados en la última hora",
   ),
-  /** the Idempotency-Key was already used with another body, or is still in flight */
-  IDEMPOTENCY_CONFLICT: entry(
+  /** the first request with this Idempotency-Key is still being worked on: never a second voucher */
+  IDEMPOTENCY_IN_PROGRESS: entry(
     "conflict",
     true,
-    "La Idempotency-Key ya se usó con otro cuerpo o su emisión sigue en curso",
+    "La emisión con esta Idempotency-Key todavía está en curso; reintentá en unos segundos",
+  ),
+  /** the Idempotency-Key was first used with another body (IETF idempotency-key draft: 422) */
+  IDEMPOTENCY_KEY_REUSED: entry(
+    "rejected",
+    false,
+    "La Idempotency-Key ya se usó con otro cuerpo: usá una clave nueva para otro comprobante",
   ),
 
   // --- failures (spec §7.2, 502/503/500) ---
@@ -256,6 +302,24 @@ export const catalogue = {
     "upstream",
     true,
     "La AFIP ya emitió un ticket de acceso vigente para este certificado y servicio que la pasarela no tiene",
+  ),
+  /** the PDF generator failed on the voucher (spec §7.1 rule 1) */
+  PDF_RENDER_FAILED: entry(
+    "upstream",
+    true,
+    "No se pudo generar el PDF del comprobante; reintentá más tarde sin cambios",
+  ),
+  /** the PDF store could not be written or read (spec §7.1 rule 1) */
+  PDF_STORAGE_FAILED: entry(
+    "upstream",
+    true,
+    "No se pudo guardar o leer el PDF del comprobante; reintentá más tarde sin cambios",
+  ),
+  /** the payment provider refused or failed a call the gateway made on the account's behalf */
+  PAYMENT_PROVIDER_FAILED: entry(
+    "upstream",
+    true,
+    "Mercado Pago no respondió correctamente; reintentá más tarde sin cambios",
   ),
   /** one of the gateway's services did not answer: the gateway's own outage */
   SERVICE_UNAVAILABLE: entry(

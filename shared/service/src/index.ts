@@ -1,4 +1,5 @@
 import { connectBus, type Binding, type Bus } from "@pasarela/bus";
+import { natsCredentials } from "@pasarela/config";
 import {
   classifyDatabaseFailure,
   migrateToLatest,
@@ -6,15 +7,30 @@ import {
   type Database,
   type Migration,
 } from "@pasarela/db";
-import { createLogger, startTracing, type Logger, type Tracing } from "@pasarela/telemetry";
+import {
+  createLogger,
+  startMetricsServer,
+  startTracing,
+  type Logger,
+  type MetricsServer,
+  type Tracing,
+} from "@pasarela/telemetry";
+import { watchConsumerLag } from "./consumer-lag.js";
 
 /** The settings every service process reads (from its own config.ts). */
 export interface BaseSettings {
   NATS_URL: string;
   NATS_PREFIX?: string | undefined;
   NATS_REQUEST_TIMEOUT_MS: number;
+  /** the service's own NATS identity (deploy/nats); unset: anonymous */
+  NATS_USER?: string | undefined;
+  NATS_PASSWORD?: string | undefined;
+  NATS_CREDS?: string | undefined;
   LOG_LEVEL: string;
   OTEL_EXPORTER_OTLP_ENDPOINT?: string | undefined;
+  /** Prometheus metrics port; unset: no metrics endpoint */
+  METRICS_PORT?: number | undefined;
+  METRICS_HOST?: string | undefined;
 }
 
 export interface DatabaseSettings {
@@ -80,6 +96,7 @@ export async function startService<DB, Deps>(
     url: settings.NATS_URL,
     prefix: settings.NATS_PREFIX,
     name: definition.name,
+    credentials: natsCredentials(settings),
     logger,
     tracer: tracing.tracer,
     defaultTimeoutMs: settings.NATS_REQUEST_TIMEOUT_MS,
@@ -97,6 +114,16 @@ export async function startService<DB, Deps>(
   );
   // The server must know the subscriptions before anyone is told the service is up.
   await bus.connection.flush();
+  watchConsumerLag(bus, definition.name);
+  const metrics: MetricsServer | undefined =
+    settings.METRICS_PORT === undefined
+      ? undefined
+      : await startMetricsServer({
+          service: definition.name,
+          port: settings.METRICS_PORT,
+          host: settings.METRICS_HOST,
+          logger,
+        });
   logger.info({ prefix: settings.NATS_PREFIX ?? null }, `${definition.name} started`);
   let stopped = false;
   return {
@@ -106,6 +133,7 @@ export async function startService<DB, Deps>(
       if (stopped) return;
       stopped = true;
       await served.stop();
+      await metrics?.close();
       await started.stop?.();
       await bus.close();
       await db?.close();

@@ -7,6 +7,13 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import {
+  natsAuthorization,
+  natsGrants,
+  natsPasswordVariable,
+  newNatsPassword,
+  type NatsIdentity,
+} from "@pasarela/contracts";
+import {
   ensureDatabase,
   natsAnswers,
   postgresAnswers,
@@ -36,12 +43,53 @@ function localSecrets(): Record<string, string> {
   return secrets;
 }
 
-async function nats(): Promise<Running> {
+/** One NATS password per identity (deploy/nats), generated once and kept under .data/. */
+function natsPasswords(): Record<NatsIdentity, string> {
+  const file = join(dataDir, "nats-passwords.json");
+  const kept = existsSync(file)
+    ? (JSON.parse(readFileSync(file, "utf8")) as Partial<Record<NatsIdentity, string>>)
+    : {};
+  const identities = Object.keys(natsGrants) as NatsIdentity[];
+  const passwords = Object.fromEntries(
+    identities.map((id) => [id, kept[id] ?? newNatsPassword()]),
+  ) as Record<NatsIdentity, string>;
+  mkdirSync(dataDir, { recursive: true });
+  writeFileSync(file, JSON.stringify(passwords, null, 2), { mode: 0o600 });
+  return passwords;
+}
+
+/**
+ * The configured NATS when it answers; else a private nats-server that grants each process
+ * only its subjects (deploy/nats), each service connecting as its own user and the operator
+ * CLI as `admin` with the settings written to .data/operator.env.
+ */
+async function nats(): Promise<Running & { passwords?: Record<NatsIdentity, string> }> {
   const url = process.env.NATS_URL ?? "nats://127.0.0.1:4222";
   if (await natsAnswers(url)) return { url, source: "configured", stop: () => Promise.resolve() };
   if (process.env.NATS_URL) throw new Error(`NATS_URL ${url} does not answer`);
   say(`nothing answers at ${url}: starting a private nats-server under .data/nats`);
-  return startPrivateNats(join(dataDir, "nats"));
+  const passwords = natsPasswords();
+  const configFile = join(dataDir, "nats-authorization.conf");
+  writeFileSync(configFile, natsAuthorization());
+  const running = await startPrivateNats(join(dataDir, "nats"), {
+    configFile,
+    env: Object.fromEntries(
+      (Object.keys(passwords) as NatsIdentity[]).map((id) => [
+        natsPasswordVariable(id),
+        passwords[id],
+      ]),
+    ),
+  });
+  const operatorEnv = join(dataDir, "operator.env");
+  writeFileSync(
+    operatorEnv,
+    `NATS_URL=${running.url}\nNATS_USER=admin\nNATS_PASSWORD=${passwords.admin}\n`,
+    { mode: 0o600 },
+  );
+  say(
+    `every service has its own NATS user; the operator CLI's settings are in ${operatorEnv} (set -a; . ${operatorEnv})`,
+  );
+  return { ...running, passwords };
 }
 
 async function database(): Promise<Running> {
@@ -87,8 +135,26 @@ async function main(): Promise<void> {
           tlsCaFile: simulatorCaFile,
         }
       : undefined,
-    env: { ...localSecrets(), ...(process.env.LOG_LEVEL ? {} : { LOG_LEVEL: "warn" }) },
+    // unless MERCADOPAGO_API_URL names the real API, payment links go to a local stand-in
+    paymentsSimulator: process.env.MERCADOPAGO_API_URL
+      ? undefined
+      : { port: Number(process.env.PAYMENTS_SIM_PORT ?? 4500) },
+    // unless SMTP_URL names a real relay, e-mails stay on this machine under .data/mail
+    mailSink: process.env.SMTP_URL
+      ? undefined
+      : { directory: join(dataDir, "mail"), port: Number(process.env.MAIL_SINK_PORT ?? 2525) },
+    env: {
+      ...localSecrets(),
+      ...(process.env.LOG_LEVEL ? {} : { LOG_LEVEL: "warn" }),
+      ...(process.env.PDF_STORAGE_DIR ? {} : { PDF_STORAGE_DIR: join(dataDir, "pdf") }),
+    },
+    natsPasswords: natsServer.passwords,
     output: "terminal",
+    // Prometheus metrics of each service on its own port, from METRICS_PORT_BASE (9464)
+    metrics:
+      process.env.METRICS_PORT_BASE === "off"
+        ? undefined
+        : { portBase: Number(process.env.METRICS_PORT_BASE ?? 9464) },
   });
   if (stack.simulatorUrl) {
     say(
@@ -99,6 +165,20 @@ async function main(): Promise<void> {
         `the simulator also serves HTTPS at ${stack.simulatorHttpsUrl}; its CA certificate is ${simulatorCaFile}`,
       );
     }
+  }
+  const metrics = Object.entries(stack.metricsUrls);
+  if (metrics.length > 0) {
+    say(`metrics: ${metrics.map(([name, url]) => `${name} ${url}`).join(", ")}`);
+  }
+  if (stack.paymentsSimulatorUrl) {
+    say(
+      `payment links: Mercado Pago is the local stand-in ${stack.paymentsSimulatorUrl} (register an account's token there with POST /_control/accounts)`,
+    );
+  }
+  if (!process.env.SMTP_URL) {
+    say(
+      `e-mail: a local SMTP sink keeps every message under ${join(dataDir, "mail")} (npm run admin -- mail list; SMTP_URL to relay for real)`,
+    );
   }
   say(`gateway ready at ${stack.edgeUrl} (docs at ${stack.edgeUrl}/docs); Ctrl-C stops everything`);
 

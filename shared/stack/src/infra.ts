@@ -96,18 +96,22 @@ function stopProcess(child: ChildProcess, timeoutMs = 5_000): Promise<void> {
 
 /**
  * A private nats-server with JetStream, storing under `dataDir`, on a free port (or on `port`,
- * to bring a killed server back where its clients reconnect).
+ * to bring a killed server back where its clients reconnect). `configFile` adds a server
+ * configuration (deploy/nats: users and their grants), whose `$VARIABLES` come from `env`.
  */
 export async function startPrivateNats(
   dataDir: string,
-  options: { port?: number } = {},
+  options: { port?: number; configFile?: string; env?: Record<string, string> } = {},
 ): Promise<Running> {
   const binary = binaryPath("nats-server");
   if (!binary) throw new Error("nats-server is not installed");
   mkdirSync(dataDir, { recursive: true });
   const port = options.port ?? (await freePort());
-  const child = spawn(binary, ["-a", "127.0.0.1", "-p", String(port), "-js", "-sd", dataDir], {
+  const config = options.configFile ? ["-c", options.configFile] : [];
+  const args = [...config, "-a", "127.0.0.1", "-p", String(port), "-js", "-sd", dataDir];
+  const child = spawn(binary, args, {
     stdio: "ignore",
+    env: { ...process.env, ...options.env },
   });
   const url = `nats://127.0.0.1:${port}`;
   await waitUntil(() => tcpAnswers("127.0.0.1", port), "private nats-server");

@@ -11,6 +11,9 @@ export const gatewayServices = [
   "wsfe",
   "wsfex",
   "padron",
+  "pdf",
+  "mail",
+  "cobros",
   "edge",
 ] as const;
 
@@ -33,6 +36,16 @@ export interface StackOptions {
         tlsCaFile?: string | undefined;
       }
     | undefined;
+  /**
+   * run the local SMTP sink and point SMTP_URL at it (unless `env` names one): every e-mail
+   * is kept under `directory` instead of leaving the machine
+   */
+  mailSink?: { directory: string; port?: number | undefined } | undefined;
+  /**
+   * run the local stand-in of Mercado Pago's API and point MERCADOPAGO_API_URL at it (unless
+   * `env` names one); payment notifications come back to this stack's edge
+   */
+  paymentsSimulator?: { port?: number | undefined } | undefined;
   /** variables for every process (secrets, log level, authority URLs: these win over the simulator's) */
   env?: Record<string, string> | undefined;
   /** where process output goes: the terminal (prefixed), kept in memory, or dropped */
@@ -42,6 +55,21 @@ export interface StackOptions {
   nodeArgs?: readonly string[];
   /** how a process that dies after the stack is ready is restarted */
   supervision?: Partial<Supervision> | undefined;
+  /**
+   * Prometheus metrics of every gateway service, each on its own port (METRICS_PORT): from
+   * `portBase` in start order, or free ports when it is not given
+   */
+  metrics?: { portBase?: number | undefined; host?: string | undefined } | undefined;
+  /**
+   * More than one process of a service (each its own instance behind the NATS queue group):
+   * the first is named after the service, the others `<service>-2`, `<service>-3`, ...
+   */
+  replicas?: Readonly<Record<string, number>> | undefined;
+  /**
+   * each gateway service's NATS password, by service name: the service connects as the user
+   * of its name (deploy/nats grants); none: anonymous connections
+   */
+  natsPasswords?: Readonly<Record<string, string>> | undefined;
 }
 
 /**
@@ -71,6 +99,8 @@ export interface Stack {
   simulatorUrl: string | undefined;
   /** the simulator's HTTPS origin, when it runs */
   simulatorHttpsUrl: string | undefined;
+  /** the local Mercado Pago's origin, when it runs */
+  paymentsSimulatorUrl: string | undefined;
   /** the environment every process got (minus nothing: tests reuse it for CLIs) */
   env: Record<string, string>;
   /** captured output of every process, when output is "memory" */
@@ -79,6 +109,8 @@ export interface Stack {
   pid(name: string): number | undefined;
   /** how many times each process was restarted after a crash */
   restarts(): Record<string, number>;
+  /** each gateway service's metrics endpoint (`…/metrics`), when metrics were asked for */
+  metricsUrls: Record<string, string>;
   stop(): Promise<void>;
 }
 
@@ -157,6 +189,10 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     NATS_URL: options.natsUrl,
     DATABASE_URL: options.databaseUrl,
     EDGE_PORT: String(edgePort),
+    // shareable PDF links point at this stack's edge
+    PDF_PUBLIC_URL: process.env.PDF_PUBLIC_URL ?? `http://127.0.0.1:${edgePort}`,
+    // payment notifications come back to this stack's edge
+    COBROS_PUBLIC_URL: process.env.COBROS_PUBLIC_URL ?? `http://127.0.0.1:${edgePort}`,
     ...(options.prefix ? { NATS_PREFIX: options.prefix } : {}),
     ...options.env,
   };
@@ -247,6 +283,8 @@ export async function startStack(options: StackOptions): Promise<Stack> {
 
   let simulatorUrl: string | undefined;
   let simulatorHttpsUrl: string | undefined;
+  const metricsUrls: Record<string, string> = {};
+  let paymentsSimulatorUrl: string | undefined;
   try {
     if (options.simulator) {
       const entry = entryOf(options.root, "authority-sim");
@@ -273,9 +311,51 @@ export async function startStack(options: StackOptions): Promise<Stack> {
         options.env,
       );
     }
-    for (const name of gatewayServices) {
+    if (options.mailSink) {
+      const entry = entryOf(options.root, "mail", "sink-main.js");
+      if (!entry) throw new Error("the mail service is not built (run: npx tsc -b)");
+      const port = options.mailSink.port ?? (await freePort());
+      launch("mail-sink", entry, {
+        MAIL_SINK_DIR: options.mailSink.directory,
+        MAIL_SINK_PORT: String(port),
+      });
+      Object.assign(env, { SMTP_URL: `smtp://127.0.0.1:${port}` }, options.env);
+    }
+    if (options.paymentsSimulator) {
+      const entry = entryOf(options.root, "payments-sim");
+      if (!entry) throw new Error("the payments simulator is not built (run: npx tsc -b)");
+      const port = options.paymentsSimulator.port ?? (await freePort());
+      paymentsSimulatorUrl = `http://127.0.0.1:${port}`;
+      launch("payments-sim", entry, { PAYMENTS_SIM_PORT: String(port) });
+      await waitForHttp(
+        `${paymentsSimulatorUrl}/_control/health`,
+        options.readyTimeoutMs ?? 30_000,
+        children,
+      );
+      Object.assign(env, { MERCADOPAGO_API_URL: paymentsSimulatorUrl }, options.env);
+    }
+    /** METRICS_PORT for a process: `portBase` + its start order, else (replicas) a free port */
+    const metricsEnv = async (name: string, index?: number): Promise<Record<string, string>> => {
+      if (!options.metrics) return {};
+      const host = options.metrics.host ?? "127.0.0.1";
+      const port =
+        options.metrics.portBase === undefined || index === undefined
+          ? await freePort()
+          : options.metrics.portBase + index;
+      metricsUrls[name] = `http://${host}:${port}/metrics`;
+      return { METRICS_PORT: String(port), METRICS_HOST: host };
+    };
+    for (const [index, name] of gatewayServices.entries()) {
       const entry = entryOf(options.root, name);
-      if (entry) launch(name, entry);
+      if (!entry) continue;
+      const password = options.natsPasswords?.[name];
+      const natsEnv: Record<string, string> = password
+        ? { NATS_USER: name, NATS_PASSWORD: password }
+        : {};
+      launch(name, entry, { ...(await metricsEnv(name, index)), ...natsEnv });
+      for (let n = 2; n <= (options.replicas?.[name] ?? 1); n++) {
+        launch(`${name}-${n}`, entry, { ...(await metricsEnv(`${name}-${n}`)), ...natsEnv });
+      }
     }
     if (!children.some((c) => c.name === "edge"))
       throw new Error("the edge is not built (run: npx tsc -b)");
@@ -286,7 +366,9 @@ export async function startStack(options: StackOptions): Promise<Stack> {
       edgeUrl,
       simulatorUrl,
       simulatorHttpsUrl,
+      paymentsSimulatorUrl,
       env,
+      metricsUrls,
       output: () => captured.join(""),
       pid: (name) => {
         const child = children.find((c) => c.name === name)?.process;

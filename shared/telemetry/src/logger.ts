@@ -6,7 +6,7 @@ export type { Logger } from "pino";
 /**
  * Paths pino blanks out wherever they appear, so a secret passed by mistake to a log call
  * never reaches the output: API keys, bearer headers, private keys, WSAA tokens and signs,
- * passwords and connection strings.
+ * passwords, connection strings and payment-provider credentials.
  */
 const redactedPaths = [
   "secret",
@@ -27,6 +27,12 @@ const redactedPaths = [
   "*.password",
   "databaseUrl",
   "*.databaseUrl",
+  "accessToken",
+  "*.accessToken",
+  "webhookSecret",
+  "*.webhookSecret",
+  "xSignature",
+  "*.xSignature",
 ];
 
 export interface LoggerSettings {

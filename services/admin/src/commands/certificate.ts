@@ -1,21 +1,8 @@
-import { readFile } from "node:fs/promises";
 import { ticket } from "@pasarela/contracts";
-import { fail, invalidField, ok, type Result } from "@pasarela/errors";
+import { ok } from "@pasarela/errors";
 import { z } from "zod";
 import { defineCommand } from "../command.js";
-
-async function readText(flag: string, path: string): Promise<Result<string>> {
-  try {
-    return ok(await readFile(path, "utf8"));
-  } catch (error) {
-    const code = (error as { code?: unknown }).code;
-    const reason =
-      code === "ENOENT" ? "no existe" : error instanceof Error ? error.message : String(error);
-    return fail(
-      invalidField(`--${flag}`, `apunta a un archivo que no se pudo leer (${path}: ${reason})`),
-    );
-  }
-}
+import { readFlagText as readText } from "../files.js";
 
 export const certificateCommands = [
   defineCommand({

@@ -1,6 +1,8 @@
 import { environmentSchema, ticket } from "@pasarela/contracts";
+import { appError, fail, ok } from "@pasarela/errors";
 import { z } from "zod";
 import { defineCommand } from "../command.js";
+import { readFlagFile } from "../files.js";
 
 export const representadaCommands = [
   defineCommand({
@@ -39,3 +41,66 @@ export const representadaCommands = [
     run: (bus, flags) => bus.request(ticket.representadaList, { accountId: flags.account }),
   }),
 ];
+
+/** `-` clears a field of the profile; any other value sets it. */
+const CLEAR = "-";
+const field = (value: string | undefined) =>
+  value === undefined ? undefined : value === CLEAR ? null : value;
+
+const LOGO_TYPES: Record<string, "image/png" | "image/jpeg"> = {
+  png: "image/png",
+  jpg: "image/jpeg",
+  jpeg: "image/jpeg",
+};
+
+export const representadaProfileCommand = defineCommand({
+  resource: "representada",
+  verb: "profile",
+  usage:
+    "representada profile --representada <id> [--razon-social <texto>] [--domicilio <texto>] [--condicion-iva <texto>] [--iibb <texto>] [--inicio-actividades AAAAMMDD] [--logo <archivo.png|.jpg>] [--email <e-mail>] (- borra un dato)",
+  flags: z
+    .object({
+      representada: z.string(),
+      "razon-social": z.string().optional(),
+      domicilio: z.string().optional(),
+      "condicion-iva": z.string().optional(),
+      iibb: z.string().optional(),
+      "inicio-actividades": z.string().optional(),
+      logo: z.string().optional(),
+      email: z.string().optional(),
+    })
+    .strict(),
+  run: async (bus, flags) => {
+    let logo: ticket.Logo | null | undefined;
+    if (flags.logo === CLEAR) logo = null;
+    else if (flags.logo !== undefined) {
+      const extension = /\.([a-z]+)$/i.exec(flags.logo)?.[1]?.toLowerCase() ?? "";
+      const mediaType = LOGO_TYPES[extension];
+      if (!mediaType) return fail(appError("LOGO_INVALID"));
+      const bytes = await readFlagFile("logo", flags.logo);
+      if (!bytes.ok) return bytes;
+      logo = { mediaType, data: bytes.value.toString("base64") };
+    }
+    const set = await bus.request(ticket.perfilSet, {
+      representadaId: flags.representada,
+      razonSocial: field(flags["razon-social"]),
+      domicilioComercial: field(flags.domicilio),
+      condicionIva: field(flags["condicion-iva"]),
+      ingresosBrutos: field(flags.iibb),
+      inicioActividades: field(flags["inicio-actividades"]),
+      logo,
+      email: field(flags.email),
+    });
+    if (!set.ok) return set;
+    const { perfil, ...representada } = set.value;
+    // the logo is summarised, never printed whole
+    const logoBytes = perfil.logo ? Buffer.from(perfil.logo.data, "base64").length : null;
+    return ok({
+      ...representada,
+      perfil: {
+        ...perfil,
+        logo: perfil.logo ? { mediaType: perfil.logo.mediaType, bytes: logoBytes } : null,
+      },
+    });
+  },
+});

@@ -9,7 +9,26 @@ import type {
 export interface Stats {
   logins: Record<string, number>;
   requests: Record<string, number>;
+  /** injected faults per `<operation> <mode>` */
+  faults?: Record<string, number>;
+  /** FECAESolicitar details: sent, authorized, rejected, and the most in one request */
+  details?: { sent: number; authorized: number; rejected: number; largestBatch: number };
   total: number;
+}
+
+/** One WSFEv1 voucher the simulator holds. */
+export interface SimVoucher {
+  cbteNro: number;
+  cae: string;
+  cbteFch: string;
+  docTipo: number;
+  docNro: number;
+  impTotal: number;
+}
+
+/** Every series of WSFEv1 vouchers, keyed `cuit|ptoVta|cbteTipo`. */
+export interface SimVouchers {
+  series: Record<string, { last: number; vouchers: SimVoucher[] }>;
 }
 
 export interface FaultInput {
@@ -17,8 +36,12 @@ export interface FaultInput {
   mode: FaultMode;
   rate?: number;
   latencyMs?: number;
+  /** each request waits a random time between latencyMs and this */
+  latencyMaxMs?: number;
   /** the mode hits this SOAP operation only; latency still applies to every request */
   operation?: string;
+  /** further modes with their own rates, drawn after `mode` */
+  mix?: { mode: FaultMode; rate: number }[];
 }
 
 export interface SettingsInput {
@@ -108,6 +131,8 @@ export interface ControlClient {
   ): Promise<{ ok: true }>;
   setFault(environment: Environment, input: FaultInput): Promise<{ ok: true }>;
   stats(environment: Environment): Promise<Stats>;
+  /** every WSFEv1 voucher the simulator holds, per series */
+  vouchers(environment: Environment): Promise<SimVouchers>;
   reset(environment: Environment): Promise<{ ok: true }>;
   settings(environment: Environment, input: SettingsInput): Promise<{ ok: true }>;
   forgetTas(environment: Environment): Promise<{ ok: true }>;
@@ -186,6 +211,7 @@ export function makeControlClient(baseUrl: string): ControlClient {
     enablePointOfSale: (env, input) => call("POST", `/${env}/pos`, input),
     setFault: (env, input) => call("POST", `/${env}/faults`, input),
     stats: (env) => call("GET", `/${env}/stats`),
+    vouchers: (env) => call("GET", `/${env}/vouchers`),
     reset: (env) => call("POST", `/${env}/reset`, {}),
     settings: (env, input) => call("POST", `/${env}/settings`, input),
     forgetTas: (env) => call("POST", `/${env}/forget-tas`, {}),

@@ -60,7 +60,12 @@ const schemas = {
     mode: z.enum(FAULT_MODES),
     rate: z.number().min(0).max(1).default(1),
     latencyMs: z.number().int().min(0).max(600_000).default(0),
+    latencyMaxMs: z.number().int().min(0).max(600_000).optional(),
     operation: z.string().min(1).max(100).optional(),
+    mix: z
+      .array(z.object({ mode: z.enum(FAULT_MODES), rate: z.number().min(0).max(1) }))
+      .max(FAULT_MODES.length)
+      .optional(),
   }),
   settings: z.object({
     enforceSingleTa: z.boolean().optional(),
@@ -201,6 +206,26 @@ export function handleControl(
       const total = Object.values(state.stats.requests).reduce((a, b) => a + b, 0);
       return { status: 200, body: { ...state.stats, total } };
     }
+    case "GET vouchers": {
+      // every WSFEv1 voucher of the environment, per series (`cuit|ptoVta|cbteTipo`)
+      const series = Object.fromEntries(
+        Object.entries(state.fe).map(([key, s]) => [
+          key,
+          {
+            last: s.last,
+            vouchers: Object.entries(s.vouchers).map(([nro, v]) => ({
+              cbteNro: Number(nro),
+              cae: v.cae,
+              cbteFch: v.cbteFch,
+              docTipo: v.docTipo,
+              docNro: v.docNro,
+              impTotal: v.impTotal,
+            })),
+          },
+        ]),
+      );
+      return { status: 200, body: { series } };
+    }
     case "POST cert": {
       const p = schemas.cert.safeParse(body);
       if (!p.success) return bad(p.error);
@@ -259,11 +284,17 @@ export function handleControl(
     case "POST faults": {
       const p = schemas.fault.safeParse(body);
       if (!p.success) return bad(p.error);
+      const total = (p.data.mix ?? []).reduce((sum, m) => sum + m.rate, p.data.rate);
+      if (p.data.mix !== undefined && total > 1 + 1e-9) {
+        return { status: 400, body: { error: "mix: rate and the mix's rates add up to over 1" } };
+      }
       state.faults[p.data.service] = {
         mode: p.data.mode,
         rate: p.data.rate,
         latencyMs: p.data.latencyMs,
+        ...(p.data.latencyMaxMs === undefined ? {} : { latencyMaxMs: p.data.latencyMaxMs }),
         ...(p.data.operation === undefined ? {} : { operation: p.data.operation }),
+        ...(p.data.mix === undefined ? {} : { mix: p.data.mix }),
       };
       world.commit();
       return ok;

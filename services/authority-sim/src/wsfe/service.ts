@@ -312,6 +312,16 @@ function feCaeSolicitar(ctx: OpContext): string {
     world.state.fe[key] = series;
     world.commit();
   }
+  const counted = (world.state.stats.details ??= {
+    sent: 0,
+    authorized: 0,
+    rejected: 0,
+    largestBatch: 0,
+  });
+  counted.sent += results.length;
+  counted.authorized += results.filter((x) => x === "A").length;
+  counted.rejected += results.filter((x) => x === "R").length;
+  counted.largestBatch = Math.max(counted.largestBatch, results.length);
   const resultado =
     results.every((x) => x === "A") && results.length > 0
       ? "A"

@@ -18,9 +18,93 @@ export interface ApiKeysTable {
   revoked_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
 }
 
+type Nullable<T> = ColumnType<T | null, T | null | undefined, T | null>;
+type NullableTimestamp = ColumnType<
+  Date | null,
+  Date | string | null | undefined,
+  Date | string | null
+>;
+
+export interface PlansTable {
+  name: string;
+  facturas_quota: number;
+  padrones_quota: number;
+  period_months: ColumnType<number, number | undefined, number>;
+  rejection_cap_per_hour: ColumnType<number, number | undefined, number>;
+  created_at: Timestamp;
+}
+
+export interface AccountPlansTable {
+  account_id: string;
+  plan_name: string;
+  assigned_at: Timestamp;
+}
+
+export type QuotaResource = "facturas" | "padrones";
+
+export interface QuotaHoldsTable {
+  ref: string;
+  account_id: string;
+  resource: QuotaResource;
+  state: "reserved" | "committed";
+  created_at: Timestamp;
+  expires_at: NullableTimestamp;
+}
+
+export interface RejectionsTable {
+  ref: string;
+  account_id: string;
+  environment: string;
+  occurred_at: Timestamp;
+}
+
+export type IdempotencyState = "in_flight" | "unknown" | "complete";
+
+export interface IdempotencyRecordsTable {
+  account_id: string;
+  key: string;
+  fingerprint: string;
+  environment: string;
+  state: IdempotencyState;
+  request_id: string;
+  status: Nullable<number>;
+  /** the answer's JSON text, byte for byte */
+  body: Nullable<string>;
+  locked_until: NullableTimestamp;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+}
+
+export interface HandledEventsTable {
+  id: string;
+  handled_at: Timestamp;
+}
+
+export interface UsageRecordsTable {
+  id: string;
+  account_id: string;
+  key_id: Nullable<string>;
+  at: Timestamp;
+  method: string;
+  route: string;
+  environment: Nullable<string>;
+  representada: Nullable<string>;
+  status: number;
+  code: Nullable<string>;
+  latency_ms: number;
+  quota_consumed: boolean;
+}
+
 export interface BillingDatabase {
   accounts: AccountsTable;
   api_keys: ApiKeysTable;
+  plans: PlansTable;
+  account_plans: AccountPlansTable;
+  quota_holds: QuotaHoldsTable;
+  rejections: RejectionsTable;
+  idempotency_records: IdempotencyRecordsTable;
+  handled_events: HandledEventsTable;
+  usage_records: UsageRecordsTable;
 }
 
 export type { Generated };

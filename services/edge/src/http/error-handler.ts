@@ -13,6 +13,7 @@ import { hasZodFastifySchemaValidationErrors } from "fastify-type-provider-zod";
 import { EdgeError } from "./edge-error.js";
 import { statusOfKind } from "./status.js";
 import { traceFields } from "./tracing.js";
+import { noteErrorCode } from "./usage.js";
 
 interface ValidationEntry {
   keyword: string;
@@ -35,10 +36,18 @@ function errorBody(error: AppError): Record<string, unknown> {
 
 const statusOf = (error: AppError) => statusOfKind[kindOf(error.code)];
 
+/** The status and body an error is answered with, for callers that record the answer. */
+export function errorAnswer(error: AppError): { status: number; body: Record<string, unknown> } {
+  return { status: statusOf(error), body: errorBody(error) };
+}
+
 export function sendError(reply: FastifyReply, error: AppError): FastifyReply {
+  noteErrorCode(reply.request, error.code);
   if (error.code === "REJECTION_CAP" && typeof error.details?.retryAfterSeconds === "number") {
     void reply.header("retry-after", String(error.details.retryAfterSeconds));
   }
+  reply.request.span?.setAttribute("pasarela.error_code", error.code);
+  reply.errorCode = error.code;
   return reply.code(statusOf(error)).send(errorBody(error));
 }
 

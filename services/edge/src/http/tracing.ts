@@ -9,6 +9,7 @@ import {
   type Span,
   type Tracer,
 } from "@opentelemetry/api";
+import { ENVIRONMENTS } from "@pasarela/errors";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 
 declare module "fastify" {
@@ -48,7 +49,11 @@ export function registerTracing(app: FastifyInstance, tracer: Tracer): void {
   app.addHook("onResponse", (request, reply, done) => {
     const span = request.span;
     if (span) {
-      span.setAttribute("http.response.status_code", reply.statusCode);
+      span.setAttributes({
+        "http.response.status_code": reply.statusCode,
+        ...(request.routeOptions.url ? { "http.route": request.routeOptions.url } : {}),
+        ...callerAttributes(request),
+      });
       if (reply.statusCode >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
       span.end();
     }
@@ -66,6 +71,28 @@ export function registerTracing(app: FastifyInstance, tracer: Tracer): void {
     );
     done();
   });
+}
+
+/**
+ * Who the call was for, as span attributes: the account, and the environment and representada
+ * the body named (only well-formed values: a refused body's fields are not echoed into traces).
+ */
+function callerAttributes(request: FastifyRequest): Record<string, string> {
+  const attributes: Record<string, string> = {};
+  if (request.principal) attributes["pasarela.account_id"] = request.principal.accountId;
+  const body = request.body as { environment?: unknown; representada?: unknown } | undefined;
+  if (typeof body === "object" && body !== null) {
+    if (
+      typeof body.environment === "string" &&
+      (ENVIRONMENTS as readonly string[]).includes(body.environment)
+    ) {
+      attributes["pasarela.environment"] = body.environment;
+    }
+    if (typeof body.representada === "string" && /^\d{11}$/.test(body.representada)) {
+      attributes["pasarela.representada"] = body.representada;
+    }
+  }
+  return attributes;
 }
 
 /** The request's trace and span ids, for its log lines (hooks run outside the span's context). */

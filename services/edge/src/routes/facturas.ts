@@ -2,6 +2,7 @@ import { wsfe } from "@pasarela/contracts";
 import { invalidField } from "@pasarela/errors";
 import { z } from "zod";
 import { EdgeError } from "../http/edge-error.js";
+import { admitAndIssue } from "./factura-admission.js";
 import { facturaExamples } from "./factura-examples.js";
 import { errorBodySchema } from "./http-shapes.js";
 import type { RouteModule } from "./route-module.js";
@@ -28,7 +29,7 @@ const headers = z.looseObject({
     .string()
     .optional()
     .describe(
-      "Clave única por comprobante (un UUID, un número de pedido), de 1 a 255 caracteres. Se guarda con el comprobante; un reintento con la misma clave devolverá el comprobante ya emitido (spec §7.6).",
+      "Clave única por comprobante (un UUID, un número de pedido), de 1 a 255 caracteres, propia de tu cuenta. Un reintento con la misma clave y el mismo cuerpo devuelve el mismo estado y cuerpo que la primera respuesta (el mismo CAE, nunca un segundo comprobante); con otro cuerpo, 422; mientras la primera sigue en curso, 409. Tras un 502, el reintento devuelve el comprobante que la AFIP realmente emitió. Los rechazos previos a la AFIP (400, 401, 402, 403, 429) no la atan. Se guarda al menos 24 h.",
     ),
 });
 
@@ -61,17 +62,28 @@ export const facturasRoutes: RouteModule = {
               "Cuerpo o campo inválido (el mensaje lo nombra), cbteTipo no soportado, Idempotency-Key vacía o de más de 255 caracteres, clienteId/productoId que no se resuelven en tu cuenta o sin condición frente al IVA / alícuota cargada",
             ),
             401: z.object({ error: z.literal("No autorizado") }),
+            402: errorBodySchema.describe(
+              "Cuota de facturas del período agotada (solo en producción; cuentan los comprobantes con CAE)",
+            ),
             403: errorBodySchema.describe(
               "API key de solo lectura (Esta API key es de solo lectura y no puede emitir comprobantes.); representada no registrada o sin certificado activo; certificado no delegado; la representada no delegó wsfe",
             ),
             422: z
               .union([
                 wsfe.facturaRejectedBodySchema,
-                errorBodySchema.describe("Totales, alícuotas o bloques que no cierran"),
+                errorBodySchema.describe(
+                  "Totales, alícuotas o bloques que no cierran; o la Idempotency-Key ya se usó con otro cuerpo (IDEMPOTENCY_KEY_REUSED)",
+                ),
               ])
               .describe(
                 'Rechazado: por la AFIP (resultado "R" con observaciones y errores; 10016 y 11002 con la indicación de qué hacer) o por las reglas de totales antes de llamarla (TOTALS_INVALID, el mensaje nombra el campo y la regla)',
               ),
+            409: errorBodySchema.describe(
+              "La emisión con esta Idempotency-Key todavía está en curso: reintentá en unos segundos",
+            ),
+            429: errorBodySchema.describe(
+              "Demasiados comprobantes rechazados en la última hora en ese entorno: el mensaje y Retry-After dicen cuándo se acepta la próxima emisión",
+            ),
             502: errorBodySchema.describe(
               "Falla de la AFIP. Si el comprobante llegó a enviarse, details.outcome es unknown: puede haberse emitido",
             ),
@@ -81,13 +93,11 @@ export const facturasRoutes: RouteModule = {
           },
         },
       },
-      async (request) => {
+      async (request, reply) => {
         const key = idempotencyKey(request.headers["idempotency-key"]);
-        const reply = await call(request, wsfe.facturaIssue, {
-          ...request.body,
-          ...(key === undefined ? {} : { idempotencyKey: key }),
-        });
-        return wsfe.facturaHttpReply(reply);
+        const answer = await admitAndIssue({ call, request, body: request.body, key });
+        // a replay answers the first attempt's status and body: a 200 or a 422 of the schemas
+        return reply.code(answer.status as 200).send(answer.body as wsfe.FacturaHttpReply);
       },
     );
     return Promise.resolve();

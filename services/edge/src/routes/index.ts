@@ -1,9 +1,13 @@
 import { clientesRoutes } from "./clientes.js";
 import { cuentaRoutes } from "./cuenta.js";
+import { emailRoutes } from "./email.js";
 import { facturasRoutes } from "./facturas.js";
+import { linksDeCobroRoutes } from "./links-de-cobro.js";
 import { padronRoutes } from "./padron.js";
+import { pdfRoutes } from "./pdf.js";
 import { productosRoutes } from "./productos.js";
 import type { RouteModule } from "./route-module.js";
+import { usoRoutes } from "./uso.js";
 import { wsfeRoutes } from "./wsfe.js";
 import { wsfexRoutes } from "./wsfex.js";
 
@@ -14,8 +18,12 @@ export const routeModules: readonly RouteModule[] = [
   productosRoutes,
   wsfeRoutes,
   facturasRoutes,
+  emailRoutes,
+  linksDeCobroRoutes,
   wsfexRoutes,
   padronRoutes,
+  pdfRoutes,
+  usoRoutes,
 ];
 
 export type { Caller, RouteDeps, RouteModule } from "./route-module.js";

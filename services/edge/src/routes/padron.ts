@@ -1,4 +1,6 @@
+import { randomUUID } from "node:crypto";
 import {
+  billing,
   padron,
   type Contract,
   type Environment,
@@ -7,6 +9,7 @@ import {
 } from "@pasarela/contracts";
 import type { FastifyRequest } from "fastify";
 import { z } from "zod";
+import { noteQuotaConsumed } from "../http/usage.js";
 import { errorBodySchema } from "./http-shapes.js";
 import type { Caller, RouteModule } from "./route-module.js";
 
@@ -17,8 +20,6 @@ const tags = ["padron"];
  * production lookup counts once, a test lookup or a failed one never. Every registry lookup
  * of the edge goes through `registryLookup`, the four /api/padron routes and the
  * `autocompletar` of /api/clientes alike, so this is the one place a lookup is metered.
- * Billing's quota machinery (`billing.quota.reserve` / `commit` / `release`, issue 12) is
- * being built apart; `registryQuota` is the policy in force until it is wired here.
  */
 export interface RegistryQuota {
   /**
@@ -40,10 +41,41 @@ const nothingHeld: QuotaHold = {
   release: () => Promise.resolve(),
 };
 
-/** No lookup is metered: the policy until billing answers `billing.quota.*`. */
+/** No lookup is metered (tests of routes without billing's quota). */
 export const unmeteredRegistry: RegistryQuota = { reserve: () => Promise.resolve(nothingHeld) };
 
-export const registryQuota: RegistryQuota = unmeteredRegistry;
+/**
+ * Billing's registry quota (issue 12): a unit reserved before the authority is asked (402
+ * when none is left), committed on a 200, released otherwise. A commit or release that does
+ * not reach billing is logged and left to the reservation's expiry: the answer stands.
+ */
+export const billingRegistryQuota: RegistryQuota = {
+  reserve: async (call, request, environment) => {
+    const ref = `padron:${randomUUID()}`;
+    const { metered } = await call(request, billing.quotaReserve, {
+      resource: "padrones",
+      environment,
+      ref,
+    });
+    if (!metered) return nothingHeld;
+    const settle = async (contract: typeof billing.quotaCommit | typeof billing.quotaRelease) => {
+      try {
+        await call(request, contract, { ref });
+      } catch (error) {
+        request.log.warn({ err: error, requestId: request.id, ref }, "registry quota not settled");
+      }
+    };
+    return {
+      commit: async () => {
+        noteQuotaConsumed(request);
+        await settle(billing.quotaCommit);
+      },
+      release: () => settle(billing.quotaRelease),
+    };
+  },
+};
+
+export const registryQuota: RegistryQuota = billingRegistryQuota;
 
 /** One registry lookup for an HTTP request, metered by `quota`. */
 export async function registryLookup<C extends Contract>(

@@ -21,4 +21,6 @@ export interface RouteModule {
   readonly name: string;
   readonly services: readonly string[];
   readonly plugin: FastifyPluginAsyncZod<RouteDeps>;
+  /** routes outside /api that take no API key: their own token is the credential */
+  readonly publicPlugin?: FastifyPluginAsyncZod<RouteDeps>;
 }

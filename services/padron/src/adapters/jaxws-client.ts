@@ -2,6 +2,7 @@ import {
   AUTHORITY_MAX_BODY_BYTES,
   httpPost,
   socketFailure,
+  traceAuthorityCall,
   xmlElement,
   type PostAnswer,
   type SoapFailure,
@@ -49,6 +50,10 @@ export interface JaxwsClientOptions {
   /** target namespace of the service, with its trailing slash */
   namespace: string;
   timeoutMs: number;
+  /** the web service's name for traces (ws_sr_padron_a13, …) */
+  service: string;
+  /** the environment this endpoint belongs to, for traces */
+  environment?: string;
   /** injectable for tests; by default the shared keep-alive transport */
   post?: typeof httpPost;
 }
@@ -131,27 +136,40 @@ export function jaxwsParams(params: readonly (readonly [string, string | number]
 export function makeJaxwsClient(options: JaxwsClientOptions): JaxwsClient {
   const { endpoint, namespace } = options;
   const post = options.post ?? httpPost;
+  const target = { service: options.service, endpoint, environment: options.environment };
   return {
     endpoint,
-    async call(operation, innerXml, budgetMs) {
-      const timeoutMs = Math.min(options.timeoutMs, budgetMs ?? Infinity);
-      const envelope =
-        `<?xml version="1.0" encoding="UTF-8"?><soapenv:Envelope xmlns:soapenv="${SOAP11}">` +
-        `<soapenv:Body><ns2:${operation} xmlns:ns2="${namespace}">${innerXml}</ns2:${operation}>` +
-        `</soapenv:Body></soapenv:Envelope>`;
-      const headers = { "content-type": "text/xml; charset=utf-8", soapaction: '""' };
-      try {
-        return readJaxwsAnswer(operation, await post(endpoint, headers, envelope, timeoutMs));
-      } catch (error) {
-        if (isTimeout(error)) {
-          return { ok: false, validation: false, failure: { kind: "timeout", timeoutMs } };
-        }
-        return {
-          ok: false,
-          validation: false,
-          failure: socketFailure(error, AUTHORITY_MAX_BODY_BYTES),
-        };
-      }
-    },
+    call: (operation, innerXml, budgetMs) =>
+      traceAuthorityCall(
+        target,
+        operation,
+        () => send(operation, innerXml, budgetMs),
+        (outcome) => (outcome.ok ? { ok: true } : outcome),
+      ),
   };
+
+  async function send(
+    operation: string,
+    innerXml: string,
+    budgetMs: number | undefined,
+  ): Promise<JaxwsOutcome> {
+    const timeoutMs = Math.min(options.timeoutMs, budgetMs ?? Infinity);
+    const envelope =
+      `<?xml version="1.0" encoding="UTF-8"?><soapenv:Envelope xmlns:soapenv="${SOAP11}">` +
+      `<soapenv:Body><ns2:${operation} xmlns:ns2="${namespace}">${innerXml}</ns2:${operation}>` +
+      `</soapenv:Body></soapenv:Envelope>`;
+    const headers = { "content-type": "text/xml; charset=utf-8", soapaction: '""' };
+    try {
+      return readJaxwsAnswer(operation, await post(endpoint, headers, envelope, timeoutMs));
+    } catch (error) {
+      if (isTimeout(error)) {
+        return { ok: false, validation: false, failure: { kind: "timeout", timeoutMs } };
+      }
+      return {
+        ok: false,
+        validation: false,
+        failure: socketFailure(error, AUTHORITY_MAX_BODY_BYTES),
+      };
+    }
+  }
 }

@@ -174,16 +174,18 @@ export function makePadronAdapter(deps: {
 }): PadronAdapter {
   const clients = {} as Record<Registry, Record<Environment, JaxwsClient>>;
   for (const registry of Object.keys(REGISTRY) as Registry[]) {
-    const client = (endpoint: string) =>
+    const client = (environment: Environment) =>
       makeJaxwsClient({
-        endpoint,
+        endpoint: deps.urls[registry][environment],
         namespace: REGISTRY[registry].ns,
+        service: REGISTRY[registry].service,
+        environment,
         timeoutMs: deps.timeoutMs,
         ...(deps.post ? { post: deps.post } : {}),
       });
     clients[registry] = {
-      homologacion: client(deps.urls[registry].homologacion),
-      produccion: client(deps.urls[registry].produccion),
+      homologacion: client("homologacion"),
+      produccion: client("produccion"),
     };
   }
 

@@ -32,6 +32,7 @@ export function makeWsaaAdapter(options: {
   const clientFor = (environment: Environment) =>
     (clients[environment] ??= makeWsaaClient({
       endpoint: options.urls[environment],
+      environment,
       timeoutMs: options.timeoutMs,
     }));
   return {

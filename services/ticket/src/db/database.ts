@@ -58,8 +58,25 @@ export interface AccessTicketsTable {
   login_lease_until: NullableTimestamp;
 }
 
+/** The issuer profile a printed voucher shows (issue 14); every field optional. */
+export interface RepresentadaPerfilesTable {
+  representada_id: string;
+  razon_social: string | null;
+  domicilio_comercial: string | null;
+  condicion_iva: string | null;
+  ingresos_brutos: string | null;
+  /** yyyymmdd */
+  inicio_actividades: string | null;
+  logo_media_type: "image/png" | "image/jpeg" | null;
+  logo: Buffer | null;
+  /** reply-to of the vouchers' e-mails */
+  email: ColumnType<string | null, string | null | undefined, string | null>;
+  updated_at: Timestamp;
+}
+
 export interface TicketDatabase {
   representadas: RepresentadasTable;
+  representada_perfiles: RepresentadaPerfilesTable;
   certificates: CertificatesTable;
   access_tickets: AccessTicketsTable;
 }

@@ -58,6 +58,8 @@ export interface WsfeAdapter {
     operation: string,
     row: string,
   ) => Promise<Result<AuthorityRow[]>>;
+  /** FECompTotXRequest: the most details one FECAESolicitar may carry (RegXReq). */
+  totXRequest: (caller: WsfeCaller) => Promise<Result<number>>;
   /** FEParamGetCotizacion for today. */
   cotizacion: (caller: WsfeCaller, moneda: string) => Promise<Result<Cotizacion>>;
   /**
@@ -266,16 +268,18 @@ export function makeWsfeAdapter(deps: {
   tickets: AccessTicketCache;
   fetch?: typeof fetch;
 }): WsfeAdapter {
-  const client = (endpoint: string): AsmxClient =>
+  const client = (environment: Environment): AsmxClient =>
     makeAsmxClient({
-      endpoint,
+      endpoint: deps.urls[environment],
       namespace: WSFE_NAMESPACE,
+      service: "wsfe",
+      environment,
       timeoutMs: deps.timeoutMs,
       ...(deps.fetch ? { fetch: deps.fetch } : {}),
     });
   const clients: Record<Environment, AsmxClient> = {
-    homologacion: client(deps.urls.homologacion),
-    produccion: client(deps.urls.produccion),
+    homologacion: client("homologacion"),
+    produccion: client("produccion"),
   };
 
   /**
@@ -348,6 +352,15 @@ export function makeWsfeAdapter(deps: {
         if (err?.code === NOT_FOUND) return ok([]);
         if (err) return undefined;
         return ok(xmlList(xmlChild(result, "ResultGet"), row).map(textRow));
+      });
+    },
+    totXRequest(caller) {
+      return run(caller, "FECompTotXRequest", "", (result, err) => {
+        if (err) return undefined;
+        const regXReq = intOf(xmlString(result, "RegXReq"));
+        return regXReq === undefined || regXReq < 1
+          ? fail(unreadable("RegXReq ausente"))
+          : ok(regXReq);
       });
     },
     cotizacion(caller, moneda) {

@@ -1,31 +1,17 @@
-import { randomUUID } from "node:crypto";
-import type { Bus, Handler, HandlerContext, RequestOptions } from "@pasarela/bus";
+import { trace } from "@opentelemetry/api";
+import type { Bus, Handler, RequestOptions } from "@pasarela/bus";
+import { counter } from "@pasarela/telemetry";
 import { DEADLINE_SLACK_MS, catalog, ticket, wsfe } from "@pasarela/contracts";
-import {
-  appError,
-  authorityRejected,
-  authorityUnavailable,
-  fail,
-  issuanceOutcomeUnknown,
-  ok,
-  type AppError,
-  type Result,
-} from "@pasarela/errors";
+import { appError, authorityUnavailable, fail, ok, type Result } from "@pasarela/errors";
 import type { WsfeAdapter, WsfeCaller } from "../adapters/wsfe.js";
-import type { ComprobantesRepository } from "../db/repositories/comprobantes.js";
-import type { SeriesKey, SeriesRepository } from "../db/repositories/series.js";
 import {
-  authorizedReply,
-  feCaeDetRequest,
   prepareIssuance,
   referencedIds,
-  type PreparedVoucher,
   type ResolvedReferences,
 } from "../domain/issuance/index.js";
 import { resolvePtoVta } from "../domain/point-of-sale.js";
-import type { VoucherEvents } from "../issuance/events.js";
-import type { Reconciler } from "../issuance/reconcile.js";
-import type { HeldSeries, SeriesWriter } from "../issuance/series-writer.js";
+import type { SeriesKey } from "../db/repositories/series.js";
+import type { Issuer } from "../issuance/batches.js";
 
 /**
  * The time budget of one issuance, laid out as the queries' (authority-query.ts). The edge
@@ -35,29 +21,13 @@ import type { HeldSeries, SeriesWriter } from "../issuance/series-writer.js";
  * one more call (the rate of the day or a reconciliation lookup, 30 s) and FECAESolicitar
  * (30 s), plus 5 s for NATS, the catalog and the database; raise API_TIMEOUT_MS to give it all.
  * Whatever the budget, FECAESolicitar is sent only while a whole AUTHORITY_TIMEOUT_MS and
- * SEND_MARGIN_MS (to store the answer and reply) still fit before D: otherwise 502 without
- * sending, numbering unchanged, because a voucher the caller stopped waiting for is one the
- * caller may issue again.
+ * SEND_MARGIN_MS still fit before D (issuance/batches.ts).
  */
-const SEND_MARGIN_MS = 2_000;
-
 export interface FacturaIssueDeps {
   bus: Pick<Bus, "request">;
-  wsfe: WsfeAdapter;
-  comprobantes: Pick<
-    ComprobantesRepository,
-    | "unresolved"
-    | "insertPending"
-    | "markAuthorized"
-    | "markRejected"
-    | "markUnknown"
-    | "markNotIssued"
-  >;
-  series: Pick<SeriesRepository, "flagReconciliation">;
-  writer: SeriesWriter;
-  reconcile: Reconciler;
-  events: VoucherEvents;
-  authorityTimeoutMs: number;
+  wsfe: Pick<WsfeAdapter, "cotizacion">;
+  /** numbers, stores and sends the voucher, coalesced with the others of its series */
+  issuer: Issuer;
   /** how long a caller that sets no deadline waits; the contract's timeout by default */
   budgetMs?: number;
   now?: () => number;
@@ -85,139 +55,17 @@ async function resolveReferences(
   return ok({ ...(cliente?.ok ? { cliente: cliente.value } : {}), productos: found });
 }
 
-/** Spec §7.3 11002, as the issuance's rejection with the hint rather than a query's 400. */
-function numberingRefused(error: AppError): AppError {
-  if (error.code !== "POINT_OF_SALE_NOT_ENABLED") return error;
-  const { authorityCode, authorityMessage } = error.details ?? {};
-  const code = typeof authorityCode === "number" ? authorityCode : 11002;
-  const msg = typeof authorityMessage === "string" ? authorityMessage : error.message;
-  return authorityRejected({ observaciones: [], errores: [{ code, msg }] });
-}
-
 /**
- * `wsfe.factura.issue` (issue 10): references through the catalog, the domain's judgement (every
- * 400/422 before the authority), the rate of the day when needed, then, as the series' only
- * writer: the last number, reconciliation of anything left unsettled, the voucher stored
- * `pending` with its number, FECAESolicitar, and the answer stored (`authorized`, `rejected`,
- * or `unknown` when no usable answer came back) before its event is published and the caller
- * answered.
+ * `wsfe.factura.issue` (issues 10, 11): references through the catalog, the domain's judgement
+ * (every 400/422 before the authority), the rate of the day when needed, then the issuer: as the
+ * series' only writer, the last number, reconciliation of anything left unsettled, the voucher
+ * stored `pending` with its number, FECAESolicitar (coalesced with the other vouchers waiting
+ * on the series), and the answer stored (`authorized`, `rejected`, or `unknown` when no usable
+ * answer came back) before its event is published and the caller answered.
  */
 export function makeFacturaIssue(deps: FacturaIssueDeps): Handler<typeof wsfe.facturaIssue> {
   const now = deps.now ?? Date.now;
   const budgetMs = (deps.budgetMs ?? wsfe.facturaIssue.timeoutMs ?? 0) - DEADLINE_SLACK_MS;
-
-  async function issue(args: {
-    ctx: HandlerContext;
-    accountId: string;
-    caller: WsfeCaller;
-    series: SeriesKey;
-    voucher: PreparedVoucher;
-    cotizacion: string;
-    request: wsfe.FacturaIssueRequest;
-    deadline: number;
-    held: HeldSeries;
-  }): Promise<Result<wsfe.FacturaIssueReply>> {
-    const { ctx, caller, series, voucher, cotizacion, held } = args;
-    const { ptoVta, cbteTipo } = series;
-    const [last, open] = await Promise.all([
-      deps.wsfe.ultimoAutorizado(caller, { ptoVta, cbteTipo }),
-      deps.comprobantes.unresolved(series),
-    ]);
-    if (!last.ok) return fail(numberingRefused(last.error));
-    const settled = await deps.reconcile(caller, series, last.value, open, held);
-    if (!settled.ok) return settled;
-
-    const cbteNro = last.value + 1;
-    if (args.deadline - now() < deps.authorityTimeoutMs + SEND_MARGIN_MS) {
-      return fail(
-        authorityUnavailable(
-          "la AFIP tardó demasiado en las consultas previas; el comprobante no se envió",
-          { ptoVta, cbteTipo },
-        ),
-      );
-    }
-    const detalle = feCaeDetRequest(voucher, { cbteNro, cotizacion });
-    const id = randomUUID();
-    // the lease is renewed while the voucher is stored: both must hold before sending
-    const [inserted, renewed] = await Promise.all([
-      deps.comprobantes.insertPending({
-        id,
-        accountId: args.accountId,
-        series,
-        cbteNro,
-        sent: detalle,
-        request: voucher,
-        emailTo: voucher.email ?? null,
-        idempotencyKey: args.request.idempotencyKey ?? null,
-        requestId: ctx.requestId,
-      }),
-      held.renew(),
-    ]);
-    if (inserted === "number-taken") {
-      // the gateway holds a live voucher above what the authority says was authorized
-      ctx.logger.error({ ptoVta, cbteTipo, cbteNro }, "numbering out of step with the authority");
-      return fail(
-        authorityUnavailable(
-          `la AFIP informa ${last.value} como último autorizado pero la pasarela ya tiene el ${cbteNro}`,
-          { ptoVta, cbteTipo, cbteNro },
-        ),
-      );
-    }
-    if (!renewed) {
-      await deps.comprobantes.markNotIssued(id, { reason: "series lease lost before sending" });
-      return fail(appError("SERVICE_UNAVAILABLE", { reason: "series lease lost" }));
-    }
-    const outcome = await deps.wsfe.solicitar(caller, { ptoVta, cbteTipo, detalles: [detalle] });
-    const ref = { ptoVta, cbteTipo, cbteNro };
-
-    if (outcome.kind === "refused") {
-      await deps.comprobantes.markNotIssued(id, outcome.error);
-      return fail(outcome.error);
-    }
-    const unknown = async (cause: AppError) => {
-      await deps.comprobantes.markUnknown(id, cause);
-      await deps.series.flagReconciliation(series, true);
-      ctx.logger.warn({ ...ref, error: cause.message }, "issuance outcome unknown");
-      return fail(issuanceOutcomeUnknown(ref, cause));
-    };
-    if (outcome.kind === "unknown") return unknown(outcome.error);
-    const answer = outcome.detalles.find((d) => d.cbteDesde === cbteNro);
-    if (!answer) {
-      return unknown(
-        authorityUnavailable(`la respuesta de FECAESolicitar no trae el comprobante ${cbteNro}`),
-      );
-    }
-    if (answer.resultado === "A") {
-      const stored = await deps.comprobantes.markAuthorized(id, {
-        cae: answer.cae,
-        caeVencimiento: answer.caeFchVto,
-        observaciones: answer.observaciones,
-        eventos: outcome.eventos,
-      });
-      if (stored) await deps.events.publishOutcome(stored);
-      else ctx.logger.error({ ...ref, id }, "authorized voucher was already settled");
-      return ok(
-        authorizedReply(voucher, {
-          cuit: series.cuit,
-          ptoVta,
-          cbteNro,
-          cotizacion,
-          cae: answer.cae,
-          caeVencimiento: answer.caeFchVto,
-          observaciones: answer.observaciones,
-        }),
-      );
-    }
-    const rejection = {
-      observaciones: answer.observaciones,
-      errores: outcome.errores,
-      eventos: outcome.eventos,
-    };
-    const rejected = await deps.comprobantes.markRejected(id, rejection);
-    if (rejected) await deps.events.publishOutcome(rejected);
-    const error = authorityRejected(rejection);
-    return fail({ ...error, details: { ...error.details, ...ref } });
-  }
 
   return async (request, ctx) => {
     // the API call's deadline, or one of our own for a caller on the bus that set none
@@ -256,20 +104,45 @@ export function makeFacturaIssue(deps: FacturaIssueDeps): Handler<typeof wsfe.fa
         return fail(authorityUnavailable(`cotización ilegible: ${quote.value.cotizacion}`));
       }
     }
-    const rate = cotizacion;
     const series: SeriesKey = { environment, cuit: representada, ptoVta: ptoVta.value, cbteTipo };
-    return deps.writer.run(series, deadline, (held) =>
-      issue({
-        ctx,
-        accountId,
-        caller,
-        series,
-        voucher,
-        cotizacion: rate,
-        request,
-        deadline,
-        held,
-      }),
-    );
+    const result = await deps.issuer({
+      accountId,
+      caller,
+      series,
+      voucher,
+      cotizacion,
+      idempotencyKey: request.idempotencyKey ?? null,
+      requestId: ctx.requestId,
+      deadline,
+      logger: ctx.logger,
+    });
+    annotateSpan(series, result);
+    return result;
   };
+}
+
+const issuances = counter(
+  "pasarela_issuance_total",
+  "Issuances answered by wsfe, by environment and outcome (authorized, or the catalogue code)",
+  ["environment", "outcome"],
+);
+
+/**
+ * The series and, once authorized, the number and CAE on the issuance's span (never secrets),
+ * and the outcome in the metrics.
+ */
+function annotateSpan(series: SeriesKey, result: Result<wsfe.FacturaIssueReply>): void {
+  issuances.inc({
+    environment: series.environment,
+    outcome: result.ok ? "authorized" : result.error.code,
+  });
+  trace.getActiveSpan()?.setAttributes({
+    "pasarela.environment": series.environment,
+    "pasarela.representada": series.cuit,
+    "pasarela.pto_vta": series.ptoVta,
+    "pasarela.cbte_tipo": series.cbteTipo,
+    ...(result.ok
+      ? { "pasarela.cbte_nro": result.value.cbteNro, "pasarela.cae": result.value.cae }
+      : {}),
+  });
 }

@@ -25,9 +25,11 @@ export type Reconciler = (
  * authority-ws.md §8.4, one voucher at a time, lowest number first:
  * - a number above the last authorized was never used (numbers are consecutive): not issued;
  * - otherwise FECompConsultar: the voucher the gateway sent (same date, receiver, amounts)
- *   → adopt its CAE, authorized, and publish its event; someone else's → conflict, never
- *   adopted; no answer → the series stays blocked (502) until the authority answers.
- * Issue 11 extends this (at start-up, periodically, idempotency records).
+ *   → adopt its CAE, authorized; someone else's → conflict, never adopted; no answer → the
+ *   series stays blocked (502) until the authority answers.
+ * Each settled voucher's event is published (autorizado, or no_emitido for a voucher never
+ * issued or in conflict), so billing completes the caller's idempotency record and counts
+ * quota once. Runs before a series issues, at start-up and periodically (sweep.ts).
  */
 export function makeReconciler(deps: {
   wsfe: Pick<WsfeAdapter, "consultar">;
@@ -40,10 +42,11 @@ export function makeReconciler(deps: {
     for (const voucher of open) {
       const where = { comprobanteId: voucher.id, cbteNro: voucher.cbteNro, ultimoAutorizado };
       if (voucher.cbteNro > ultimoAutorizado) {
-        await deps.comprobantes.markNotIssued(voucher.id, {
+        const settled = await deps.comprobantes.markNotIssued(voucher.id, {
           reconciliation: "number never used",
           ultimoAutorizado,
         });
+        if (settled) await deps.events.publishOutcome(settled);
         deps.logger.info(where, "reconciled: never issued");
         continue;
       }
@@ -75,10 +78,11 @@ export function makeReconciler(deps: {
         if (adopted) await deps.events.publishOutcome(adopted);
         deps.logger.info(where, "reconciled: authorized, CAE adopted");
       } else {
-        await deps.comprobantes.markConflict(voucher.id, {
+        const settled = await deps.comprobantes.markConflict(voucher.id, {
           reconciliation: "number used by another voucher",
           authority,
         });
+        if (settled) await deps.events.publishOutcome(settled);
         deps.logger.warn(where, "reconciled: the number holds another voucher");
       }
     }

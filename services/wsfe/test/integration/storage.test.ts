@@ -88,22 +88,24 @@ describe("wsfe storage: vouchers and series (PostgreSQL)", () => {
     it("two live vouchers never hold one number of a series; a rejected one gives it back", async () => {
       const key = newSeries();
       const first = voucher(key, 1);
-      expect(await comprobantes.insertPending(first)).toBe("stored");
-      expect(await comprobantes.insertPending(voucher(key, 1))).toBe("number-taken");
+      expect(await comprobantes.insertPending([first])).toBe("stored");
+      expect(await comprobantes.insertPending([voucher(key, 1)])).toBe("number-taken");
       // the same number on another series is another voucher
-      expect(await comprobantes.insertPending(voucher({ ...key, cbteTipo: 13 }, 1))).toBe("stored");
+      expect(await comprobantes.insertPending([voucher({ ...key, cbteTipo: 13 }, 1)])).toBe(
+        "stored",
+      );
       expect(await comprobantes.markUnknown(first.id, { why: "timeout" })).toBe(true);
-      expect(await comprobantes.insertPending(voucher(key, 1))).toBe("number-taken");
+      expect(await comprobantes.insertPending([voucher(key, 1)])).toBe("number-taken");
       expect(
         await comprobantes.markRejected(first.id, { observaciones: [], errores: [], eventos: [] }),
       ).toMatchObject({ state: "rejected", resultado: "R" });
-      expect(await comprobantes.insertPending(voucher(key, 1))).toBe("stored");
+      expect(await comprobantes.insertPending([voucher(key, 1)])).toBe("stored");
     });
 
     it("keeps what was sent, with exact decimals, and a final state is never overwritten", async () => {
       const key = newSeries();
       const v = voucher(key, 7, { idempotencyKey: "pedido-7" });
-      await comprobantes.insertPending(v);
+      await comprobantes.insertPending([v]);
       expect(
         await comprobantes.markAuthorized(v.id, {
           cae: "71263951827464",
@@ -113,7 +115,7 @@ describe("wsfe storage: vouchers and series (PostgreSQL)", () => {
         }),
       ).toMatchObject({ id: v.id, state: "authorized" });
       expect(await comprobantes.markUnknown(v.id, {})).toBe(false);
-      expect(await comprobantes.markNotIssued(v.id, {})).toBe(false);
+      expect(await comprobantes.markNotIssued(v.id, {})).toBeUndefined();
       const stored = await comprobantes.find(v.id);
       expect(stored).toMatchObject({
         state: "authorized",
@@ -136,8 +138,8 @@ describe("wsfe storage: vouchers and series (PostgreSQL)", () => {
       const accountId = randomUUID();
       const a = voucher(key, 1, { accountId, emailTo: "cliente@example.com" });
       const r = voucher(key, 2, { accountId, emailTo: "otro@example.com" });
-      await comprobantes.insertPending(a);
-      await comprobantes.insertPending(r);
+      await comprobantes.insertPending([a]);
+      await comprobantes.insertPending([r]);
       await comprobantes.markAuthorized(a.id, {
         cae: "71263951827464",
         caeVencimiento: "20261211",
@@ -154,10 +156,61 @@ describe("wsfe storage: vouchers and series (PostgreSQL)", () => {
       expect(await emails.find({ ...tuple, cbteNro: 2 })).toBeUndefined();
     });
 
+    it("a batch is stored pending and authorized in one statement each, e-mail records included", async () => {
+      const key = newSeries();
+      const accountId = randomUUID();
+      const batch = [1, 2, 3].map((n) =>
+        voucher(key, n, {
+          accountId,
+          idempotencyKey: `lote-${n}`,
+          emailTo: n === 2 ? "lote@example.com" : null,
+        }),
+      );
+      expect(await comprobantes.insertPending(batch)).toBe("stored");
+      // one number already live: the whole batch is refused, nothing half-written
+      expect(await comprobantes.insertPending([voucher(key, 4), voucher(key, 3)])).toBe(
+        "number-taken",
+      );
+      expect((await comprobantes.unresolved(key)).map((v) => v.cbteNro)).toEqual([1, 2, 3]);
+      await comprobantes.markUnknown(batch[2]!.id, {});
+      await comprobantes.markRejected(batch[0]!.id, {
+        observaciones: [],
+        errores: [],
+        eventos: [],
+      });
+      const authorized = await comprobantes.markManyAuthorized(
+        batch.map((v, i) => ({
+          id: v.id,
+          cae: `7126395182746${i}`,
+          caeVencimiento: "20261211",
+          observaciones: i === 1 ? [{ code: 10217, msg: 'obs "citada"' }] : [],
+          eventos: [{ code: 41, msg: "aviso" }],
+        })),
+      );
+      // the rejected one stays rejected; the pending and the unknown ones are authorized
+      expect(authorized.map((v) => [v.cbteNro, v.state, v.cae])).toEqual([
+        [2, "authorized", "71263951827461"],
+        [3, "authorized", "71263951827462"],
+      ]);
+      expect(await comprobantes.find(batch[1]!.id)).toMatchObject({
+        observaciones: [{ code: 10217, msg: 'obs "citada"' }],
+        eventos: [{ code: 41, msg: "aviso" }],
+        idempotencyKey: "lote-2",
+      });
+      expect(await comprobantes.find(batch[0]!.id)).toMatchObject({ state: "rejected", cae: null });
+      expect(await emails.find({ accountId, ...key, cbteNro: 2 })).toMatchObject({
+        to: "lote@example.com",
+      });
+      expect((await comprobantes.byIdempotencyKey(accountId, "lote-3"))[0]).toMatchObject({
+        state: "authorized",
+        cbteNro: 3,
+      });
+    });
+
     it("lists the unresolved vouchers of a series, lowest number first", async () => {
       const key = newSeries();
       const [a, b, c] = [voucher(key, 3), voucher(key, 1), voucher(key, 2)];
-      for (const v of [a, b, c]) await comprobantes.insertPending(v);
+      for (const v of [a, b, c]) await comprobantes.insertPending([v]);
       await comprobantes.markUnknown(a.id, {});
       await comprobantes.markNotIssued(c.id, {});
       expect((await comprobantes.unresolved(key)).map((v) => [v.cbteNro, v.state])).toEqual([

@@ -86,16 +86,18 @@ export function makeWsfexAdapter(deps: {
   tickets: AccessTicketCache;
   fetch?: typeof fetch;
 }): WsfexAdapter {
-  const client = (endpoint: string): AsmxClient =>
+  const client = (environment: Environment): AsmxClient =>
     makeAsmxClient({
-      endpoint,
+      endpoint: deps.urls[environment],
       namespace: WSFEX_NAMESPACE,
+      service: "wsfex",
+      environment,
       timeoutMs: deps.timeoutMs,
       ...(deps.fetch ? { fetch: deps.fetch } : {}),
     });
   const clients: Record<Environment, AsmxClient> = {
-    homologacion: client(deps.urls.homologacion),
-    produccion: client(deps.urls.produccion),
+    homologacion: client("homologacion"),
+    produccion: client("produccion"),
   };
 
   function run<T>(

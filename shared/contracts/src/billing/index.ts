@@ -5,3 +5,38 @@ export { keyRevoke } from "./key-revoke.js";
 export { keyRevoked } from "./key-revoked.event.js";
 export { keyScopeSchema, type KeyScope } from "./key-scope.js";
 export { keyVerify } from "./key-verify.js";
+export {
+  facturaAdmit,
+  facturaComplete,
+  facturaOutcomeSchema,
+  type FacturaOutcome,
+} from "./factura-admission.js";
+export {
+  quotaCommit,
+  quotaRelease,
+  quotaReserve,
+  quotaResourceSchema,
+  type QuotaResource,
+} from "./quota.js";
+export {
+  PERIODOS,
+  accountUsage,
+  accountUsageSchema,
+  periodoSchema,
+  planAssign,
+  planCreate,
+  planList,
+  planSchema,
+  type AccountUsage,
+  type Periodo,
+  type Plan,
+} from "./plan.js";
+export {
+  usageDaySchema,
+  usageFilterSchema,
+  usageList,
+  usageRecordSchema,
+  usageSummary,
+  usoRegistrado,
+  type UsageRecord,
+} from "./usage.js";

@@ -5,3 +5,13 @@ export { aliasSchema, certificateStatusSchema, type CertificateStatus } from "./
 export { representadaCreate } from "./representada-create.js";
 export { representadaGet } from "./representada-get.js";
 export { representadaList } from "./representada-list.js";
+export {
+  LOGO_MAX_BYTES,
+  logoSchema,
+  perfilFields,
+  perfilGet,
+  perfilSchema,
+  perfilSet,
+  type Logo,
+  type Perfil,
+} from "./perfil.js";

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { defineEvent } from "../contract.js";
+import { facturaIssueReplySchema } from "./factura-issue.js";
 import {
   environmentSchema,
   idSchema,
@@ -53,6 +54,12 @@ export const comprobanteAutorizado = defineEvent({
     cae: z.string(),
     caeVencimiento: z.string(),
     observaciones: z.array(authorityNoteSchema),
+    /**
+     * what `wsfe.factura.issue` answers for this voucher, so an Idempotency-Key whose caller
+     * never got the answer (a crash, a 502 later reconciled) replays it; absent when the
+     * stored request cannot rebuild it
+     */
+    reply: facturaIssueReplySchema.optional(),
   }),
 });
 
@@ -67,6 +74,23 @@ export const comprobanteRechazado = defineEvent({
   }),
 });
 
+/**
+ * `evt.wsfe.comprobante.no_emitido`: a voucher whose caller got no final answer (502, outcome
+ * unknown) was settled by reconciliation without a CAE of its own: `no_emitido` when the
+ * authority never used its number (the key may issue again), `conflicto` when another voucher,
+ * issued outside the gateway, holds the number (its CAE is never adopted).
+ */
+export const comprobanteNoEmitido = defineEvent({
+  subject: "evt.wsfe.comprobante.no_emitido",
+  version: 1,
+  schema: z.object({
+    ...outcomeFields,
+    motivo: z.enum(["no_emitido", "conflicto"]),
+  }),
+});
+
 /** The event id of a voucher's outcome: one per voucher and outcome. */
-export const comprobanteEventId = (comprobanteId: string, outcome: "autorizado" | "rechazado") =>
-  `wsfe.comprobante.${outcome}.${comprobanteId}`;
+export const comprobanteEventId = (
+  comprobanteId: string,
+  outcome: "autorizado" | "rechazado" | "no_emitido",
+) => `wsfe.comprobante.${outcome}.${comprobanteId}`;

@@ -458,7 +458,15 @@ export const facturaIssueReplySchema = z
 export type FacturaIssueReply = z.output<typeof facturaIssueReplySchema>;
 
 /** The 200 body of `POST /api/wsfe/facturas`: the reply with amounts as JSON numbers. */
-export const facturaHttpReplySchema = z.object(replyShape(z.number(), z.number())).strict();
+export const facturaHttpReplySchema = z
+  .object({
+    ...replyShape(z.number(), z.number()),
+    pdfUrl: z
+      .url()
+      .optional()
+      .describe("Link al PDF, sin API key, que vence (POST /api/wsfe/comprobantes/pdf-link)"),
+  })
+  .strict();
 export type FacturaHttpReply = z.output<typeof facturaHttpReplySchema>;
 
 /**
@@ -492,6 +500,25 @@ export const facturaRejectedBodySchema = z
     details: z.record(z.string(), z.unknown()).optional(),
   })
   .strict();
+
+/**
+ * The 422 body of an authority rejection as `POST /api/wsfe/facturas` answers it, for a
+ * rejection learnt from its event rather than from the answer (an Idempotency-Key replay).
+ */
+export function facturaRejectedHttpBody(
+  error: { message: string },
+  rejection: { observaciones: readonly CodigoMensaje[]; errores: readonly CodigoMensaje[] },
+  voucher: { ptoVta: number; cbteTipo: number; cbteNro: number },
+): z.output<typeof facturaRejectedBodySchema> {
+  return {
+    error: error.message,
+    code: "AUTHORITY_REJECTED",
+    resultado: "R",
+    observaciones: rejection.observaciones.map(({ code, msg }) => ({ code, msg })),
+    errores: rejection.errores.map(({ code, msg }) => ({ code, msg })),
+    details: { ptoVta: voucher.ptoVta, cbteTipo: voucher.cbteTipo, cbteNro: voucher.cbteNro },
+  };
+}
 
 /** Up to three authority calls (numbering, cotización, FECAESolicitar) and a first WSAA login. */
 const FACTURA_ISSUE_TIMEOUT_MS = 125_000;

@@ -12,6 +12,7 @@ export {
   facturaIssueReplySchema,
   facturaIssueRequestSchema,
   facturaRejectedBodySchema,
+  facturaRejectedHttpBody,
   type CodigoMensaje,
   type ComprobanteAsociado,
   type FacturaBody,
@@ -39,5 +40,19 @@ export {
   authorityNoteSchema,
   comprobanteAutorizado,
   comprobanteEventId,
+  comprobanteNoEmitido,
   comprobanteRechazado,
 } from "./comprobante-events.js";
+export { emitidoGet, emitidoItemSchema, emitidoSchema, type Emitido } from "./emitido-get.js";
+export { facturaGet } from "./factura-get.js";
+export {
+  EMAIL_CC_MAX,
+  EMAIL_STATUSES,
+  emailOptionsFields,
+  emailSend,
+  emailSendBodySchema,
+  emailSendReplySchema,
+  emailStatusSchema,
+  emailUpdate,
+  type EmailSendBody,
+} from "./email-send.js";

@@ -1,9 +1,11 @@
 import type { Migration } from "@pasarela/db";
 import * as accountsAndKeys from "./2026-11-22-01-accounts-and-keys.js";
+import * as plansQuotaIdempotencyUsage from "./2026-11-22-02-plans-quota-idempotency-usage.js";
 
 export const schema = "billing";
 
 /** In order; names are dated so they sort as they were written. */
 export const migrations: Record<string, Migration> = {
   "2026-11-22-01-accounts-and-keys": accountsAndKeys,
+  "2026-11-22-02-plans-quota-idempotency-usage": plansQuotaIdempotencyUsage,
 };

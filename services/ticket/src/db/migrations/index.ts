@@ -1,6 +1,8 @@
 import type { Migration } from "@pasarela/db";
 import * as representadasCertificatesTickets from "./2026-11-22-01-representadas-certificates-tickets.js";
 import * as accessTicketLoginLease from "./2026-11-23-01-access-ticket-login-lease.js";
+import * as representadaPerfiles from "./2026-12-10-01-representada-perfiles.js";
+import * as perfilEmail from "./2026-12-11-01-perfil-email.js";
 
 export const schema = "ticket";
 
@@ -8,4 +10,6 @@ export const schema = "ticket";
 export const migrations: Record<string, Migration> = {
   "2026-11-22-01-representadas-certificates-tickets": representadasCertificatesTickets,
   "2026-11-23-01-access-ticket-login-lease": accessTicketLoginLease,
+  "2026-12-10-01-representada-perfiles": representadaPerfiles,
+  "2026-12-11-01-perfil-email": perfilEmail,
 };

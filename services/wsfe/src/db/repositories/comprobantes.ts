@@ -131,39 +131,46 @@ export function makeComprobantesRepository(db: Kysely<WsfeDatabase>) {
     db.updateTable("comprobantes").where("id", "=", id).where("state", "in", UNRESOLVED);
 
   return {
-    /** Stores the voucher `pending` with its number; "number-taken" when a live one holds it. */
-    async insertPending(voucher: NewComprobante): Promise<InsertOutcome> {
-      const { sent, series } = voucher;
+    /**
+     * Stores a batch `pending` with its numbers in one statement: all of them, or none and
+     * "number-taken" when a live voucher holds one of the numbers.
+     */
+    async insertPending(vouchers: readonly NewComprobante[]): Promise<InsertOutcome> {
       try {
         await db
           .insertInto("comprobantes")
-          .values({
-            id: voucher.id,
-            account_id: voucher.accountId,
-            environment: series.environment,
-            cuit: series.cuit,
-            pto_vta: series.ptoVta,
-            cbte_tipo: series.cbteTipo,
-            cbte_nro: voucher.cbteNro,
-            state: "pending",
-            concepto: sent.Concepto,
-            cbte_fch: sent.CbteFch,
-            doc_tipo: sent.DocTipo,
-            doc_nro: sent.DocNro,
-            moneda_id: sent.MonId,
-            moneda_cotizacion: sent.MonCotiz,
-            imp_total: sent.ImpTotal,
-            imp_neto: sent.ImpNeto,
-            imp_iva: sent.ImpIVA,
-            imp_trib: sent.ImpTrib,
-            imp_tot_conc: sent.ImpTotConc,
-            imp_op_ex: sent.ImpOpEx,
-            request: voucher.request,
-            sent: sent,
-            email_to: voucher.emailTo,
-            idempotency_key: voucher.idempotencyKey,
-            request_id: voucher.requestId,
-          })
+          .values(
+            vouchers.map((voucher) => {
+              const { sent, series } = voucher;
+              return {
+                id: voucher.id,
+                account_id: voucher.accountId,
+                environment: series.environment,
+                cuit: series.cuit,
+                pto_vta: series.ptoVta,
+                cbte_tipo: series.cbteTipo,
+                cbte_nro: voucher.cbteNro,
+                state: "pending",
+                concepto: sent.Concepto,
+                cbte_fch: sent.CbteFch,
+                doc_tipo: sent.DocTipo,
+                doc_nro: sent.DocNro,
+                moneda_id: sent.MonId,
+                moneda_cotizacion: sent.MonCotiz,
+                imp_total: sent.ImpTotal,
+                imp_neto: sent.ImpNeto,
+                imp_iva: sent.ImpIVA,
+                imp_trib: sent.ImpTrib,
+                imp_tot_conc: sent.ImpTotConc,
+                imp_op_ex: sent.ImpOpEx,
+                request: voucher.request,
+                sent: sent,
+                email_to: voucher.emailTo,
+                idempotency_key: voucher.idempotencyKey,
+                request_id: voucher.requestId,
+              };
+            }),
+          )
           .execute();
         return "stored";
       } catch (error) {
@@ -241,6 +248,44 @@ export function makeComprobantesRepository(db: Kysely<WsfeDatabase>) {
       return row && toStored(row);
     },
 
+    /**
+     * A batch's authorized vouchers in one statement (one commit): each with its CAE, and its
+     * e-mail record when it has a recipient, as `markAuthorized`. Answers the vouchers stored;
+     * one that had already left `pending`/`unknown` is left out.
+     */
+    async markManyAuthorized(
+      authorized: readonly (Authorization & { readonly id: string })[],
+    ): Promise<StoredComprobante[]> {
+      if (authorized.length === 0) return [];
+      // text, then jsonb: the driver would otherwise serialize the JSON text as a JSON string
+      const answers = sql.join(
+        authorized.map(
+          (a) =>
+            sql`(${a.id}::uuid, ${a.cae}::text, ${a.caeVencimiento}::text, ${JSON.stringify(a.observaciones)}::text::jsonb, ${JSON.stringify(a.eventos)}::text::jsonb)`,
+        ),
+      );
+      const result = await sql<Selectable<ComprobantesTable>>`
+        with answers (id, cae, cae_vencimiento, observaciones, eventos) as (values ${answers}),
+        authorized as (
+          update comprobantes c
+          set state = 'authorized', resultado = 'A', cae = a.cae,
+            cae_vencimiento = a.cae_vencimiento, observaciones = a.observaciones,
+            eventos = a.eventos, failure = null, answered_at = now(), updated_at = now()
+          from answers a
+          where c.id = a.id and c.state in ('pending', 'unknown')
+          returning c.*
+        ),
+        email as (
+          insert into comprobantes_email
+            (account_id, environment, cuit, pto_vta, cbte_tipo, cbte_nro, email_to, status)
+          select account_id, environment, cuit, pto_vta, cbte_tipo, cbte_nro, email_to, 'pending'
+          from authorized where email_to is not null
+          on conflict (account_id, environment, cuit, pto_vta, cbte_tipo, cbte_nro) do nothing
+        )
+        select * from authorized order by cbte_nro`.execute(db);
+      return result.rows.map(toStored);
+    },
+
     /** Resultado R: the authority judged and refused; the number is free again. */
     async markRejected(id: string, rejection: Rejection): Promise<StoredComprobante | undefined> {
       const row = await unresolvedRow(id)
@@ -271,27 +316,47 @@ export function makeComprobantesRepository(db: Kysely<WsfeDatabase>) {
     },
 
     /** Proved never authorized: refused before judging, or the number never used. */
-    async markNotIssued(id: string, failure: unknown): Promise<boolean> {
-      const result = await unresolvedRow(id)
+    async markNotIssued(id: string, failure: unknown): Promise<StoredComprobante | undefined> {
+      const row = await unresolvedRow(id)
         .set({
           state: "not_issued",
           failure: failure,
           updated_at: sql<Date>`now()`,
         })
+        .returningAll()
         .executeTakeFirst();
-      return result.numUpdatedRows > 0n;
+      return row && toStored(row);
     },
 
     /** The number holds another voucher at the authority: never adopt a stranger's CAE. */
-    async markConflict(id: string, failure: unknown): Promise<boolean> {
-      const result = await unresolvedRow(id)
+    async markConflict(id: string, failure: unknown): Promise<StoredComprobante | undefined> {
+      const row = await unresolvedRow(id)
         .set({
           state: "conflict",
           failure: failure,
           updated_at: sql<Date>`now()`,
         })
+        .returningAll()
         .executeTakeFirst();
-      return result.numUpdatedRows > 0n;
+      return row && toStored(row);
+    },
+
+    /**
+     * Several vouchers of one batch, in one statement: sent without a usable answer (`unknown`)
+     * or proved never judged (`not_issued`).
+     */
+    async markManyUnresolved(
+      ids: readonly string[],
+      state: "unknown" | "not_issued",
+      failure: unknown,
+    ): Promise<void> {
+      if (ids.length === 0) return;
+      await db
+        .updateTable("comprobantes")
+        .where("id", "in", ids)
+        .where("state", "in", UNRESOLVED)
+        .set({ state, failure: failure, updated_at: sql<Date>`now()` })
+        .execute();
     },
 
     /** The final state's event reached JetStream. */
@@ -299,6 +364,16 @@ export function makeComprobantesRepository(db: Kysely<WsfeDatabase>) {
       await db
         .updateTable("comprobantes")
         .where("id", "=", id)
+        .set({ event_published_at: sql<Date>`now()` })
+        .execute();
+    },
+
+    /** The final states' events of these vouchers reached JetStream. */
+    async markEventsPublished(ids: readonly string[]): Promise<void> {
+      if (ids.length === 0) return;
+      await db
+        .updateTable("comprobantes")
+        .where("id", "in", ids)
         .set({ event_published_at: sql<Date>`now()` })
         .execute();
     },
@@ -314,6 +389,88 @@ export function makeComprobantesRepository(db: Kysely<WsfeDatabase>) {
         .where("cbte_tipo", "=", series.cbteTipo)
         .where("state", "in", UNRESOLVED)
         .orderBy("cbte_nro")
+        .execute();
+      return rows.map(toStored);
+    },
+
+    /**
+     * The account's voucher with a final verdict named by the five fields of spec §7.2: the
+     * authorized one when the number was given back by a rejection and used again, else the
+     * latest rejection.
+     */
+    async findIssued(
+      accountId: string,
+      key: SeriesKey & { readonly cbteNro: number },
+    ): Promise<StoredComprobante | undefined> {
+      const row = await db
+        .selectFrom("comprobantes")
+        .selectAll()
+        .where("account_id", "=", accountId)
+        .where("environment", "=", key.environment)
+        .where("cuit", "=", key.cuit)
+        .where("pto_vta", "=", key.ptoVta)
+        .where("cbte_tipo", "=", key.cbteTipo)
+        .where("cbte_nro", "=", String(key.cbteNro))
+        .where("state", "in", ["authorized", "rejected"])
+        .orderBy(sql`state = 'authorized'`, "desc")
+        .orderBy("created_at", "desc")
+        .limit(1)
+        .executeTakeFirst();
+      return row && toStored(row);
+    },
+
+    /**
+     * Every series with a voucher left `pending` or `unknown`, with the account of its oldest
+     * one (whose access ticket reconciles it), for the start-up and periodic sweep.
+     */
+    async unresolvedSeries(): Promise<{ series: SeriesKey; accountId: string }[]> {
+      const rows = await db
+        .selectFrom("comprobantes")
+        .select(["environment", "cuit", "pto_vta", "cbte_tipo", "account_id"])
+        .distinctOn(["environment", "cuit", "pto_vta", "cbte_tipo"])
+        .where("state", "in", UNRESOLVED)
+        .orderBy("environment")
+        .orderBy("cuit")
+        .orderBy("pto_vta")
+        .orderBy("cbte_tipo")
+        .orderBy("cbte_nro")
+        .execute();
+      return rows.map((r) => ({
+        series: {
+          environment: r.environment,
+          cuit: r.cuit,
+          ptoVta: r.pto_vta,
+          cbteTipo: r.cbte_tipo,
+        },
+        accountId: r.account_id,
+      }));
+    },
+
+    /**
+     * Authorized or rejected vouchers whose event never reached JetStream (the process died
+     * between storing and publishing), settled at least `olderThanMs` ago.
+     */
+    async unpublished(olderThanMs: number, limit: number): Promise<StoredComprobante[]> {
+      const rows = await db
+        .selectFrom("comprobantes")
+        .selectAll()
+        .where("state", "in", ["authorized", "rejected"])
+        .where("event_published_at", "is", null)
+        .where("updated_at", "<", sql<Date>`now() - ${olderThanMs} * interval '1 millisecond'`)
+        .orderBy("updated_at")
+        .limit(limit)
+        .execute();
+      return rows.map(toStored);
+    },
+
+    /** The account's vouchers sent under an Idempotency-Key, newest first. */
+    async byIdempotencyKey(accountId: string, key: string): Promise<StoredComprobante[]> {
+      const rows = await db
+        .selectFrom("comprobantes")
+        .selectAll()
+        .where("account_id", "=", accountId)
+        .where("idempotency_key", "=", key)
+        .orderBy("created_at", "desc")
         .execute();
       return rows.map(toStored);
     },

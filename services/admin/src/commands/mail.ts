@@ -1,0 +1,92 @@
+import { readdir, readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { invalidField, fail, ok } from "@pasarela/errors";
+import { simpleParser, type AddressObject } from "mailparser";
+import { z } from "zod";
+import { defineLocalCommand } from "../command.js";
+
+/** Where `npm start`'s SMTP sink keeps messages, relative to the repository root. */
+const DEFAULT_DIR = ".data/mail";
+const dirFlag = z.string().min(1).default(DEFAULT_DIR);
+
+interface SinkEntry {
+  id: string;
+  receivedAt: string;
+  from: string;
+  to: string[];
+  subject: string;
+  attachments: { filename: string; size: number }[];
+  file: string;
+}
+
+async function entries(dir: string): Promise<SinkEntry[]> {
+  let names: string[];
+  try {
+    names = await readdir(dir);
+  } catch {
+    return [];
+  }
+  const all = await Promise.all(
+    names
+      .filter((name) => name.endsWith(".json"))
+      .map(async (name) => JSON.parse(await readFile(join(dir, name), "utf8")) as SinkEntry),
+  );
+  return all.sort((a, b) => b.receivedAt.localeCompare(a.receivedAt));
+}
+
+const addresses = (value: AddressObject | AddressObject[] | undefined): string[] =>
+  (Array.isArray(value) ? value : value ? [value] : []).flatMap((a) =>
+    a.value.map((v) => (v.name ? `${v.name} <${v.address ?? ""}>` : (v.address ?? ""))),
+  );
+
+/** The local SMTP sink of `npm start`: what the gateway "sent", newest first. */
+export const mailCommands = [
+  defineLocalCommand({
+    resource: "mail",
+    verb: "list",
+    usage: "mail list [--dir <folder>] [--limit <n>]",
+    flags: z
+      .object({ dir: dirFlag, limit: z.coerce.number().int().min(1).max(1000).default(20) })
+      .strict(),
+    run: async (flags) => {
+      const all = await entries(flags.dir);
+      return ok({
+        messages: all.slice(0, flags.limit).map(({ id, receivedAt, to, subject, attachments }) => ({
+          id,
+          receivedAt,
+          to,
+          subject,
+          attachments,
+        })),
+      });
+    },
+  }),
+  defineLocalCommand({
+    resource: "mail",
+    verb: "open",
+    usage: "mail open --id <id>|latest [--dir <folder>]",
+    flags: z.object({ id: z.string().min(1), dir: dirFlag }).strict(),
+    run: async (flags) => {
+      const all = await entries(flags.dir);
+      const entry = flags.id === "latest" ? all[0] : all.find((e) => e.id === flags.id);
+      if (!entry) return fail(invalidField("id", `no hay un mensaje ${flags.id} en ${flags.dir}`));
+      const parsed = await simpleParser(await readFile(entry.file));
+      return ok({
+        id: entry.id,
+        receivedAt: entry.receivedAt,
+        from: addresses(parsed.from),
+        replyTo: addresses(parsed.replyTo),
+        to: addresses(parsed.to),
+        cc: addresses(parsed.cc),
+        subject: parsed.subject ?? "",
+        text: parsed.text ?? "",
+        attachments: parsed.attachments.map((a) => ({
+          filename: a.filename ?? "",
+          contentType: a.contentType,
+          size: a.size,
+        })),
+        file: entry.file,
+      });
+    },
+  }),
+];

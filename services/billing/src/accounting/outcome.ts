@@ -1,0 +1,88 @@
+import type { Environment, billing } from "@pasarela/contracts";
+import type { Kysely } from "kysely";
+import type { BillingDatabase } from "../db/database.js";
+import { makeIdempotencyRepository } from "../db/repositories/idempotency.js";
+import { makeQuotaRepository } from "../db/repositories/quota.js";
+import { makeRejectionsRepository } from "../db/repositories/rejections.js";
+import { isMetered } from "./quota.js";
+
+/** How one admitted issuance attempt ended, reported by the edge or learnt from an event. */
+export interface IssuanceOutcome {
+  accountId: string;
+  environment: Environment;
+  /** the request id of the admitted attempt: its quota hold and rejection are keyed by it */
+  ref: string;
+  idempotencyKey?: string | null | undefined;
+  outcome: billing.FacturaOutcome;
+  status: number;
+  /** the answer to replay; undefined when it is not known (the record is left as it is) */
+  body?: unknown;
+  /** a 422 issuance rejection: the authority's or the totals rules' (spec §7.5) */
+  isRejection: boolean;
+  at: Date;
+  /** the event this outcome comes from: applied once however often it is delivered */
+  eventId?: string;
+  /**
+   * the edge's report of the answer it gave: its body is the one to replay, even when the
+   * voucher's event completed the record first (the event's body has no PDF link)
+   */
+  answered?: boolean;
+}
+
+/**
+ * Applies an outcome once, whoever reports it first (ARCHITECTURE §5 step 5): the
+ * idempotency record keeps the first final answer (the edge's own answer supersedes one taken
+ * from the voucher's event, which has no PDF link), a production CAE commits its reservation
+ * (or writes the commit when the reservation already expired), any other final answer or a
+ * refusal releases it, and a rejection is counted once per attempt. An unknown outcome keeps
+ * the reservation (its expiry releases it) and the key bound to the attempt.
+ */
+export async function applyOutcome(db: Kysely<BillingDatabase>, o: IssuanceOutcome): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    if (o.eventId !== undefined) {
+      const fresh = await trx
+        .insertInto("handled_events")
+        .values({ id: o.eventId })
+        .onConflict((oc) => oc.column("id").doNothing())
+        .returning("id")
+        .executeTakeFirst();
+      if (!fresh) return;
+    }
+    const records = makeIdempotencyRepository(trx);
+    const quota = makeQuotaRepository(trx);
+    const record =
+      o.idempotencyKey == null ? undefined : await records.lockFor(o.accountId, o.idempotencyKey);
+    const ownRecord = record?.request_id === o.ref ? record : undefined;
+    switch (o.outcome) {
+      case "final":
+        if (ownRecord && o.body !== undefined) {
+          await records.complete(o.accountId, ownRecord.key, o.status, o.body, {
+            replace: o.answered === true,
+          });
+        }
+        if (o.status === 200 && isMetered(o.environment)) {
+          await quota.commit(o.ref, { accountId: o.accountId, resource: "facturas", at: o.at });
+        } else {
+          await quota.release(o.ref);
+        }
+        if (o.isRejection) {
+          await makeRejectionsRepository(trx).record({
+            ref: o.ref,
+            accountId: o.accountId,
+            environment: o.environment,
+            at: o.at,
+          });
+        }
+        return;
+      case "unknown":
+        if (ownRecord) await records.markUnknown(o.accountId, ownRecord.key);
+        return;
+      case "refused":
+        if (ownRecord && ownRecord.state !== "complete") {
+          await records.remove(o.accountId, ownRecord.key);
+        }
+        await quota.release(o.ref);
+        return;
+    }
+  });
+}

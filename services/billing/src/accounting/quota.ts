@@ -1,0 +1,57 @@
+import type { Environment } from "@pasarela/contracts";
+import { appError, fail, ok, type Result } from "@pasarela/errors";
+import type { Kysely } from "kysely";
+import type { BillingDatabase, QuotaResource } from "../db/database.js";
+import type { PlanRow } from "../db/repositories/plans.js";
+import { makePlansRepository } from "../db/repositories/plans.js";
+import { makeQuotaRepository } from "../db/repositories/quota.js";
+import { periodAt, type Period } from "../domain/period.js";
+import type { AccountingSettings } from "./settings.js";
+
+/** Spec §8: only production is metered. */
+export const isMetered = (environment: Environment) => environment === "produccion";
+
+const exhausted = {
+  facturas: "QUOTA_FACTURAS_EXHAUSTED",
+  padrones: "QUOTA_PADRONES_EXHAUSTED",
+} as const;
+
+export const quotaOf = (plan: PlanRow, resource: QuotaResource) =>
+  resource === "facturas" ? plan.facturas_quota : plan.padrones_quota;
+
+/** The account's plan and current period; undefined for an account that does not exist. */
+export async function planAndPeriod(
+  db: Kysely<BillingDatabase>,
+  accountId: string,
+  now: Date,
+): Promise<{ plan: PlanRow; period: Period } | undefined> {
+  const found = await makePlansRepository(db).ofAccount(accountId);
+  if (!found) return undefined;
+  return { plan: found.plan, period: periodAt(found.anchor, found.plan.period_months, now) };
+}
+
+/**
+ * Takes one unit of `resource` under `ref`, or answers its 402. Must run inside a
+ * transaction: the advisory lock it takes is held until that transaction ends.
+ */
+export async function reserveUnit(
+  trx: Kysely<BillingDatabase>,
+  settings: AccountingSettings,
+  hold: { accountId: string; resource: QuotaResource; ref: string },
+): Promise<Result<void>> {
+  const now = settings.now();
+  const quota = makeQuotaRepository(trx);
+  const current = await planAndPeriod(trx, hold.accountId, now);
+  if (!current) return fail(appError(exhausted[hold.resource]));
+  await quota.lock(hold.accountId, hold.resource);
+  const used = await quota.used(hold.accountId, hold.resource, current.period, now);
+  if (used >= quotaOf(current.plan, hold.resource)) {
+    return fail(appError(exhausted[hold.resource]));
+  }
+  await quota.reserve({
+    ...hold,
+    at: now,
+    expiresAt: new Date(now.getTime() + settings.reservationTtlMs),
+  });
+  return ok(undefined);
+}

@@ -1,0 +1,65 @@
+import { consumeEvents, type Bus, type ConsumedEvent, type DurableConsumer } from "@pasarela/bus";
+import { wsfe, type EventOf } from "@pasarela/contracts";
+import { authorityRejected } from "@pasarela/errors";
+import type { Logger } from "@pasarela/telemetry";
+import type { Kysely } from "kysely";
+import type { BillingDatabase } from "../db/database.js";
+import { applyOutcome, type IssuanceOutcome } from "./outcome.js";
+
+type VoucherEvent = typeof wsfe.comprobanteAutorizado | typeof wsfe.comprobanteRechazado;
+
+/** A voucher's final state as the outcome of the issuance attempt that sent it. */
+export function outcomeOfEvent(event: ConsumedEvent<VoucherEvent>): IssuanceOutcome {
+  const common = {
+    accountId: event.body.accountId,
+    environment: event.body.environment,
+    ref: event.body.requestId,
+    idempotencyKey: event.body.idempotencyKey,
+    outcome: "final" as const,
+    at: new Date(event.body.occurredAt),
+    eventId: event.body.id,
+  };
+  const voucher = {
+    ptoVta: event.body.ptoVta,
+    cbteTipo: event.body.cbteTipo,
+    cbteNro: event.body.cbteNro,
+  };
+  if (event.contract.subject === wsfe.comprobanteAutorizado.subject) {
+    const body = event.body as EventOf<typeof wsfe.comprobanteAutorizado>;
+    return {
+      ...common,
+      status: 200,
+      body: body.reply === undefined ? undefined : wsfe.facturaHttpReply(body.reply),
+      isRejection: false,
+    };
+  }
+  const body = event.body as EventOf<typeof wsfe.comprobanteRechazado>;
+  return {
+    ...common,
+    status: 422,
+    body: wsfe.facturaRejectedHttpBody(authorityRejected(body), body, voucher),
+    isRejection: true,
+  };
+}
+
+/**
+ * ARCHITECTURE §5 step 5: billing follows every voucher's final state from its events, so a
+ * crash between the authority's answer and the caller's response still ends with the quota
+ * committed, the rejection counted and the idempotency record complete, each exactly once.
+ */
+export function consumeVoucherEvents(deps: {
+  bus: Bus;
+  db: Kysely<BillingDatabase>;
+  logger: Logger;
+}): Promise<DurableConsumer> {
+  return consumeEvents(deps.bus, {
+    durable: "billing-comprobantes",
+    events: [wsfe.comprobanteAutorizado, wsfe.comprobanteRechazado],
+    filter: "evt.wsfe.comprobante.>",
+    maxBatch: 100,
+    logger: deps.logger,
+    handle: async (batch) => {
+      for (const event of batch) await applyOutcome(deps.db, outcomeOfEvent(event));
+    },
+  });
+}

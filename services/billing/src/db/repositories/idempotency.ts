@@ -1,0 +1,94 @@
+import type { Kysely, Selectable } from "kysely";
+import type { BillingDatabase, IdempotencyRecordsTable } from "../database.js";
+
+export type IdempotencyRecord = Selectable<IdempotencyRecordsTable>;
+
+/** Idempotency-Key records, scoped to the account (issue 11). */
+export function makeIdempotencyRepository(db: Kysely<BillingDatabase>) {
+  return {
+    /** The record, locked until the transaction ends. */
+    async lockFor(accountId: string, key: string): Promise<IdempotencyRecord | undefined> {
+      return db
+        .selectFrom("idempotency_records")
+        .selectAll()
+        .where("account_id", "=", accountId)
+        .where("key", "=", key)
+        .forUpdate()
+        .executeTakeFirst();
+    },
+    /** false when another request bound the key meanwhile */
+    async bind(r: {
+      accountId: string;
+      key: string;
+      fingerprint: string;
+      environment: string;
+      requestId: string;
+      at: Date;
+      lockedUntil: Date;
+      expiresAt: Date;
+    }): Promise<boolean> {
+      const inserted = await db
+        .insertInto("idempotency_records")
+        .values({
+          account_id: r.accountId,
+          key: r.key,
+          fingerprint: r.fingerprint,
+          environment: r.environment,
+          state: "in_flight",
+          request_id: r.requestId,
+          locked_until: r.lockedUntil,
+          created_at: r.at,
+          expires_at: r.expiresAt,
+        })
+        .onConflict((oc) => oc.columns(["account_id", "key"]).doNothing())
+        .returning("key")
+        .executeTakeFirst();
+      return inserted !== undefined;
+    },
+    async remove(accountId: string, key: string): Promise<void> {
+      await db
+        .deleteFrom("idempotency_records")
+        .where("account_id", "=", accountId)
+        .where("key", "=", key)
+        .execute();
+    },
+    /**
+     * Stores the answer to replay. A record already complete keeps its first answer, unless
+     * `replace`: the answer the caller was actually given supersedes one completed from the
+     * voucher's event, which lacks what only the edge adds (the shareable PDF link).
+     */
+    async complete(
+      accountId: string,
+      key: string,
+      status: number,
+      body: unknown,
+      options: { replace?: boolean } = {},
+    ): Promise<void> {
+      let update = db
+        .updateTable("idempotency_records")
+        .set({ state: "complete", status, body: JSON.stringify(body), locked_until: null })
+        .where("account_id", "=", accountId)
+        .where("key", "=", key);
+      if (options.replace !== true) update = update.where("state", "!=", "complete");
+      await update.execute();
+    },
+    async markUnknown(accountId: string, key: string): Promise<void> {
+      await db
+        .updateTable("idempotency_records")
+        .set({ state: "unknown", locked_until: null })
+        .where("account_id", "=", accountId)
+        .where("key", "=", key)
+        .where("state", "=", "in_flight")
+        .execute();
+    },
+    async sweepExpired(now: Date): Promise<number> {
+      const deleted = await db
+        .deleteFrom("idempotency_records")
+        .where("expires_at", "<=", now)
+        .executeTakeFirst();
+      return Number(deleted.numDeletedRows);
+    },
+  };
+}
+
+export type IdempotencyRepository = ReturnType<typeof makeIdempotencyRepository>;

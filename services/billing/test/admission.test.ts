@@ -1,0 +1,481 @@
+import { randomUUID } from "node:crypto";
+import { connectBus, type Bus } from "@pasarela/bus";
+import { billing, wsfe, type Environment } from "@pasarela/contracts";
+import { startTracing } from "@pasarela/telemetry";
+import { capturingLogger, fileInfra, type FileInfra } from "@pasarela/testing";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { loadConfig, startBilling } from "../src/index.js";
+
+const HOUR = 3_600_000;
+
+/**
+ * Issuance admission against real NATS and PostgreSQL, with billing's clock in the test's
+ * hands: quota per period, the rejection cap's rolling hour and Idempotency-Key expiry.
+ */
+describe("billing: admission of issuances (quota, rejection cap, Idempotency-Key)", () => {
+  let infra: FileInfra;
+  let client: Bus;
+  let stop: () => Promise<void>;
+  let sweep: () => Promise<void>;
+  let clock = Date.now();
+  const { logger } = capturingLogger("billing");
+
+  beforeAll(async () => {
+    infra = await fileInfra();
+    const config = loadConfig({
+      NATS_URL: infra.natsUrl,
+      NATS_PREFIX: infra.prefix,
+      DATABASE_URL: infra.databaseUrl,
+      API_KEY_PEPPER: "test-pepper-test-pepper-test-pepper-0123",
+      QUOTA_RESERVATION_TTL_MS: "60000",
+    });
+    const service = await startBilling(config, logger, { now: () => new Date(clock) });
+    stop = service.stop;
+    sweep = service.deps.sweep;
+    client = await connectBus({
+      url: infra.natsUrl,
+      prefix: infra.prefix,
+      name: "test",
+      logger,
+      tracer: startTracing({ service: "test" }).tracer,
+    });
+  });
+
+  afterAll(async () => {
+    await client?.close();
+    await stop?.();
+    await infra?.cleanup();
+  });
+
+  const value = <T>(result: { ok: true; value: T } | { ok: false; error: { message: string } }) => {
+    if (!result.ok) throw new Error(result.error.message);
+    return result.value;
+  };
+
+  async function account(plan?: { facturas: number; padrones?: number; cap?: number }) {
+    const { accountId } = value(await client.request(billing.accountCreate, { name: "Cuenta" }));
+    if (plan) {
+      const name = `p-${randomUUID().slice(0, 8)}`;
+      value(
+        await client.request(billing.planCreate, {
+          name,
+          facturas: plan.facturas,
+          padrones: plan.padrones ?? 10,
+          ...(plan.cap === undefined ? {} : { rejectionCapPerHour: plan.cap }),
+        }),
+      );
+      value(await client.request(billing.planAssign, { accountId, plan: name }));
+    }
+    return accountId;
+  }
+
+  const admit = (
+    accountId: string,
+    environment: Environment,
+    key?: { key: string; fingerprint: string },
+    requestId: string = randomUUID(),
+  ) =>
+    client.request(
+      billing.facturaAdmit,
+      {
+        environment,
+        ...(key ? { idempotencyKey: key.key, fingerprint: key.fingerprint } : {}),
+      },
+      { accountId, requestId },
+    );
+
+  const complete = (
+    accountId: string,
+    requestId: string,
+    environment: Environment,
+    answer: { status: number; body?: unknown; code?: string; key?: string },
+  ) =>
+    client.request(
+      billing.facturaComplete,
+      {
+        environment,
+        outcome:
+          answer.status === 200 || answer.status === 422
+            ? "final"
+            : answer.status >= 500
+              ? "unknown"
+              : "refused",
+        status: answer.status,
+        body: answer.body ?? {},
+        ...(answer.code ? { code: answer.code } : {}),
+        ...(answer.key ? { idempotencyKey: answer.key } : {}),
+      },
+      { accountId, requestId },
+    );
+
+  /** admits and completes one issuance with `status`; answers the admission */
+  async function issuance(
+    accountId: string,
+    environment: Environment,
+    status: number,
+    code?: string,
+  ) {
+    const requestId = randomUUID();
+    const admitted = await admit(accountId, environment, undefined, requestId);
+    if (admitted.ok) value(await complete(accountId, requestId, environment, { status, code }));
+    return admitted;
+  }
+
+  const usage = async (accountId: string) =>
+    value(await client.request(billing.accountUsage, { accountId }));
+
+  describe("quota", () => {
+    it("new accounts are on the default plan inicial: 100 facturas, 500 padrones, monthly, cap 50", async () => {
+      const accountId = await account();
+      expect(await usage(accountId)).toMatchObject({
+        plan: {
+          name: "inicial",
+          facturas: 100,
+          padrones: 500,
+          periodo: "mensual",
+          rejectionCapPerHour: 50,
+        },
+        facturas: { quota: 100, used: 0, left: 100 },
+        padrones: { quota: 500, used: 0, left: 500 },
+      });
+    });
+
+    it("counts only production CAEs: not homologacion, not rejections, not failures", async () => {
+      const accountId = await account({ facturas: 5 });
+      await issuance(accountId, "homologacion", 200);
+      await issuance(accountId, "produccion", 422, "AUTHORITY_REJECTED");
+      await issuance(accountId, "produccion", 403, "SERVICE_NOT_DELEGATED");
+      await issuance(accountId, "produccion", 200);
+      expect((await usage(accountId)).facturas).toEqual({ quota: 5, used: 1, left: 4 });
+    });
+
+    it("answers 402 with the exact message once the period's quota is used; the next period starts afresh", async () => {
+      const accountId = await account({ facturas: 1 });
+      expect((await issuance(accountId, "produccion", 200)).ok).toBe(true);
+      const refused = await admit(accountId, "produccion");
+      expect(refused).toEqual({
+        ok: false,
+        error: {
+          code: "QUOTA_FACTURAS_EXHAUSTED",
+          message: "Cuota de facturas del período agotada",
+        },
+      });
+      // homologacion is never metered
+      expect((await admit(accountId, "homologacion")).ok).toBe(true);
+      const saved = clock;
+      clock += 32 * 24 * HOUR;
+      try {
+        expect(await admit(accountId, "produccion")).toEqual({
+          ok: true,
+          value: { decision: "proceed" },
+        });
+      } finally {
+        clock = saved;
+      }
+    });
+
+    it("with 1 left, 20 concurrent admissions reserve exactly one", async () => {
+      const accountId = await account({ facturas: 3 });
+      await issuance(accountId, "produccion", 200);
+      await issuance(accountId, "produccion", 200);
+      const results = await Promise.all(
+        Array.from({ length: 20 }, () => admit(accountId, "produccion")),
+      );
+      expect(results.filter((r) => r.ok)).toHaveLength(1);
+      const refused = results.filter((r) => !r.ok);
+      expect(refused).toHaveLength(19);
+      for (const r of refused) expect(r.ok ? "" : r.error.code).toBe("QUOTA_FACTURAS_EXHAUSTED");
+    });
+
+    it("a reservation never reported back stops holding quota once it expires, and is swept", async () => {
+      const accountId = await account({ facturas: 1 });
+      expect((await admit(accountId, "produccion")).ok).toBe(true);
+      expect((await admit(accountId, "produccion")).ok).toBe(false);
+      clock += 61_000;
+      expect((await usage(accountId)).facturas.used).toBe(0);
+      await sweep();
+      const requestId = randomUUID();
+      expect((await admit(accountId, "produccion", undefined, requestId)).ok).toBe(true);
+      value(await complete(accountId, requestId, "produccion", { status: 200 }));
+      expect((await usage(accountId)).facturas.used).toBe(1);
+    });
+  });
+
+  describe("rejection cap", () => {
+    it("429 after the cap in one environment only, saying when; clears as the hour passes", async () => {
+      const accountId = await account({ facturas: 10, cap: 3 });
+      const start = clock;
+      for (let i = 0; i < 3; i++) {
+        clock = start + i * 60_000;
+        await issuance(
+          accountId,
+          "homologacion",
+          422,
+          i === 0 ? "TOTALS_INVALID" : "AUTHORITY_REJECTED",
+        );
+      }
+      clock = start + 10 * 60_000;
+      const capped = await admit(accountId, "homologacion");
+      expect(capped.ok).toBe(false);
+      if (capped.ok) return;
+      expect(capped.error.code).toBe("REJECTION_CAP");
+      expect(capped.error.message.startsWith("Demasiados comprobantes rechazados")).toBe(true);
+      // the oldest leaves the window at start + 1 h: 50 minutes from now
+      expect(capped.error.details).toMatchObject({
+        retryAfterSeconds: 50 * 60,
+        acceptedFrom: new Date(start + HOUR).toISOString(),
+      });
+      expect(capped.error.message).toContain(new Date(start + HOUR).toISOString());
+      // produccion is another window
+      expect((await admit(accountId, "produccion")).ok).toBe(true);
+      // a 422 that is not a rejection of the voucher (a reused key) and a 200 do not count
+      clock = start + HOUR - 1;
+      expect((await admit(accountId, "homologacion")).ok).toBe(false);
+      clock = start + HOUR;
+      expect((await admit(accountId, "homologacion")).ok).toBe(true);
+      clock = start;
+    });
+
+    it("authorized issuances do not count toward the cap", async () => {
+      const accountId = await account({ facturas: 10, cap: 1 });
+      await issuance(accountId, "homologacion", 200);
+      await issuance(accountId, "homologacion", 200);
+      expect((await admit(accountId, "homologacion")).ok).toBe(true);
+    });
+  });
+
+  describe("Idempotency-Key", () => {
+    const key = () => ({ key: `pedido-${randomUUID()}`, fingerprint: randomUUID() });
+
+    it("replays the first answer for the same body; 422 for another body; 409 while in flight", async () => {
+      const accountId = await account();
+      const k = key();
+      const first = randomUUID();
+      expect(await admit(accountId, "homologacion", k, first)).toEqual({
+        ok: true,
+        value: { decision: "proceed" },
+      });
+      const inFlight = await admit(accountId, "homologacion", k);
+      expect(inFlight.ok ? "" : inFlight.error.code).toBe("IDEMPOTENCY_IN_PROGRESS");
+      const other = await admit(accountId, "homologacion", { ...k, fingerprint: "otro" });
+      expect(other.ok ? "" : other.error.code).toBe("IDEMPOTENCY_KEY_REUSED");
+      const body = { resultado: "A", cae: "12345678901234", cbteNro: 7 };
+      value(await complete(accountId, first, "homologacion", { status: 200, body, key: k.key }));
+      expect(await admit(accountId, "homologacion", k)).toEqual({
+        ok: true,
+        value: { decision: "replay", status: 200, body },
+      });
+      // keys are the account's: another account's same key is its own
+      expect((await admit(await account(), "homologacion", k)).ok).toBe(true);
+    });
+
+    it("a refusal before the authority unbinds the key; a 502 keeps it bound to that attempt", async () => {
+      const accountId = await account();
+      const k = key();
+      const first = randomUUID();
+      expect((await admit(accountId, "homologacion", k, first)).ok).toBe(true);
+      value(await complete(accountId, first, "homologacion", { status: 400, key: k.key }));
+      const second = randomUUID();
+      expect(
+        await admit(accountId, "homologacion", { ...k, fingerprint: "corregido" }, second),
+      ).toEqual({
+        ok: true,
+        value: { decision: "proceed" },
+      });
+      value(await complete(accountId, second, "homologacion", { status: 502, key: k.key }));
+      expect(await admit(accountId, "homologacion", { ...k, fingerprint: "corregido" })).toEqual({
+        ok: true,
+        value: { decision: "resolve", requestId: second },
+      });
+    });
+
+    it("keys expire after 24 h: the same key then admits a new issuance", async () => {
+      const accountId = await account();
+      const k = key();
+      const first = randomUUID();
+      expect((await admit(accountId, "homologacion", k, first)).ok).toBe(true);
+      value(
+        await complete(accountId, first, "homologacion", {
+          status: 200,
+          body: { cae: "1" },
+          key: k.key,
+        }),
+      );
+      const start = clock;
+      clock = start + 24 * HOUR - 1;
+      expect((await admit(accountId, "homologacion", k)).ok && "replay").toBe("replay");
+      clock = start + 24 * HOUR;
+      expect(await admit(accountId, "homologacion", k)).toEqual({
+        ok: true,
+        value: { decision: "proceed" },
+      });
+      clock = start;
+    });
+
+    it("a 429 or a 402 does not bind the key", async () => {
+      const accountId = await account({ facturas: 0 });
+      const k = key();
+      const refused = await admit(accountId, "produccion", k);
+      expect(refused.ok ? "" : refused.error.code).toBe("QUOTA_FACTURAS_EXHAUSTED");
+      expect(await admit(accountId, "homologacion", { ...k, fingerprint: "otro" })).toEqual({
+        ok: true,
+        value: { decision: "proceed" },
+      });
+    });
+  });
+
+  describe("the voucher events (a crash between the authority's answer and the caller's)", () => {
+    const eventually = async <T>(probe: () => Promise<T | undefined>): Promise<T> => {
+      for (let i = 0; i < 400; i++) {
+        const value = await probe();
+        if (value !== undefined) return value;
+        await new Promise((r) => setTimeout(r, 25));
+      }
+      throw new Error("timed out");
+    };
+    const reply: wsfe.FacturaIssueReply = {
+      resultado: "A",
+      cae: "74123456789012",
+      caeVencimiento: "20261202",
+      cbteNro: 12,
+      ptoVta: 3,
+      cbteTipo: 11,
+      cbteFch: "20261122",
+      impTotal: "1000.00",
+      impNeto: "1000.00",
+      impIVA: "0.00",
+      impTrib: "0.00",
+      impTotConc: "0.00",
+      impOpEx: "0.00",
+      moneda: { id: "PES", cotizacion: "1", mismaMonedaExtranjera: false },
+      observaciones: [],
+      qr: "https://www.afip.gob.ar/fe/qr/?p=e30=",
+    };
+    const outcome = (accountId: string, requestId: string, key: string | null) => ({
+      version: 1 as const,
+      comprobanteId: randomUUID(),
+      accountId,
+      environment: "produccion" as const,
+      representada: "20111111112",
+      ptoVta: 3,
+      cbteTipo: 11,
+      cbteNro: 12,
+      cbteFch: "20261122",
+      totales: {
+        impTotal: "1000.00",
+        impNeto: "1000.00",
+        impIVA: "0.00",
+        impTrib: "0.00",
+        impTotConc: "0.00",
+        impOpEx: "0.00",
+      },
+      moneda: { id: "PES", cotizacion: "1" },
+      requestId,
+      idempotencyKey: key,
+      occurredAt: new Date(clock).toISOString(),
+    });
+
+    it("an authorization never reported by the edge completes the key and commits the quota, once", async () => {
+      const accountId = await account({ facturas: 3 });
+      const k = { key: `pedido-${randomUUID()}`, fingerprint: "f" };
+      const requestId = randomUUID();
+      expect((await admit(accountId, "produccion", k, requestId)).ok).toBe(true);
+      const event = {
+        ...outcome(accountId, requestId, k.key),
+        cae: reply.cae,
+        caeVencimiento: reply.caeVencimiento,
+        observaciones: [],
+        reply,
+      };
+      const id = wsfe.comprobanteEventId(event.comprobanteId, "autorizado");
+      await client.publish(wsfe.comprobanteAutorizado, { id, ...event });
+      const replayed = await eventually(async () => {
+        const r = await admit(accountId, "produccion", k);
+        return r.ok && r.value.decision === "replay" ? r.value : undefined;
+      });
+      expect(replayed).toEqual({
+        decision: "replay",
+        status: 200,
+        body: wsfe.facturaHttpReply(reply),
+      });
+      // delivered again under another message id: applied once
+      await client.publish(wsfe.comprobanteAutorizado, { id, ...event });
+      await client.publish(wsfe.comprobanteAutorizado, {
+        id: `${id}-otra-vez`,
+        ...event,
+      });
+      await eventually(async () =>
+        (await usage(accountId)).facturas.used === 1 ? true : undefined,
+      );
+      expect((await usage(accountId)).facturas).toEqual({ quota: 3, used: 1, left: 2 });
+    });
+
+    it("the edge's answer, PDF link and all, replaces the one its event completed first", async () => {
+      const accountId = await account({ facturas: 3 });
+      const k = { key: `pedido-${randomUUID()}`, fingerprint: "f" };
+      const requestId = randomUUID();
+      expect((await admit(accountId, "produccion", k, requestId)).ok).toBe(true);
+      const event = {
+        ...outcome(accountId, requestId, k.key),
+        cae: reply.cae,
+        caeVencimiento: reply.caeVencimiento,
+        observaciones: [],
+        reply,
+      };
+      await client.publish(wsfe.comprobanteAutorizado, {
+        id: wsfe.comprobanteEventId(event.comprobanteId, "autorizado"),
+        ...event,
+      });
+      await eventually(async () => {
+        const r = await admit(accountId, "produccion", k);
+        return r.ok && r.value.decision === "replay" ? r.value : undefined;
+      });
+      const answered = {
+        ...wsfe.facturaHttpReply(reply),
+        pdfUrl: "https://pasarela.example/comprobantes/abc.pdf",
+      };
+      value(
+        await complete(accountId, requestId, "produccion", {
+          status: 200,
+          body: answered,
+          key: k.key,
+        }),
+      );
+      expect(await admit(accountId, "produccion", k)).toEqual({
+        ok: true,
+        value: { decision: "replay", status: 200, body: answered },
+      });
+      expect((await usage(accountId)).facturas).toEqual({ quota: 3, used: 1, left: 2 });
+    });
+
+    it("a rejection learnt from its event counts toward the cap once and is replayed as the 422", async () => {
+      const accountId = await account({ facturas: 3, cap: 1 });
+      const k = { key: `pedido-${randomUUID()}`, fingerprint: "f" };
+      const requestId = randomUUID();
+      expect((await admit(accountId, "homologacion", k, requestId)).ok).toBe(true);
+      const event = {
+        ...outcome(accountId, requestId, k.key),
+        environment: "homologacion" as const,
+        observaciones: [],
+        errores: [{ code: 10016, msg: "El numero o fecha del comprobante no se corresponde" }],
+      };
+      const id = wsfe.comprobanteEventId(event.comprobanteId, "rechazado");
+      await client.publish(wsfe.comprobanteRechazado, { id, ...event });
+      await client.publish(wsfe.comprobanteRechazado, { id: `${id}-bis`, ...event });
+      const replayed = await eventually(async () => {
+        const r = await admit(accountId, "homologacion", k);
+        return r.ok && r.value.decision === "replay" ? r.value : undefined;
+      });
+      expect(replayed.status).toBe(422);
+      expect(replayed.body).toMatchObject({
+        code: "AUTHORITY_REJECTED",
+        resultado: "R",
+        errores: event.errores,
+        details: { ptoVta: 3, cbteTipo: 11, cbteNro: 12 },
+      });
+      const capped = await admit(accountId, "homologacion");
+      expect(capped.ok ? "" : capped.error.code).toBe("REJECTION_CAP");
+      expect((await admit(accountId, "produccion")).ok).toBe(true);
+    });
+  });
+});

@@ -1,0 +1,81 @@
+import { consumeEachEvent, consumeJobs, done, ensureJobStream } from "@pasarela/bus";
+import { mail, wsfe } from "@pasarela/contracts";
+import { startService, type RunningService } from "@pasarela/service";
+import type { Logger } from "@pasarela/telemetry";
+import { makeSmtpSender } from "./adapters/smtp.js";
+import type { MailConfig } from "./config.js";
+import { makeComprobanteWorker } from "./worker.js";
+
+export { loadConfig, type MailConfig } from "./config.js";
+export { startMailSink, type MailSink, type SinkOptions } from "./sink.js";
+export { makeSmtpSender, type OutgoingMail, type SmtpSender } from "./adapters/smtp.js";
+
+/** Nothing for tests to reach into: the mail service is observed through SMTP and wsfe. */
+export type MailDeps = object;
+
+/** The durable consumers' names: one each, shared by every instance. */
+const JOBS_DURABLE = "mail";
+const AUTORIZADO_DURABLE = "mail-emision";
+
+/**
+ * Starts the mail service: it answers no request subject of its own (only health); it sends
+ * the queued e-mails and queues the automatic one of each voucher issued with `email`.
+ */
+export async function startMail(
+  config: MailConfig,
+  logger?: Logger,
+): Promise<RunningService<MailDeps>> {
+  return startService<never, MailDeps>({
+    name: "mail",
+    settings: config,
+    ...(logger ? { logger } : {}),
+    start: async ({ bus, logger: serviceLogger }) => {
+      const smtp = makeSmtpSender(config.SMTP_URL);
+      await ensureJobStream(bus, mail.comprobanteJob);
+      const jobs = await consumeJobs(bus, mail.comprobanteJob, {
+        durable: JOBS_DURABLE,
+        logger: serviceLogger,
+        concurrency: config.MAIL_CONCURRENCY,
+        handler: makeComprobanteWorker({
+          bus,
+          smtp,
+          from: config.MAIL_FROM,
+          policy: {
+            retryForMs: config.MAIL_RETRY_FOR_MS,
+            baseMs: config.MAIL_RETRY_BASE_MS,
+            maxDelayMs: config.MAIL_RETRY_MAX_DELAY_MS,
+          },
+        }),
+      });
+      // issuance with `email`: wsfe recorded the recipient `pending`; queue its send once
+      const emision = await consumeEachEvent(bus, wsfe.comprobanteAutorizado, {
+        durable: AUTORIZADO_DURABLE,
+        logger: serviceLogger,
+        handler: async (event, info) => {
+          const queued = await bus.request(
+            wsfe.emailSend,
+            {
+              environment: event.environment,
+              representada: event.representada,
+              ptoVta: event.ptoVta,
+              cbteTipo: event.cbteTipo,
+              cbteNro: event.cbteNro,
+              emision: true,
+            },
+            { accountId: event.accountId, requestId: event.requestId },
+          );
+          if (queued.ok || queued.error.code !== "SERVICE_UNAVAILABLE") return done;
+          info.logger.warn({ eventId: event.id }, "automatic e-mail not queued yet");
+          return { kind: "retry", delayMs: 5_000 };
+        },
+      });
+      return {
+        bindings: [],
+        stop: async () => {
+          await Promise.all([jobs.stop(), emision.stop()]);
+          smtp.close();
+        },
+      };
+    },
+  });
+}

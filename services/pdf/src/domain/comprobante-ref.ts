@@ -1,0 +1,11 @@
+import type { pdf } from "@pasarela/contracts";
+
+/** A voucher named by the five fields of spec §7.2. */
+export type ComprobanteRef = pdf.ComprobanteKey;
+
+const pad = (value: number, width: number) => String(value).padStart(width, "0");
+
+/** `<cuit>_<tipo>_<ptoVta>-<nro>.pdf`, numbers padded as the voucher prints them. */
+export function pdfFilename(ref: ComprobanteRef): string {
+  return `${ref.representada}_${pad(ref.cbteTipo, 3)}_${pad(ref.ptoVta, 5)}-${pad(ref.cbteNro, 8)}.pdf`;
+}

@@ -1,0 +1,60 @@
+import { startService, type RunningService } from "@pasarela/service";
+import type { Logger } from "@pasarela/telemetry";
+import { loadFonts } from "./adapters/fonts.js";
+import { filesystemStore, type PdfStore } from "./adapters/storage.js";
+import type { PdfConfig } from "./config.js";
+import type { PdfDatabase } from "./db/database.js";
+import { migrations, schema } from "./db/migrations/index.js";
+import { makeLinksRepository } from "./db/repositories/links.js";
+import { makeDocuments } from "./documents.js";
+import { linkTtlMs } from "./handlers/links.js";
+import { pdfBindings } from "./service.js";
+
+export { loadConfig, type PdfConfig } from "./config.js";
+export { migrations, schema } from "./db/migrations/index.js";
+export { filesystemStore, type PdfStore } from "./adapters/storage.js";
+export { loadFonts } from "./adapters/fonts.js";
+export { renderComprobante, type Impresion } from "./domain/layout.js";
+
+export interface PdfOptions {
+  logger?: Logger;
+  /** the clock links expire by; tests move it */
+  now?: () => Date;
+  /** another store than the filesystem directory of PDF_STORAGE_DIR */
+  store?: PdfStore;
+  /** how long the registry's answer for an issuer is kept (found, not found) */
+  registryCacheMs?: { hit?: number; miss?: number };
+}
+
+/** Starts the pdf service on the bus; used by main.ts and by tests in-process. */
+export async function startPdf(
+  config: PdfConfig,
+  options: PdfOptions = {},
+): Promise<RunningService<object>> {
+  return startService<PdfDatabase, object>({
+    name: "pdf",
+    settings: config,
+    database: { schema, migrations },
+    ...(options.logger ? { logger: options.logger } : {}),
+    start: ({ bus, db }) => {
+      const documents = makeDocuments({
+        bus,
+        store: options.store ?? filesystemStore(config.PDF_STORAGE_DIR),
+        // read at start: a missing font fails the start, not a voucher
+        fonts: loadFonts(),
+        ...(options.registryCacheMs ? { registryCacheMs: options.registryCacheMs } : {}),
+      });
+      return Promise.resolve({
+        bindings: pdfBindings({
+          documents,
+          links: makeLinksRepository(db!.db),
+          link: {
+            publicUrl: config.PDF_PUBLIC_URL,
+            ttlMs: linkTtlMs(config.PDF_LINK_TTL_DAYS),
+            now: options.now ?? (() => new Date()),
+          },
+        }),
+      });
+    },
+  });
+}

@@ -1,0 +1,82 @@
+import type { wsfe } from "@pasarela/contracts";
+import type { StoredComprobante } from "../db/repositories/comprobantes.js";
+import { buildQrUrl, type PreparedVoucher } from "./issuance/index.js";
+
+/**
+ * The stored voucher as `wsfe.emitido.get` answers it: the request as resolved when it was
+ * sent (receiver, items, VAT, tributes, dates) with the totals, the rate and the verdict that
+ * were stored beside it. Only authorized and rejected vouchers are read.
+ */
+export function emitidoOf(stored: StoredComprobante): wsfe.Emitido {
+  const voucher = stored.request as PreparedVoucher;
+  const { series } = stored;
+  return {
+    state: stored.state === "authorized" ? "authorized" : "rejected",
+    environment: series.environment,
+    cuit: series.cuit,
+    ptoVta: series.ptoVta,
+    cbteTipo: series.cbteTipo,
+    cbteNro: stored.cbteNro,
+    concepto: voucher.concepto,
+    cbteFch: stored.cbteFch,
+    ...(voucher.fchServDesde !== undefined ? { fchServDesde: voucher.fchServDesde } : {}),
+    ...(voucher.fchServHasta !== undefined ? { fchServHasta: voucher.fchServHasta } : {}),
+    ...(voucher.fchVtoPago !== undefined ? { fchVtoPago: voucher.fchVtoPago } : {}),
+    receptor: {
+      docTipo: stored.docTipo,
+      docNro: stored.docNro,
+      condicionIvaReceptorId: voucher.receptor.condicionIvaReceptorId,
+      ...(voucher.receptor.razonSocial !== undefined
+        ? { razonSocial: voucher.receptor.razonSocial }
+        : {}),
+      ...(voucher.receptor.domicilio !== undefined
+        ? { domicilio: voucher.receptor.domicilio }
+        : {}),
+    },
+    items: voucher.items.map((item) => ({
+      ...(item.codigo !== undefined ? { codigo: item.codigo } : {}),
+      descripcion: item.descripcion,
+      cantidad: item.cantidad,
+      precioUnitario: item.precioUnitario,
+      alicuotaIva: item.alicuotaIva,
+      bonificacion: item.bonificacion,
+      ...(item.unidadMedida !== undefined ? { unidadMedida: item.unidadMedida } : {}),
+      importe: item.importe,
+    })),
+    iva: voucher.iva.map(({ id, alicuota, baseImp, importe }) => ({
+      id,
+      alicuota,
+      baseImp,
+      importe,
+    })),
+    tributos: voucher.tributos.map((t) => ({
+      id: t.id,
+      ...(t.descripcion !== undefined ? { descripcion: t.descripcion } : {}),
+      baseImponible: t.baseImponible,
+      alicuota: t.alicuota,
+      importe: t.importe,
+    })),
+    totales: { ...stored.totales },
+    moneda: { id: stored.moneda.id, cotizacion: stored.moneda.cotizacion },
+    comprobantesAsociados: voucher.comprobantesAsociados.map((a) => ({ ...a })),
+    opcionales: voucher.opcionales.map(({ id, valor }) => ({ id, valor })),
+    cae: stored.cae,
+    caeVencimiento: stored.caeVencimiento,
+    qr:
+      stored.state === "authorized" && stored.cae
+        ? buildQrUrl({
+            cbteFch: stored.cbteFch,
+            cuit: series.cuit,
+            ptoVta: series.ptoVta,
+            cbteTipo: series.cbteTipo,
+            cbteNro: stored.cbteNro,
+            importe: stored.totales.impTotal,
+            moneda: stored.moneda.id,
+            cotizacion: stored.moneda.cotizacion,
+            docTipo: stored.docTipo,
+            docNro: stored.docNro,
+            codAut: stored.cae,
+          })
+        : null,
+  };
+}

@@ -1,0 +1,90 @@
+import { ok } from "@pasarela/errors";
+import type { Logger } from "@pasarela/telemetry";
+import type { WsfeAdapter } from "../adapters/wsfe.js";
+import type { ComprobantesRepository } from "../db/repositories/comprobantes.js";
+import type { VoucherEvents } from "./events.js";
+import type { Reconciler } from "./reconcile.js";
+import type { SeriesWriter } from "./series-writer.js";
+
+/** An event is republished only once its voucher has been settled this long. */
+const UNPUBLISHED_AFTER_MS = 10_000;
+const UNPUBLISHED_BATCH = 200;
+
+export interface ReconciliationSweep {
+  /** one pass over every unsettled series and unpublished event; never throws */
+  run(): Promise<void>;
+  stop(): void;
+}
+
+/**
+ * Reconciliation without waiting for the next issuance on a series (ARCHITECTURE §5.4): at
+ * start-up and every `intervalMs`, each series with a voucher left `pending` or `unknown` is
+ * reconciled as its writer, so a voucher authorized just before a crash is adopted and its
+ * event published even if nobody issues on that series again. Holding the series' lease means
+ * no live instance is waiting on those vouchers: one that is waits for the lease to run out
+ * (a dead holder's), which `waitMs` must outlast. Events left unpublished are sent again.
+ */
+export function startReconciliationSweep(deps: {
+  wsfe: Pick<WsfeAdapter, "ultimoAutorizado">;
+  comprobantes: Pick<ComprobantesRepository, "unresolvedSeries" | "unresolved" | "unpublished">;
+  writer: SeriesWriter;
+  reconcile: Reconciler;
+  events: VoucherEvents;
+  logger: Logger;
+  intervalMs: number;
+  /** how long one series may wait for its lease and its authority calls */
+  waitMs: number;
+  now?: () => number;
+}): ReconciliationSweep {
+  const now = deps.now ?? Date.now;
+  let running: Promise<void> | undefined;
+  let timer: NodeJS.Timeout | undefined;
+  let stopped = false;
+
+  async function pass(): Promise<void> {
+    for (const { series, accountId } of await deps.comprobantes.unresolvedSeries()) {
+      if (stopped) return;
+      const deadline = now() + deps.waitMs;
+      const settled = await deps.writer.run(series, deadline, async (held) => {
+        const caller = { accountId, cuit: series.cuit, environment: series.environment, deadline };
+        const open = await deps.comprobantes.unresolved(series);
+        if (open.length === 0) return ok(undefined);
+        const last = await deps.wsfe.ultimoAutorizado(caller, series);
+        if (!last.ok) return last;
+        return deps.reconcile(caller, series, last.value, open, held);
+      });
+      if (!settled.ok) {
+        deps.logger.warn({ series, error: settled.error.message }, "series not reconciled yet");
+      }
+    }
+    for (const v of await deps.comprobantes.unpublished(UNPUBLISHED_AFTER_MS, UNPUBLISHED_BATCH)) {
+      await deps.events.publishOutcome(v);
+    }
+  }
+
+  function run(): Promise<void> {
+    running ??= pass()
+      .catch((error: unknown) => deps.logger.warn({ err: error }, "reconciliation sweep failed"))
+      .finally(() => {
+        running = undefined;
+      });
+    return running;
+  }
+
+  function schedule(ms: number) {
+    if (stopped) return;
+    timer = setTimeout(() => {
+      void run().then(() => schedule(deps.intervalMs));
+    }, ms);
+    timer.unref();
+  }
+  schedule(0);
+
+  return {
+    run,
+    stop() {
+      stopped = true;
+      clearTimeout(timer);
+    },
+  };
+}

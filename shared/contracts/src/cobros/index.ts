@@ -1,0 +1,15 @@
+export {
+  cuentaSet,
+  LINK_ESTADOS,
+  LINK_LIST_MAX,
+  linkCobroSchema,
+  linkCreate,
+  linkEstadoSchema,
+  linkGet,
+  linkList,
+  linkPagado,
+  montoInputSchema,
+  montoTextSchema,
+  webhookReceive,
+  type LinkCobro,
+} from "./link.js";

@@ -1,0 +1,1 @@
+export { comprobanteJob, type ComprobanteJob } from "./comprobante-job.js";

@@ -1,0 +1,317 @@
+import * as billing from "./billing/index.js";
+import * as catalog from "./catalog/index.js";
+import * as cobros from "./cobros/index.js";
+import { healthContract } from "./common/health.js";
+import type { Contract, EventContract, JobContract } from "./contract.js";
+import * as mail from "./mail/index.js";
+import * as padron from "./padron/index.js";
+import * as pdf from "./pdf/index.js";
+import * as ticket from "./ticket/index.js";
+import * as wsfe from "./wsfe/index.js";
+import * as wsfex from "./wsfex/index.js";
+
+/**
+ * Who may do what on NATS. Each process connects with its own identity (NATS_USER), and the
+ * server grants it only the subjects below: the ones it answers (every contract of its own
+ * namespace, derived, plus its health subject), the ones it calls, the events it publishes and
+ * listens to, and the JetStream API calls it makes. `natsAuthorization` turns this map into
+ * the server's configuration, so the grants cannot drift from the contracts; a unit test
+ * checks every service's source against it.
+ */
+export interface Grant {
+  /** the contract namespace it answers; none for pure callers (edge, operator CLI) */
+  readonly serves?: Readonly<Record<string, unknown>>;
+  readonly calls: readonly Contract[];
+  readonly publishes: readonly EventContract[];
+  /** events received on a core subscription (cache invalidation) */
+  readonly listens: readonly EventContract[];
+  /** creates or updates the EVENTS stream on start */
+  readonly managesStream?: boolean;
+  /** durable JetStream consumers of the EVENTS stream it reads, by durable name */
+  readonly consumes?: readonly string[];
+  /** the events those durable consumers read */
+  readonly reads?: readonly EventContract[];
+  /** job kinds it queues (and whose work-queue stream it may create) */
+  readonly enqueues?: readonly JobContract[];
+  /** job kinds it works through a durable consumer of their stream, by durable name */
+  readonly works?: readonly { readonly job: JobContract; readonly durable: string }[];
+}
+
+export const isContract = (value: unknown): value is Contract =>
+  typeof value === "object" &&
+  value !== null &&
+  typeof (value as Contract).subject === "string" &&
+  "request" in value &&
+  "reply" in value;
+
+export const isEventContract = (value: unknown): value is EventContract =>
+  typeof value === "object" &&
+  value !== null &&
+  typeof (value as EventContract).subject === "string" &&
+  (value as EventContract).subject.startsWith("evt.") &&
+  "schema" in value;
+
+/**
+ * The request/reply contracts of a namespace (`billing`, `ticket`, …), by subject: the order
+ * of a module namespace's keys is not the same under every loader.
+ */
+export function contractsOf(namespace: Readonly<Record<string, unknown>>): Contract[] {
+  return Object.values(namespace)
+    .filter(isContract)
+    .sort((a, b) => a.subject.localeCompare(b.subject));
+}
+
+/** Services behind the edge whose health the edge asks for (`<name>.health.get`). */
+const served = { billing, ticket, catalog, wsfe, wsfex, padron, pdf, mail, cobros } as const;
+
+export const natsGrants = {
+  billing: {
+    serves: billing,
+    calls: [],
+    publishes: [billing.keyRevoked],
+    listens: [],
+    managesStream: true,
+    consumes: ["billing-comprobantes", "billing-uso", "billing-cobros"],
+    reads: [
+      wsfe.comprobanteAutorizado,
+      wsfe.comprobanteRechazado,
+      billing.usoRegistrado,
+      cobros.linkPagado,
+    ],
+  },
+  ticket: {
+    serves: ticket,
+    calls: [],
+    publishes: [ticket.certificadoActivado],
+    listens: [],
+    managesStream: true,
+  },
+  catalog: { serves: catalog, calls: [], publishes: [], listens: [] },
+  wsfe: {
+    serves: wsfe,
+    calls: [ticket.accessGet, ticket.representadaGet, catalog.clienteGet, catalog.productoGet],
+    publishes: [wsfe.comprobanteAutorizado, wsfe.comprobanteRechazado, wsfe.comprobanteNoEmitido],
+    listens: [ticket.certificadoActivado],
+    managesStream: true,
+    enqueues: [mail.comprobanteJob],
+  },
+  wsfex: {
+    serves: wsfex,
+    calls: [ticket.accessGet],
+    publishes: [],
+    listens: [ticket.certificadoActivado],
+  },
+  padron: {
+    serves: padron,
+    calls: [ticket.accessGet],
+    publishes: [],
+    listens: [ticket.certificadoActivado],
+  },
+  pdf: {
+    serves: pdf,
+    calls: [wsfe.emitidoGet, ticket.perfilGet, padron.constanciaGet],
+    publishes: [],
+    listens: [],
+  },
+  mail: {
+    serves: mail,
+    calls: [
+      pdf.comprobanteRender,
+      pdf.linkCreate,
+      ticket.perfilGet,
+      wsfe.emailSend,
+      wsfe.emailUpdate,
+    ],
+    publishes: [],
+    listens: [],
+    managesStream: true,
+    consumes: ["mail-emision"],
+    reads: [wsfe.comprobanteAutorizado],
+    works: [{ job: mail.comprobanteJob, durable: "mail" }],
+  },
+  cobros: {
+    serves: cobros,
+    calls: [wsfe.emitidoGet],
+    publishes: [cobros.linkPagado],
+    listens: [],
+    managesStream: true,
+  },
+  edge: {
+    calls: [
+      billing.keyVerify,
+      billing.facturaAdmit,
+      billing.facturaComplete,
+      billing.quotaReserve,
+      billing.quotaCommit,
+      billing.quotaRelease,
+      billing.usageList,
+      billing.usageSummary,
+      ...contractsOf(catalog),
+      wsfe.comprobanteGet,
+      wsfe.emailSend,
+      wsfe.facturaGet,
+      wsfe.facturaIssue,
+      wsfe.parametrosGet,
+      wsfe.ultimoComprobanteLast,
+      ...contractsOf(wsfex),
+      padron.constanciaGet,
+      padron.documentoList,
+      pdf.comprobanteRender,
+      pdf.linkCreate,
+      pdf.linkOpen,
+      ...contractsOf(cobros).filter((c) => c !== cobros.cuentaSet),
+      ...Object.keys(served).map((name) => healthContract(name)),
+    ],
+    publishes: [billing.usoRegistrado],
+    listens: [billing.keyRevoked],
+  },
+  /** the operator CLI (`npm run admin`): accounts, keys, representadas, certificates */
+  admin: {
+    calls: [
+      billing.accountCreate,
+      billing.keyCreate,
+      billing.keyList,
+      billing.keyRevoke,
+      ticket.representadaCreate,
+      ticket.representadaList,
+      ticket.certificateCreate,
+      ticket.perfilSet,
+      billing.planCreate,
+      billing.planList,
+      billing.planAssign,
+      billing.accountUsage,
+      cobros.cuentaSet,
+    ],
+    publishes: [],
+    listens: [],
+  },
+} satisfies Record<string, Grant>;
+
+export type NatsIdentity = keyof typeof natsGrants;
+
+/** The inbox a user's replies come to: only that user may subscribe to it. */
+export function natsInboxOf(user: string): string {
+  return `_INBOX.${user}`;
+}
+
+/** The JetStream stream holding `evt.>` under a subject prefix. */
+export function eventStreamOf(prefix: string | undefined): string {
+  return prefix ? `${prefix.replace(/[^A-Za-z0-9_-]/g, "_")}_EVENTS` : "EVENTS";
+}
+
+/** The JetStream stream of a job kind under a subject prefix (as the bus names it). */
+export function jobStreamOf(job: JobContract, prefix: string | undefined): string {
+  return prefix ? `${prefix.replace(/[^A-Za-z0-9_-]/g, "_")}_${job.stream}` : job.stream;
+}
+
+/** Creating a stream, or reading and updating it. */
+const streamManagement = (stream: string) => [
+  `$JS.API.STREAM.INFO.${stream}`,
+  `$JS.API.STREAM.CREATE.${stream}`,
+  `$JS.API.STREAM.UPDATE.${stream}`,
+];
+
+/** What one durable consumer of a stream needs: create/update, read, fetch, acknowledge. */
+const consumerApi = (stream: string, durable: string) => [
+  `$JS.API.CONSUMER.CREATE.${stream}.${durable}`,
+  `$JS.API.CONSUMER.CREATE.${stream}.${durable}.>`,
+  `$JS.API.CONSUMER.DURABLE.CREATE.${stream}.${durable}`,
+  `$JS.API.CONSUMER.INFO.${stream}.${durable}`,
+  `$JS.API.CONSUMER.MSG.NEXT.${stream}.${durable}`,
+  `$JS.ACK.${stream}.${durable}.>`,
+];
+
+export interface Permissions {
+  readonly publish: string[];
+  readonly subscribe: string[];
+  /** may answer requests it received (reply subjects only, one reply each) */
+  readonly allowResponses: boolean;
+}
+
+/** The subjects one identity may publish and subscribe to, under a subject prefix. */
+export function permissionsOf(identity: NatsIdentity, prefix?: string): Permissions {
+  const grant: Grant = natsGrants[identity];
+  const subject = (name: string) => (prefix ? `${prefix}.${name}` : name);
+  const stream = eventStreamOf(prefix);
+  const answers = grant.serves
+    ? [...contractsOf(grant.serves), healthContract(identity)].map((c) => subject(c.subject))
+    : [];
+  const jsApi = grant.serves
+    ? // every service reports its consumers' lag (shared/service consumer-lag)
+      ["$JS.API.INFO", `$JS.API.CONSUMER.LIST.${stream}`]
+    : [];
+  if (grant.managesStream) jsApi.push(...streamManagement(stream));
+  for (const durable of grant.consumes ?? []) jsApi.push(...consumerApi(stream, durable));
+  const jobs: string[] = [];
+  for (const job of grant.enqueues ?? []) {
+    jobs.push(subject(job.subject), ...streamManagement(jobStreamOf(job, prefix)));
+  }
+  for (const { job, durable } of grant.works ?? []) {
+    const jobStream = jobStreamOf(job, prefix);
+    jobs.push(...streamManagement(jobStream), ...consumerApi(jobStream, durable));
+  }
+  const unique = (list: string[]) => [...new Set(list)];
+  return {
+    publish: unique([
+      ...grant.calls.map((c) => subject(c.subject)),
+      ...grant.publishes.map((e) => subject(e.subject)),
+      ...jsApi,
+      ...jobs,
+    ]),
+    subscribe: unique([
+      ...answers,
+      ...grant.listens.map((e) => subject(e.subject)),
+      `${natsInboxOf(identity)}.>`,
+    ]),
+    allowResponses: answers.length > 0,
+  };
+}
+
+/** The environment variable holding an identity's password in the server's configuration. */
+export function natsPasswordVariable(identity: NatsIdentity): string {
+  return `NATS_PASSWORD_${identity.toUpperCase()}`;
+}
+
+/**
+ * A random password for one identity. nats-server parses a `$VARIABLE` taken from its
+ * environment as a configuration value, so a password there must read as a plain word:
+ * letters and digits, starting with a letter (a leading digit would make it a number).
+ */
+export function newNatsPassword(): string {
+  const bytes = globalThis.crypto.getRandomValues(new Uint8Array(24));
+  return `p${Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("")}`;
+}
+
+const quoted = (list: readonly string[]) => list.map((s) => JSON.stringify(s)).join(", ");
+
+/**
+ * The `authorization` block of nats-server's configuration (2.9 syntax): one user per
+ * identity, its password read from the server's environment (natsPasswordVariable), and its
+ * grants. Anything not granted is refused.
+ */
+export function natsAuthorization(prefix?: string): string {
+  const users = (Object.keys(natsGrants) as NatsIdentity[]).map((identity) => {
+    const p = permissionsOf(identity, prefix);
+    return [
+      `    {`,
+      `      user: ${JSON.stringify(identity)}`,
+      `      password: $${natsPasswordVariable(identity)}`,
+      `      permissions: {`,
+      `        publish: { allow: [${quoted(p.publish)}] }`,
+      `        subscribe: { allow: [${quoted(p.subscribe)}] }`,
+      ...(p.allowResponses ? [`        allow_responses: true`] : []),
+      `      }`,
+      `    }`,
+    ].join("\n");
+  });
+  return [
+    `# Generated from shared/contracts (permissions.ts): do not edit by hand.`,
+    `# Each identity's password comes from the server's environment.`,
+    `authorization {`,
+    `  users: [`,
+    users.join("\n"),
+    `  ]`,
+    `}`,
+    ``,
+  ].join("\n");
+}

@@ -1,0 +1,104 @@
+import { z } from "zod";
+import { defineContract } from "../contract.js";
+import { environmentSchema, representadaSchema } from "../common/fields.js";
+import { cbteNroSchema, cbteTipoSchema, ptoVtaSchema } from "./fields.js";
+
+const decimal = z.string().regex(/^\d+(\.\d+)?$/);
+const fecha = z.string().regex(/^\d{8}$/);
+
+/** A line as stored: amounts as exact decimal text, `importe` rounded once to cents. */
+export const emitidoItemSchema = z.object({
+  codigo: z.string().optional(),
+  descripcion: z.string(),
+  cantidad: decimal,
+  precioUnitario: decimal,
+  /** a rate in % ("21"), or `no_gravado` / `exento` */
+  alicuotaIva: z.string(),
+  bonificacion: decimal,
+  unidadMedida: z.string().optional(),
+  importe: decimal,
+});
+
+/**
+ * A voucher the account issued through the gateway, as stored when it was sent (receiver,
+ * items, VAT per rate, tributes, totals, currency) with the authority's verdict. Only final
+ * verdicts are answered: `authorized` (with its CAE) and `rejected`.
+ */
+export const emitidoSchema = z.object({
+  state: z.enum(["authorized", "rejected"]),
+  environment: environmentSchema,
+  cuit: representadaSchema,
+  ptoVta: z.number().int(),
+  cbteTipo: z.number().int(),
+  cbteNro: z.number().int(),
+  concepto: z.number().int(),
+  cbteFch: fecha,
+  fchServDesde: fecha.optional(),
+  fchServHasta: fecha.optional(),
+  fchVtoPago: fecha.optional(),
+  receptor: z.object({
+    docTipo: z.number().int(),
+    docNro: z.string(),
+    condicionIvaReceptorId: z.number().int(),
+    razonSocial: z.string().optional(),
+    domicilio: z.string().optional(),
+  }),
+  items: z.array(emitidoItemSchema),
+  iva: z.array(
+    z.object({ id: z.number().int(), alicuota: decimal, baseImp: decimal, importe: decimal }),
+  ),
+  tributos: z.array(
+    z.object({
+      id: z.number().int(),
+      descripcion: z.string().optional(),
+      baseImponible: decimal,
+      alicuota: decimal,
+      importe: decimal,
+    }),
+  ),
+  totales: z.object({
+    impTotal: decimal,
+    impNeto: decimal,
+    impIVA: decimal,
+    impTrib: decimal,
+    impTotConc: decimal,
+    impOpEx: decimal,
+  }),
+  moneda: z.object({ id: z.string(), cotizacion: decimal }),
+  comprobantesAsociados: z.array(
+    z.object({
+      cbteTipo: z.number().int(),
+      ptoVta: z.number().int(),
+      cbteNro: z.number().int(),
+      cuit: z.string().optional(),
+      cbteFch: z.string().optional(),
+    }),
+  ),
+  opcionales: z.array(z.object({ id: z.string(), valor: z.string() })),
+  cae: z.string().nullable(),
+  caeVencimiento: z.string().nullable(),
+  /** the RG 4892 QR URL (authority-ws.md §6) of an authorized voucher; null when rejected */
+  qr: z.string().nullable(),
+});
+export type Emitido = z.output<typeof emitidoSchema>;
+
+/**
+ * `wsfe.emitido.get`: the stored voucher of the account (bus header) named by all five fields
+ * (spec §7.2). Another account's voucher, one never issued through the gateway and one whose
+ * outcome is not final answer the same COMPROBANTE_NOT_FOUND. The printed voucher reads it.
+ */
+export const emitidoGet = defineContract({
+  subject: "wsfe.emitido.get",
+  request: z
+    .object({
+      environment: environmentSchema,
+      representada: representadaSchema,
+      ptoVta: ptoVtaSchema,
+      cbteTipo: cbteTipoSchema,
+      cbteNro: cbteNroSchema,
+    })
+    .strict(),
+  reply: emitidoSchema,
+  errors: ["COMPROBANTE_NOT_FOUND"],
+  timeoutMs: 5_000,
+});
