@@ -93,7 +93,7 @@ describe("kubernetes manifests (deploy/kubernetes)", () => {
       )
         .filter((e) => e.valueFrom)
         .map((e) => e.name);
-    expect(secretsOf("edge")).toEqual(["NATS_PASSWORD"]);
+    expect(secretsOf("edge")).toEqual(["NATS_PASSWORD", "DATABASE_URL"]);
     expect(secretsOf("billing")).not.toContain("KEY_ENCRYPTION_KEY");
     expect(secretsOf("ticket")).not.toContain("API_KEY_PEPPER");
   });

@@ -28,6 +28,9 @@ import { inRequestContext, registerTracing } from "./http/tracing.js";
 import { registerUsageRecording } from "./http/usage.js";
 import { registerHealthRoutes } from "./routes/health.js";
 import { routeModules, type Caller, type RouteModule } from "./routes/index.js";
+import type { PanelSettings } from "./panel/context.js";
+import { panelPlugin } from "./panel/plugin.js";
+import type { SessionStore } from "./panel/sessions.js";
 
 export interface AppDeps {
   bus: Bus;
@@ -45,6 +48,8 @@ export interface AppDeps {
   recordUsage?: boolean;
   /** route groups to serve; all of them by default (tests add their own) */
   routes?: readonly RouteModule[];
+  /** the dashboard under /panel, with its session store; not served without one */
+  panel?: { sessions: SessionStore; settings: PanelSettings };
 }
 
 export interface EdgeApp {
@@ -54,7 +59,8 @@ export interface EdgeApp {
 
 /**
  * Plugin order: error handling, tracing, the Host check and the text guard first (they see
- * everything), then the OpenAPI document, health, and the /api routes behind authentication.
+ * everything), then the OpenAPI document, health, the dashboard under /panel (its own session
+ * credential) and the /api routes behind authentication (API keys only).
  */
 export async function buildApp(deps: AppDeps): Promise<EdgeApp> {
   configureZodMessages();
@@ -134,6 +140,13 @@ export async function buildApp(deps: AppDeps): Promise<EdgeApp> {
   // routes outside /api that take no API key (their own token is the credential)
   for (const module of routes) {
     if (module.publicPlugin) await app.register(module.publicPlugin, { call });
+  }
+  // the dashboard's own credential (a session cookie scoped to /panel) never reaches /api
+  if (deps.panel) {
+    const { sessions, settings } = deps.panel;
+    await app.register(async (panel) => panelPlugin(panel, { bus: deps.bus, sessions, settings }), {
+      prefix: "/panel",
+    });
   }
   const authenticate = makeAuthenticate(deps.bus, keyCache);
   await app.register(

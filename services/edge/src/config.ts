@@ -1,8 +1,18 @@
-import { envInt, envPort, natsConfig, parseConfig, telemetryConfig, z } from "@pasarela/config";
+import {
+  databaseConfig,
+  envInt,
+  envPort,
+  envUrl,
+  natsConfig,
+  parseConfig,
+  telemetryConfig,
+  z,
+} from "@pasarela/config";
 
 export const edgeConfigSchema = z
   .object({
     ...natsConfig,
+    ...databaseConfig,
     ...telemetryConfig,
     EDGE_PORT: envPort().default(3000),
     EDGE_HOST: z.string().default("127.0.0.1"),
@@ -21,6 +31,20 @@ export const edgeConfigSchema = z
     API_TIMEOUT_MS: envInt().pipe(z.number().min(5_000)).default(65_000),
     /** `off` stops publishing calls to the usage history (only to measure what it costs) */
     EDGE_USAGE_RECORDING: z.enum(["on", "off"]).default("on"),
+    /**
+     * the dashboard's session cookie carries Secure (browsers keep it on http://localhost and
+     * http://127.0.0.1 too, so only a plain-http deployment elsewhere needs `false`)
+     */
+    DASHBOARD_COOKIE_SECURE: z
+      .preprocess((value) => (value === "" ? undefined : value), z.enum(["true", "false"]))
+      .default("true")
+      .transform((value) => value === "true"),
+    /** a dashboard session unused this long ends */
+    DASHBOARD_SESSION_IDLE_MS: envInt().pipe(z.number().min(60_000)).default(1_800_000),
+    /** a dashboard session ends this long after login, whatever its activity */
+    DASHBOARD_SESSION_MAX_MS: envInt().pipe(z.number().min(60_000)).default(43_200_000),
+    /** the dashboard's public origin for links sent by e-mail; the listening address if unset */
+    DASHBOARD_PUBLIC_URL: envUrl().optional(),
   })
   // a silent socket is dropped without an answer: it must not beat the 408 of a stalled body
   .refine((config) => config.EDGE_CONNECTION_TIMEOUT_MS > config.EDGE_REQUEST_TIMEOUT_MS, {

@@ -1,19 +1,30 @@
 import { connectBus } from "@pasarela/bus";
 import { natsCredentials } from "@pasarela/config";
+import { migrateToLatest, openDatabase } from "@pasarela/db";
 import { createLogger, startMetricsServer, startTracing, type Logger } from "@pasarela/telemetry";
 import { buildApp, type EdgeApp } from "./app.js";
 import type { EdgeConfig } from "./config.js";
+import type { EdgeDatabase } from "./panel/db/database.js";
+import { migrations, schema } from "./panel/db/migrations/index.js";
+import { makeSessionStore } from "./panel/sessions.js";
 
 export { buildApp, type AppDeps, type EdgeApp } from "./app.js";
 export { loadConfig, type EdgeConfig } from "./config.js";
 export { routeModules, type RouteModule } from "./routes/index.js";
+export { migrations, schema } from "./panel/db/migrations/index.js";
+
+/** How often sessions long expired and unread flashes are deleted. */
+const SWEEP_EVERY_MS = 10 * 60_000;
 
 export interface RunningEdge extends EdgeApp {
   url: string;
   stop: () => Promise<void>;
 }
 
-/** Connects to NATS and listens on EDGE_HOST:EDGE_PORT (0 picks a free port). */
+/**
+ * Migrates the edge's schema (dashboard sessions), connects to NATS and PostgreSQL and
+ * listens on EDGE_HOST:EDGE_PORT (0 picks a free port).
+ */
 export async function startEdge(
   config: EdgeConfig,
   logger: Logger = createLogger({ service: "edge", level: config.LOG_LEVEL }),
@@ -31,6 +42,17 @@ export async function startEdge(
     tracer: tracing.tracer,
     defaultTimeoutMs: config.NATS_REQUEST_TIMEOUT_MS,
   });
+  await migrateToLatest(config.DATABASE_URL, schema, migrations);
+  const database = openDatabase<EdgeDatabase>({
+    url: config.DATABASE_URL,
+    schema,
+    poolSize: config.DATABASE_POOL_SIZE,
+  });
+  const sessions = makeSessionStore(database.db, {
+    idleMs: config.DASHBOARD_SESSION_IDLE_MS,
+    absoluteMs: config.DASHBOARD_SESSION_MAX_MS,
+  });
+  let listening = "";
   const edge = await buildApp({
     bus,
     logger,
@@ -41,8 +63,22 @@ export async function startEdge(
     connectionTimeoutMs: config.EDGE_CONNECTION_TIMEOUT_MS,
     apiTimeoutMs: config.API_TIMEOUT_MS,
     recordUsage: config.EDGE_USAGE_RECORDING === "on",
+    panel: {
+      sessions,
+      settings: {
+        cookieSecure: config.DASHBOARD_COOKIE_SECURE,
+        idleMs: config.DASHBOARD_SESSION_IDLE_MS,
+        absoluteMs: config.DASHBOARD_SESSION_MAX_MS,
+        publicUrl: () => (config.DASHBOARD_PUBLIC_URL ?? listening).replace(/\/+$/, ""),
+      },
+    },
   });
   const url = await edge.app.listen({ port: config.EDGE_PORT, host: config.EDGE_HOST });
+  listening = url;
+  const sweep = setInterval(() => {
+    sessions.sweep().catch((error: unknown) => logger.warn({ err: error }, "session sweep failed"));
+  }, SWEEP_EVERY_MS);
+  sweep.unref();
   logger.info({ url }, "edge listening");
   const metrics =
     config.METRICS_PORT === undefined
@@ -57,9 +93,11 @@ export async function startEdge(
     ...edge,
     url,
     stop: async () => {
+      clearInterval(sweep);
       await edge.close();
       await metrics?.close();
       await bus.close();
+      await database.close();
     },
   };
 }

@@ -3,8 +3,12 @@ import { loadConfig as loadBillingConfig, startBilling } from "@pasarela/billing
 import { connectBus, type Bus } from "@pasarela/bus";
 import { billing } from "@pasarela/contracts";
 import { startTracing, type Logger } from "@pasarela/telemetry";
+import { openDatabase } from "@pasarela/db";
 import { fileInfra } from "@pasarela/testing";
-import { buildApp, type AppDeps, type EdgeApp } from "../src/index.js";
+import { buildApp, schema, type AppDeps, type EdgeApp } from "../src/index.js";
+import type { PanelSettings } from "../src/panel/context.js";
+import type { EdgeDatabase } from "../src/panel/db/database.js";
+import { makeSessionStore, type SessionStore } from "../src/panel/sessions.js";
 
 /** A fresh account and a key of `scope` on it, made through billing as the admin CLI would. */
 export async function newKey(client: Bus, scope: billing.KeyScope) {
@@ -25,6 +29,10 @@ export interface BillingEdge {
   /** a bus of the test's own, for billing requests the edge does not make */
   client: Bus;
   tracer: Tracer;
+  /** the dashboard's session store, when the edge serves /panel */
+  sessions: SessionStore | undefined;
+  /** this file's own database */
+  databaseUrl: string;
   stop: () => Promise<void>;
 }
 
@@ -40,6 +48,8 @@ export async function startBillingEdge(options: {
   /** the edge bus's default request timeout */
   requestTimeoutMs?: number;
   app?: Pick<AppDeps, "bodyLimit" | "routes" | "requestTimeoutMs" | "connectionTimeoutMs">;
+  /** serve the dashboard, its sessions in this file's database (schema edge) */
+  panel?: Partial<PanelSettings>;
 }): Promise<BillingEdge> {
   const infra = await fileInfra();
   let billingService: Awaited<ReturnType<typeof startBilling>>;
@@ -67,14 +77,34 @@ export async function startBillingEdge(options: {
       ? {}
       : { defaultTimeoutMs: options.requestTimeoutMs }),
   });
-  const edge = await buildApp({ ...options.app, bus: edgeBus, logger: options.logger, tracer });
+  const database = options.panel
+    ? openDatabase<EdgeDatabase>({ url: infra.databaseUrl, schema, poolSize: 4 })
+    : undefined;
+  const settings: PanelSettings = {
+    cookieSecure: true,
+    idleMs: 1_800_000,
+    absoluteMs: 43_200_000,
+    publicUrl: () => "http://127.0.0.1:3000",
+    ...options.panel,
+  };
+  const sessions = database && makeSessionStore(database.db, settings);
+  const edge = await buildApp({
+    ...options.app,
+    bus: edgeBus,
+    logger: options.logger,
+    tracer,
+    ...(sessions ? { panel: { sessions, settings } } : {}),
+  });
   return {
     edge,
     edgeBus,
     client,
     tracer,
+    sessions,
+    databaseUrl: infra.databaseUrl,
     stop: async () => {
       await edge.close();
+      await database?.close();
       await edgeBus.close();
       await client.close();
       await billingService.stop();

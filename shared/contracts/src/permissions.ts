@@ -146,6 +146,10 @@ export const natsGrants = {
       billing.quotaRelease,
       billing.usageList,
       billing.usageSummary,
+      // the dashboard (/panel): the session's account's keys
+      billing.keyCreate,
+      billing.keyList,
+      billing.keyRevoke,
       ...contractsOf(catalog),
       wsfe.comprobanteGet,
       wsfe.emailSend,

@@ -114,6 +114,16 @@ export const catalogue = {
   /** read_only key on a write route; the message ending depends on the route group (spec §5.5) */
   READ_ONLY_KEY: entry("forbidden", false, "Esta API key es de solo lectura"),
 
+  // --- dashboard sessions (/panel, issue 16, 403/404) ---
+  /** a dashboard form without its token, with another session's, or after the session ended */
+  CSRF_INVALID: entry(
+    "forbidden",
+    false,
+    "El formulario venció o no es válido: volvé a cargar la página e intentá de nuevo",
+  ),
+  /** a dashboard page of something that is not in the session's account: the same answer */
+  PANEL_NOT_FOUND: entry("not_found", false, "La página no existe o no es de tu cuenta"),
+
   // --- quota (spec §8, 402) ---
   /** invoice quota of the period exhausted */
   QUOTA_FACTURAS_EXHAUSTED: entry("quota", false, "Cuota de facturas del período agotada"),

@@ -193,6 +193,8 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     PDF_PUBLIC_URL: process.env.PDF_PUBLIC_URL ?? `http://127.0.0.1:${edgePort}`,
     // payment notifications come back to this stack's edge
     COBROS_PUBLIC_URL: process.env.COBROS_PUBLIC_URL ?? `http://127.0.0.1:${edgePort}`,
+    // password-reset e-mails link to this stack's dashboard
+    DASHBOARD_PUBLIC_URL: process.env.DASHBOARD_PUBLIC_URL ?? `http://127.0.0.1:${edgePort}`,
     ...(options.prefix ? { NATS_PREFIX: options.prefix } : {}),
     ...options.env,
   };

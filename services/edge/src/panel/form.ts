@@ -1,0 +1,18 @@
+import type { FastifyRequest } from "fastify";
+
+/** A text field of a posted form ("" when absent or not text); never trimmed for passwords. */
+export function field(request: FastifyRequest, name: string): string {
+  const body = request.body as Record<string, unknown> | undefined;
+  const value = body?.[name];
+  return typeof value === "string" ? value : "";
+}
+
+/** An optional query parameter as text. */
+export function queryParam(request: FastifyRequest, name: string): string {
+  const query = request.query as Record<string, unknown> | undefined;
+  const value = query?.[name];
+  return typeof value === "string" ? value : "";
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+export const isUuid = (value: string): boolean => UUID.test(value);

@@ -1,0 +1,94 @@
+import { CSS_PATH, JS_PATH } from "./assets.js";
+import { html, type Html, type Interpolation } from "./html.js";
+
+export type Section =
+  "uso" | "claves" | "representadas" | "comprobantes" | "soporte" | "cuenta" | "public";
+
+export interface PageUser {
+  name: string;
+  email: string;
+  csrf: string;
+}
+
+export interface PageOptions {
+  title: string;
+  section: Section;
+  /** the logged-in user; absent on the public pages (ingresar, registrarse, ...) */
+  user?: PageUser | undefined;
+  body: Interpolation;
+  /** pages that copy to the clipboard load the panel's script */
+  script?: boolean;
+}
+
+const NAV: { section: Section; href: string; label: string }[] = [
+  { section: "uso", href: "/panel/uso", label: "Uso" },
+  { section: "claves", href: "/panel/claves", label: "API keys" },
+  { section: "representadas", href: "/panel/representadas", label: "Representadas y certificados" },
+  { section: "comprobantes", href: "/panel/comprobantes", label: "Comprobantes" },
+  { section: "soporte", href: "/panel/soporte", label: "Soporte" },
+  { section: "cuenta", href: "/panel/contrasena", label: "Contraseña" },
+];
+
+/** Hidden field every form of a logged-in page carries. */
+export const csrfField = (token: string): Html =>
+  html`<input type="hidden" name="_csrf" value="${token}" />`;
+
+export function page(options: PageOptions): Html {
+  const { user } = options;
+  const top = user
+    ? html`<header class="top">
+        <a class="brand" href="/panel/uso">pasarela</a>
+        <nav aria-label="Secciones">
+          ${NAV.map(
+            (item) =>
+              html`<a
+                href="${item.href}"
+                ${item.section === options.section ? html`aria-current="page"` : ""}
+                >${item.label}</a
+              >`,
+          )}
+        </nav>
+        <span class="who">${user.name} · ${user.email}</span>
+        <form method="post" action="/panel/salir">
+          ${csrfField(user.csrf)}<button type="submit">Salir</button>
+        </form>
+      </header>`
+    : html`<header class="top"><a class="brand" href="/panel/ingresar">pasarela</a></header>`;
+  return html`<!doctype html>
+    <html lang="es-AR">
+      <head>
+        <meta charset="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <title>${options.title} · pasarela</title>
+        <link rel="stylesheet" href="${CSS_PATH}" />
+        ${options.script ? html`<script src="${JS_PATH}" defer></script>` : ""}
+      </head>
+      <body>
+        ${top}
+        <main class="${user ? "" : "narrow"}">
+          <h1>${options.title}</h1>
+          ${options.body}
+        </main>
+        <footer>pasarela · factura electrónica AFIP/ARCA</footer>
+      </body>
+    </html> `;
+}
+
+export const notice = (kind: "ok" | "error" | "warn", text: Interpolation): Html =>
+  html`<div class="notice ${kind}" role="${kind === "error" ? "alert" : "status"}">${text}</div>`;
+
+const dateFormat = new Intl.DateTimeFormat("es-AR", {
+  timeZone: "America/Argentina/Buenos_Aires",
+  dateStyle: "short",
+  timeStyle: "short",
+});
+const dayFormat = new Intl.DateTimeFormat("es-AR", {
+  timeZone: "America/Argentina/Buenos_Aires",
+  dateStyle: "short",
+});
+
+/** A timestamp in Argentina's time, as people there read it. */
+export const when = (iso: string | null | undefined): string =>
+  iso ? dateFormat.format(new Date(iso)) : "—";
+export const day = (iso: string | null | undefined): string =>
+  iso ? dayFormat.format(new Date(iso)) : "—";
