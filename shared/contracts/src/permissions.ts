@@ -71,6 +71,8 @@ export const natsGrants = {
     publishes: [billing.keyRevoked],
     listens: [],
     managesStream: true,
+    // password-reset links and operators' replies to support tickets
+    enqueues: [mail.mensajeJob],
     consumes: ["billing-comprobantes", "billing-uso", "billing-cobros"],
     reads: [
       wsfe.comprobanteAutorizado,

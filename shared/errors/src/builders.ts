@@ -346,3 +346,15 @@ export function personaInactiva(
     details: { idPersona, service, authorityMessage },
   };
 }
+
+/**
+ * Too many failed logins (429): says when the next attempt will be accepted, in seconds and
+ * as a time; the edge also sends the seconds as `Retry-After`.
+ */
+export function loginThrottled(retryAfterSeconds: number, retryAt: Date): AppError {
+  return {
+    code: "LOGIN_THROTTLED",
+    message: `${catalogue.LOGIN_THROTTLED.message}: probá de nuevo en ${retryAfterSeconds} s (${retryAt.toISOString()})`,
+    details: { retryAfterSeconds, retryAt: retryAt.toISOString() },
+  };
+}
