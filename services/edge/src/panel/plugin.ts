@@ -12,7 +12,9 @@ import { CSS_PATH, JS_PATH, panelCss, panelJs } from "./assets.js";
 import type { PanelContext, PanelSettings } from "./context.js";
 import { html } from "./html.js";
 import { notice, page } from "./layout.js";
+import { registerAuthPages } from "./pages/auth.js";
 import { registerKeyPages } from "./pages/claves.js";
+import { registerSoportePages } from "./pages/soporte.js";
 import { registerUsoPages } from "./pages/uso.js";
 import { csrfToken, looksLikeSessionId, sameToken, type SessionStore } from "./sessions.js";
 
@@ -208,6 +210,8 @@ export async function panelPlugin(app: FastifyInstance, deps: PanelDeps): Promis
   );
   app.get("/", (_request, reply) => reply.redirect("/panel/uso", 303));
 
+  registerAuthPages(app, context);
   registerKeyPages(app, context);
   registerUsoPages(app, context);
+  registerSoportePages(app, context);
 }

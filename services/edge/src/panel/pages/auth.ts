@@ -1,0 +1,347 @@
+import { billing } from "@pasarela/contracts";
+import { kindOf, type AppError } from "@pasarela/errors";
+import type { FastifyInstance } from "fastify";
+import { statusOfKind } from "../../http/status.js";
+import type { PanelContext } from "../context.js";
+import { field, queryParam } from "../form.js";
+import { html, type Interpolation } from "../html.js";
+import { csrfField, notice } from "../layout.js";
+import { clearSessionCookie, setSessionCookie } from "../plugin.js";
+
+const statusOf = (error: AppError) => statusOfKind[kindOf(error.code)];
+const PUBLIC = { config: { panelPublic: true } } as const;
+const MISMATCH = "Las contraseñas no coinciden";
+
+/** Sign-up, login, logout, password change and reset: the session's whole life. */
+export function registerAuthPages(app: FastifyInstance, ctx: PanelContext): void {
+  const loginForm = (csrf: string, email: string, message?: Interpolation) =>
+    html` ${message}
+      <form method="post" action="/panel/ingresar" class="card">
+        ${csrfField(csrf)}
+        <label for="email">E-mail</label>
+        <input
+          id="email"
+          name="email"
+          type="email"
+          autocomplete="username"
+          required
+          value="${email}"
+        />
+        <label for="password">Contraseña</label>
+        <input
+          id="password"
+          name="password"
+          type="password"
+          autocomplete="current-password"
+          required
+        />
+        <div class="actions">
+          <button type="submit">Ingresar</button> <a href="/panel/olvide">Olvidé mi contraseña</a>
+        </div>
+      </form>
+      <p>¿No tenés cuenta? <a href="/panel/registrarse">Registrate</a></p>`;
+
+  app.get("/ingresar", PUBLIC, (request, reply) => {
+    if (request.panelSession) return reply.redirect("/panel/uso", 303);
+    const done = queryParam(request, "listo");
+    const message =
+      done === "restablecida"
+        ? notice("ok", "Tu contraseña cambió. Ingresá con la nueva.")
+        : done === "salida"
+          ? notice("ok", "Cerraste la sesión.")
+          : undefined;
+    return ctx.render(reply, {
+      title: "Ingresar",
+      section: "public",
+      body: loginForm(ctx.csrf(request), "", message),
+    });
+  });
+
+  app.post("/ingresar", PUBLIC, async (request, reply) => {
+    const email = field(request, "email");
+    const result = await ctx.ask(request, billing.userLogin, {
+      email,
+      password: field(request, "password"),
+      ip: request.ip,
+    });
+    if (!result.ok) {
+      return ctx.render(
+        reply,
+        {
+          title: "Ingresar",
+          section: "public",
+          body: loginForm(ctx.csrf(request), email, notice("error", result.error.message)),
+        },
+        statusOf(result.error),
+      );
+    }
+    if (request.panelSession) await ctx.sessions.revoke(request.panelSession.idHash);
+    const id = await ctx.sessions.create(result.value);
+    setSessionCookie(reply, ctx.settings, id);
+    return reply.redirect("/panel/uso", 303);
+  });
+
+  const signupForm = (csrf: string, values: Record<string, string>, message?: Interpolation) =>
+    html` ${message}
+      <form method="post" action="/panel/registrarse" class="card">
+        ${csrfField(csrf)}
+        <label for="accountName">Nombre de la cuenta (tu empresa)</label>
+        <input
+          id="accountName"
+          name="accountName"
+          type="text"
+          required
+          maxlength="200"
+          value="${values.accountName}"
+        />
+        <label for="name">Tu nombre</label>
+        <input
+          id="name"
+          name="name"
+          type="text"
+          autocomplete="name"
+          required
+          maxlength="200"
+          value="${values.name}"
+        />
+        <label for="email">E-mail</label>
+        <input
+          id="email"
+          name="email"
+          type="email"
+          autocomplete="username"
+          required
+          value="${values.email}"
+        />
+        <label for="password">Contraseña (10 caracteres o más)</label>
+        <input
+          id="password"
+          name="password"
+          type="password"
+          autocomplete="new-password"
+          required
+          minlength="10"
+        />
+        <label for="password2">Repetí la contraseña</label>
+        <input
+          id="password2"
+          name="password2"
+          type="password"
+          autocomplete="new-password"
+          required
+          minlength="10"
+        />
+        <div class="actions"><button type="submit">Crear cuenta</button></div>
+      </form>
+      <p>¿Ya tenés cuenta? <a href="/panel/ingresar">Ingresá</a></p>`;
+
+  app.get("/registrarse", PUBLIC, (request, reply) =>
+    ctx.render(reply, {
+      title: "Crear una cuenta",
+      section: "public",
+      body: signupForm(ctx.csrf(request), { accountName: "", name: "", email: "" }),
+    }),
+  );
+
+  app.post("/registrarse", PUBLIC, async (request, reply) => {
+    const values = {
+      accountName: field(request, "accountName"),
+      name: field(request, "name"),
+      email: field(request, "email"),
+    };
+    const password = field(request, "password");
+    const again = (message: string, status: number) =>
+      ctx.render(
+        reply,
+        {
+          title: "Crear una cuenta",
+          section: "public",
+          body: signupForm(ctx.csrf(request), values, notice("error", message)),
+        },
+        status,
+      );
+    if (password !== field(request, "password2")) return again(MISMATCH, 400);
+    const result = await ctx.ask(request, billing.userSignup, { ...values, password });
+    if (!result.ok) return again(result.error.message, statusOf(result.error));
+    const id = await ctx.sessions.create({
+      userId: result.value.userId,
+      accountId: result.value.accountId,
+      name: values.name.trim(),
+      email: values.email.trim().toLowerCase(),
+    });
+    setSessionCookie(reply, ctx.settings, id);
+    return reply.redirect("/panel/claves", 303);
+  });
+
+  app.post("/salir", async (request, reply) => {
+    await ctx.sessions.revoke(ctx.session(request).idHash);
+    clearSessionCookie(reply, ctx.settings);
+    return reply.redirect("/panel/ingresar?listo=salida", 303);
+  });
+
+  const passwordForm = (csrf: string, message?: Interpolation) =>
+    html` ${message}
+      <form method="post" action="/panel/contrasena" class="card">
+        ${csrfField(csrf)}
+        <label for="current">Contraseña actual</label>
+        <input
+          id="current"
+          name="current"
+          type="password"
+          autocomplete="current-password"
+          required
+        />
+        <label for="password">Contraseña nueva (10 caracteres o más)</label>
+        <input
+          id="password"
+          name="password"
+          type="password"
+          autocomplete="new-password"
+          required
+          minlength="10"
+        />
+        <label for="password2">Repetí la contraseña nueva</label>
+        <input
+          id="password2"
+          name="password2"
+          type="password"
+          autocomplete="new-password"
+          required
+          minlength="10"
+        />
+        <p class="muted">Al cambiarla se cierran todas tus otras sesiones.</p>
+        <div class="actions"><button type="submit">Cambiar contraseña</button></div>
+      </form>`;
+
+  app.get("/contrasena", (request, reply) =>
+    ctx.render(reply, {
+      title: "Cambiar contraseña",
+      section: "cuenta",
+      body: passwordForm(ctx.csrf(request)),
+    }),
+  );
+
+  app.post("/contrasena", async (request, reply) => {
+    const session = ctx.session(request);
+    const again = (message: Interpolation, status: number) =>
+      ctx.render(
+        reply,
+        {
+          title: "Cambiar contraseña",
+          section: "cuenta",
+          body: passwordForm(ctx.csrf(request), message),
+        },
+        status,
+      );
+    const password = field(request, "password");
+    if (password !== field(request, "password2")) return again(notice("error", MISMATCH), 400);
+    const result = await ctx.ask(request, billing.userPasswordChange, {
+      userId: session.userId,
+      current: field(request, "current"),
+      password,
+    });
+    if (!result.ok) return again(notice("error", result.error.message), statusOf(result.error));
+    // every session of the user ends, this one too; this browser gets a fresh one
+    await ctx.sessions.revokeUser(session.userId);
+    const id = await ctx.sessions.create(session);
+    setSessionCookie(reply, ctx.settings, id);
+    request.panelSession = (await ctx.sessions.find(id)) ?? session;
+    return again(notice("ok", "Tu contraseña cambió. Se cerraron tus otras sesiones."), 200);
+  });
+
+  const forgotForm = (csrf: string, message?: Interpolation) =>
+    html` ${message}
+      <form method="post" action="/panel/olvide" class="card">
+        ${csrfField(csrf)}
+        <p>Te enviamos por e-mail un enlace para elegir una contraseña nueva. Vale 60 minutos.</p>
+        <label for="email">E-mail</label>
+        <input id="email" name="email" type="email" autocomplete="username" required />
+        <div class="actions">
+          <button type="submit">Enviar enlace</button>
+          <a href="/panel/ingresar">Volver a ingresar</a>
+        </div>
+      </form>`;
+
+  app.get("/olvide", PUBLIC, (request, reply) =>
+    ctx.render(reply, {
+      title: "Olvidé mi contraseña",
+      section: "public",
+      body: forgotForm(ctx.csrf(request)),
+    }),
+  );
+
+  app.post("/olvide", PUBLIC, async (request, reply) => {
+    const result = await ctx.ask(request, billing.userResetRequest, {
+      email: field(request, "email"),
+      baseUrl: ctx.settings.publicUrl(),
+    });
+    // the same answer whether the address exists or not
+    const message =
+      result.ok || result.error.code !== "INVALID_FIELD"
+        ? notice("ok", "Si el e-mail corresponde a un usuario, te enviamos el enlace.")
+        : notice("error", result.error.message);
+    return ctx.render(
+      reply,
+      {
+        title: "Olvidé mi contraseña",
+        section: "public",
+        body: forgotForm(ctx.csrf(request), message),
+      },
+      result.ok || result.error.code !== "INVALID_FIELD" ? 200 : 400,
+    );
+  });
+
+  const resetForm = (csrf: string, token: string, message?: Interpolation) =>
+    html` ${message}
+      <form method="post" action="/panel/restablecer" class="card">
+        ${csrfField(csrf)}
+        <input type="hidden" name="token" value="${token}" />
+        <label for="password">Contraseña nueva (10 caracteres o más)</label>
+        <input
+          id="password"
+          name="password"
+          type="password"
+          autocomplete="new-password"
+          required
+          minlength="10"
+        />
+        <label for="password2">Repetí la contraseña nueva</label>
+        <input
+          id="password2"
+          name="password2"
+          type="password"
+          autocomplete="new-password"
+          required
+          minlength="10"
+        />
+        <div class="actions"><button type="submit">Guardar contraseña</button></div>
+      </form>`;
+
+  app.get("/restablecer", PUBLIC, (request, reply) =>
+    ctx.render(reply, {
+      title: "Elegí una contraseña nueva",
+      section: "public",
+      body: resetForm(ctx.csrf(request), queryParam(request, "token").slice(0, 200)),
+    }),
+  );
+
+  app.post("/restablecer", PUBLIC, async (request, reply) => {
+    const token = field(request, "token");
+    const password = field(request, "password");
+    const again = (message: string, status: number) =>
+      ctx.render(
+        reply,
+        {
+          title: "Elegí una contraseña nueva",
+          section: "public",
+          body: resetForm(ctx.csrf(request), token, notice("error", message)),
+        },
+        status,
+      );
+    if (password !== field(request, "password2")) return again(MISMATCH, 400);
+    const result = await ctx.ask(request, billing.userResetComplete, { token, password });
+    if (!result.ok) return again(result.error.message, statusOf(result.error));
+    await ctx.sessions.revokeUser(result.value.userId);
+    return reply.redirect("/panel/ingresar?listo=restablecida", 303);
+  });
+}

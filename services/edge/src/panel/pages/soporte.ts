@@ -1,0 +1,158 @@
+import { billing } from "@pasarela/contracts";
+import { appError, kindOf } from "@pasarela/errors";
+import type { FastifyInstance } from "fastify";
+import { EdgeError } from "../../http/edge-error.js";
+import { statusOfKind } from "../../http/status.js";
+import type { PanelContext } from "../context.js";
+import { field, isUuid, queryParam } from "../form.js";
+import { html, type Interpolation } from "../html.js";
+import { csrfField, notice, when } from "../layout.js";
+
+const ESTADOS = {
+  abierto: html`<span class="badge warn">Esperando respuesta</span>`,
+  respondido: html`<span class="badge ok">Respondido</span>`,
+  cerrado: html`<span class="badge muted">Cerrado</span>`,
+} as const;
+
+/** Soporte: open a ticket, read one's tickets and the operator's replies, answer them. */
+export function registerSoportePages(app: FastifyInstance, ctx: PanelContext): void {
+  const listPage = async (
+    request: Parameters<PanelContext["csrf"]>[0],
+    values: { asunto: string; mensaje: string; requestId: string },
+    message?: Interpolation,
+  ) => {
+    const { tickets } = await ctx.call(request, billing.soporteList, {});
+    return html` ${message}
+      <form method="post" action="/panel/soporte" class="card">
+        ${csrfField(ctx.csrf(request))}
+        <h2>Abrir un ticket</h2>
+        <label for="asunto">Asunto</label>
+        <input
+          id="asunto"
+          name="asunto"
+          type="text"
+          required
+          maxlength="200"
+          value="${values.asunto}"
+        />
+        <label for="mensaje">Mensaje</label>
+        <textarea id="mensaje" name="mensaje" required maxlength="10000">
+${values.mensaje}</textarea>
+        <label for="requestId">Id de la llamada (opcional, de la tabla de Uso)</label>
+        <input
+          id="requestId"
+          name="requestId"
+          type="text"
+          maxlength="200"
+          value="${values.requestId}"
+        />
+        <div class="actions"><button type="submit">Enviar</button></div>
+      </form>
+      <h2>Tus tickets</h2>
+      ${
+        tickets.length === 0
+          ? html`<p class="muted">No abriste ningún ticket.</p>`
+          : html`<table>
+              <thead>
+                <tr>
+                  <th>Asunto</th>
+                  <th>Estado</th>
+                  <th>Abierto</th>
+                  <th>Última actividad</th>
+                </tr>
+              </thead>
+              <tbody>
+                ${tickets.map(
+                  (t) =>
+                    html`<tr>
+                      <td><a href="/panel/soporte/${t.id}">${t.asunto}</a></td>
+                      <td>${ESTADOS[t.estado]}</td>
+                      <td>${when(t.createdAt)}</td>
+                      <td>${when(t.updatedAt)}</td>
+                    </tr>`,
+                )}
+              </tbody>
+            </table>`
+      }`;
+  };
+
+  app.get("/soporte", async (request, reply) =>
+    ctx.render(reply, {
+      title: "Soporte",
+      section: "soporte",
+      body: await listPage(request, {
+        asunto: "",
+        mensaje: "",
+        requestId: queryParam(request, "requestId").slice(0, 200),
+      }),
+    }),
+  );
+
+  app.post("/soporte", async (request, reply) => {
+    const session = ctx.session(request);
+    const values = {
+      asunto: field(request, "asunto"),
+      mensaje: field(request, "mensaje"),
+      requestId: field(request, "requestId").trim(),
+    };
+    const result = await ctx.ask(request, billing.soporteCreate, {
+      userId: session.userId,
+      asunto: values.asunto,
+      mensaje: values.mensaje,
+      ...(values.requestId ? { requestId: values.requestId } : {}),
+    });
+    if (!result.ok) {
+      return ctx.render(
+        reply,
+        {
+          title: "Soporte",
+          section: "soporte",
+          body: await listPage(request, values, notice("error", result.error.message)),
+        },
+        statusOfKind[kindOf(result.error.code)],
+      );
+    }
+    return reply.redirect(`/panel/soporte/${result.value.id}`, 303);
+  });
+
+  app.get<{ Params: { id: string } }>("/soporte/:id", async (request, reply) => {
+    if (!isUuid(request.params.id)) throw new EdgeError(appError("PANEL_NOT_FOUND"));
+    const ticket = await ctx.call(request, billing.soporteGet, { id: request.params.id });
+    const body = html` <p>
+        ${ESTADOS[ticket.estado]} · abierto
+        ${when(ticket.createdAt)}${ticket.requestId ? html` · llamada <code>${ticket.requestId}</code>` : ""}
+      </p>
+      ${ticket.messages.map(
+        (m) =>
+          html`<article class="card">
+            <p class="muted">
+              ${m.autor === "operador" ? "Soporte de pasarela" : "Vos"} · ${when(m.at)}
+            </p>
+            <p class="mensaje">
+              ${m.mensaje.split("\n").map((line, i) => (i === 0 ? line : html`<br />${line}`))}
+            </p>
+          </article>`,
+      )}
+      ${
+        ticket.estado === "cerrado"
+          ? notice("warn", "El ticket está cerrado. Si necesitás más ayuda, abrí uno nuevo.")
+          : html`<form method="post" action="/panel/soporte/${ticket.id}" class="card">
+              ${csrfField(ctx.csrf(request))}
+              <label for="mensaje">Responder</label>
+              <textarea id="mensaje" name="mensaje" required maxlength="10000"></textarea>
+              <div class="actions"><button type="submit">Enviar respuesta</button></div>
+            </form>`
+      }
+      <p><a href="/panel/soporte">Volver a tus tickets</a></p>`;
+    return ctx.render(reply, { title: ticket.asunto, section: "soporte", body });
+  });
+
+  app.post<{ Params: { id: string } }>("/soporte/:id", async (request, reply) => {
+    if (!isUuid(request.params.id)) throw new EdgeError(appError("PANEL_NOT_FOUND"));
+    await ctx.call(request, billing.soporteReply, {
+      id: request.params.id,
+      mensaje: field(request, "mensaje"),
+    });
+    return reply.redirect(`/panel/soporte/${request.params.id}`, 303);
+  });
+}

@@ -1,0 +1,280 @@
+import { connectBus, type Bus } from "@pasarela/bus";
+import { billing } from "@pasarela/contracts";
+import { createLogger, startTracing } from "@pasarela/telemetry";
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { http } from "../support/operator.js";
+import { csrfOf, launchChromium, newUser, PanelClient } from "../support/panel.js";
+import { startE2EStack, type E2EStack } from "../support/stack.js";
+
+/**
+ * The dashboard driven in headless Chromium against the whole running gateway (issue 16):
+ * what a business owner does, page by page, and what the API then accepts or refuses.
+ */
+describe("dashboard in a real browser", { timeout: 180_000 }, () => {
+  let stack: E2EStack;
+  let browser: Browser;
+  let operator: Bus;
+
+  beforeAll(async () => {
+    [stack, browser] = await Promise.all([
+      startE2EStack({ env: { LOG_LEVEL: "warn" } }),
+      launchChromium(),
+    ]);
+    operator = await connectBus({
+      url: stack.env.NATS_URL!,
+      prefix: stack.env.NATS_PREFIX,
+      name: "e2e-operator",
+      logger: createLogger({ service: "e2e-operator", level: "silent" }),
+      tracer: startTracing({ service: "e2e-operator" }).tracer,
+    });
+  });
+
+  afterAll(async () => {
+    await operator?.close();
+    await browser?.close();
+    await stack?.teardown();
+  });
+
+  const url = (path: string) => `${stack.edgeUrl}${path}`;
+
+  async function signUp(page: Page, user: ReturnType<typeof newUser>) {
+    await page.goto(url("/panel/registrarse"));
+    await page.fill("#accountName", user.accountName);
+    await page.fill("#name", user.name);
+    await page.fill("#email", user.email);
+    await page.fill("#password", user.password);
+    await page.fill("#password2", user.password);
+    await Promise.all([page.waitForURL(/\/panel\/claves$/), page.click("button[type=submit]")]);
+  }
+
+  it("signs up, keeps a Secure HttpOnly session cookie, logs out and back in", async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const page = await context.newPage();
+    const user = newUser("Panaderia");
+    await signUp(page, user);
+    expect(await page.locator("header .who").innerText()).toContain(user.email);
+
+    // Chromium keeps the Secure cookie on http://127.0.0.1, scoped to /panel
+    const cookies = await context.cookies(url("/panel/claves"));
+    const session = cookies.find((c) => c.name === "pasarela_sesion");
+    expect(session).toMatchObject({
+      httpOnly: true,
+      secure: true,
+      sameSite: "Lax",
+      path: "/panel",
+    });
+    expect(await context.cookies(url("/api/cuenta"))).toEqual([]);
+
+    await Promise.all([page.waitForURL(/\/panel\/ingresar/), page.click("text=Salir")]);
+    await page.goto(url("/panel/claves"));
+    expect(page.url()).toMatch(/\/panel\/ingresar$/);
+
+    await page.fill("#email", user.email);
+    await page.fill("#password", "no-es-la-clave");
+    await page.click("button[type=submit]");
+    expect((await page.locator(".notice.error").innerText()).trim()).toBe("Credenciales inválidas");
+
+    await page.fill("#email", user.email);
+    await page.fill("#password", user.password);
+    await Promise.all([page.waitForURL(/\/panel\/uso$/), page.click("button[type=submit]")]);
+    expect((await page.locator("h1").innerText()).trim()).toBe("Uso");
+    await context.close();
+  });
+
+  it("creates a key shown once, sees its call in Uso, revokes it and the API refuses it", async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const page = await context.newPage();
+    await signUp(page, newUser("Ferreteria"));
+
+    await page.selectOption("#scope", "read_write");
+    await Promise.all([
+      page.waitForURL(/\/panel\/claves\?nueva=/),
+      page.click("text=Crear API key"),
+    ]);
+    const secret = await page.inputValue("#secreto");
+    expect(secret.length).toBeGreaterThan(20);
+    expect(await page.locator(".notice.warn").first().innerText()).toContain("única vez");
+    expect(await page.locator("button[data-copy]").isVisible()).toBe(true);
+
+    await page.reload();
+    expect(await page.locator("#secreto").count()).toBe(0);
+    expect(await page.content()).not.toContain(secret);
+    expect(await page.locator(".notice.warn").innerText()).toContain("ya se mostró");
+
+    const cuenta = await http(stack, "GET", "/api/cuenta", `Bearer ${secret}`);
+    expect(cuenta.status).toBe(200);
+    expect(cuenta.json()).toMatchObject({ scope: "read_write" });
+
+    // the call reaches the usage history a moment later (the edge publishes it, billing batches)
+    await expect
+      .poll(
+        async () => {
+          await page.goto(url("/panel/uso?ruta=%2Fapi%2Fcuenta"));
+          return page.locator("#historial tbody tr").count();
+        },
+        { timeout: 20_000, interval: 500 },
+      )
+      .toBeGreaterThan(0);
+    expect(await page.locator("#historial tbody tr").first().innerText()).toContain("/api/cuenta");
+    expect(await page.locator("svg.chart rect").first().isVisible()).toBe(true);
+
+    await page.goto(url("/panel/claves"));
+    await Promise.all([page.waitForURL(/\/revocar$/), page.click("text=Revocar")]);
+    await Promise.all([
+      page.waitForURL(/\/panel\/claves\?revocada=/),
+      page.click("text=Sí, revocar"),
+    ]);
+    expect(await page.locator("table").innerText()).toContain("Revocada");
+    expect((await http(stack, "GET", "/api/cuenta", `Bearer ${secret}`)).status).toBe(401);
+    await context.close();
+  });
+
+  it("opens a support ticket and shows the operator's reply", async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const page = await context.newPage();
+    await signUp(page, newUser("Libreria"));
+    await page.goto(url("/panel/soporte"));
+    await page.fill("#asunto", "No veo mis facturas");
+    await page.fill("#mensaje", "Emití una factura y no aparece <b>en el panel</b>.");
+    await Promise.all([
+      page.waitForURL(/\/panel\/soporte\/[0-9a-f-]{36}$/),
+      page.click("text=Enviar"),
+    ]);
+    expect(await page.locator("article").first().innerText()).toContain("<b>en el panel</b>");
+    const id = page.url().split("/").pop()!;
+
+    const reply = await operator.request(billing.soporteOperadorReply, {
+      id,
+      mensaje: "Ya quedó visible: era el filtro de entorno.",
+    });
+    expect(reply.ok).toBe(true);
+    await page.reload();
+    expect(await page.locator("article").last().innerText()).toContain("Soporte de pasarela");
+    expect(await page.locator("article").last().innerText()).toContain("era el filtro de entorno");
+    await page.goto(url("/panel/soporte"));
+    expect(await page.locator("table").innerText()).toContain("Respondido");
+    await context.close();
+  });
+
+  describe("security", () => {
+    it("answers 403 to a form without its token or with another session's", async () => {
+      const a = new PanelClient(stack.edgeUrl);
+      const b = new PanelClient(stack.edgeUrl);
+      await a.signup(newUser("Kiosco"));
+      await b.signup(newUser("Almacen"));
+      const bToken = csrfOf((await b.get("/panel/claves")).text)!;
+      const forms: Record<string, string>[] = [
+        { scope: "read_only" },
+        { scope: "read_only", _csrf: bToken },
+      ];
+      for (const form of forms) {
+        const answer = await a.request("POST", "/panel/claves", { form });
+        expect(answer.status).toBe(403);
+        expect(answer.text).toContain("El formulario venció o no es válido");
+      }
+      // before login too: the login form needs the token of its own pre-login cookie
+      const stranger = new PanelClient(stack.edgeUrl);
+      const login = await stranger.request("POST", "/panel/ingresar", {
+        form: { email: "x@ejemplo.com.ar", password: "cualquiera-123" },
+      });
+      expect(login.status).toBe(403);
+    });
+
+    it("sets the session cookie HttpOnly, Secure, SameSite=Lax, Path=/panel, and sends strict headers", async () => {
+      const client = new PanelClient(stack.edgeUrl);
+      const answer = await client.signup(newUser("Verduleria"));
+      const cookie = answer.setCookies.find((c) => c.startsWith("pasarela_sesion="))!;
+      expect(cookie).toMatch(/; Path=\/panel/);
+      expect(cookie).toMatch(/; HttpOnly/);
+      expect(cookie).toMatch(/; Secure/);
+      expect(cookie).toMatch(/; SameSite=Lax/);
+      const page = await client.get("/panel/uso");
+      expect(page.status).toBe(200);
+      expect(page.headers.get("content-security-policy")).toMatch(/^default-src 'self'/);
+      expect(page.headers.get("x-frame-options")).toBe("DENY");
+      expect(page.headers.get("referrer-policy")).toBe("no-referrer");
+      expect(page.text).not.toMatch(/https?:\/\/(?!127\.0\.0\.1)/);
+    });
+
+    it("throttles repeated failed logins with a 429 page", async () => {
+      const user = newUser("Optica");
+      await new PanelClient(stack.edgeUrl).signup(user);
+      const client = new PanelClient(stack.edgeUrl);
+      const statuses: number[] = [];
+      for (let i = 0; i < 7; i++) {
+        statuses.push((await client.login(user.email, "clave-equivocada")).status);
+      }
+      expect(statuses.slice(0, 5)).toEqual([401, 401, 401, 401, 401]);
+      expect(statuses.at(-1)).toBe(429);
+      const throttled = await client.login(user.email, user.password);
+      expect(throttled.status).toBe(429);
+      expect(throttled.text).toContain("Demasiados intentos fallidos de inicio de sesión");
+    });
+
+    it("never shows one account's data to another: swapped ids are a 404 page", async () => {
+      const a = new PanelClient(stack.edgeUrl);
+      const b = new PanelClient(stack.edgeUrl);
+      await a.signup(newUser("Carniceria"));
+      await b.signup(newUser("Pescaderia"));
+      const created = await a.submit("/panel/claves", "/panel/claves", { scope: "read_only" });
+      expect(created.status).toBe(303);
+      const keyId = /\/panel\/claves\/([0-9a-f-]{36})\/revocar/.exec(
+        (await a.get("/panel/claves")).text,
+      )?.[1];
+      expect(keyId).toBeDefined();
+      const ticket = await a.submit("/panel/soporte", "/panel/soporte", {
+        asunto: "Consulta",
+        mensaje: "Hola",
+      });
+      const ticketPath = ticket.location!;
+      expect(ticketPath).toMatch(/^\/panel\/soporte\/[0-9a-f-]{36}$/);
+
+      expect((await b.get(`/panel/claves/${keyId!}/revocar`)).status).toBe(404);
+      expect((await b.get(ticketPath)).status).toBe(404);
+      const revoke = await b.submit("/panel/claves", `/panel/claves/${keyId!}/revocar`, {});
+      expect(revoke.status).toBe(404);
+      expect((await a.get(`/panel/claves/${keyId!}/revocar`)).status).toBe(200);
+      expect((await a.get(ticketPath)).status).toBe(200);
+    });
+
+    it("keeps the two credentials apart: a session cookie is not an API key, a key is not a session", async () => {
+      const client = new PanelClient(stack.edgeUrl);
+      await client.signup(newUser("Bazar"));
+      const created = await client.submit("/panel/claves", "/panel/claves", {
+        scope: "read_write",
+      });
+      const secret = /id="secreto"[^>]*value="([^"]+)"/.exec(
+        (await client.get(created.location!)).text,
+      )?.[1];
+      expect(secret).toBeDefined();
+      const api = await fetch(url("/api/cuenta"), { headers: { cookie: client.cookieHeader() } });
+      expect(api.status).toBe(401);
+      const panel = await new PanelClient(stack.edgeUrl).get("/panel/claves", {
+        authorization: `Bearer ${secret!}`,
+      });
+      expect(panel.status).toBe(303);
+      expect(panel.location).toBe("/panel/ingresar");
+    });
+
+    it("ends every session of a user when the password changes", async () => {
+      const user = newUser("Jugueteria");
+      const first = new PanelClient(stack.edgeUrl);
+      await first.signup(user);
+      const second = new PanelClient(stack.edgeUrl);
+      expect((await second.login(user.email, user.password)).status).toBe(303);
+      const changed = await first.submit("/panel/contrasena", "/panel/contrasena", {
+        current: user.password,
+        password: `${user.password}-nueva`,
+        password2: `${user.password}-nueva`,
+      });
+      expect(changed.status).toBe(200);
+      expect(changed.text).toContain("Tu contraseña cambió");
+      expect((await second.get("/panel/claves")).status).toBe(303);
+      expect((await first.get("/panel/claves")).status).toBe(200);
+      const out = await first.submit("/panel/uso", "/panel/salir", {});
+      expect(out.status).toBe(303);
+      expect((await first.get("/panel/claves")).status).toBe(303);
+    });
+  });
+});
