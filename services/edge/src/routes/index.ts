@@ -6,6 +6,7 @@ import { linksDeCobroRoutes } from "./links-de-cobro.js";
 import { padronRoutes } from "./padron.js";
 import { pdfRoutes } from "./pdf.js";
 import { productosRoutes } from "./productos.js";
+import { representadasRoutes } from "./representadas.js";
 import type { RouteModule } from "./route-module.js";
 import { usoRoutes } from "./uso.js";
 import { wsfeRoutes } from "./wsfe.js";
@@ -24,6 +25,7 @@ export const routeModules: readonly RouteModule[] = [
   padronRoutes,
   pdfRoutes,
   usoRoutes,
+  representadasRoutes,
 ];
 
 export type { Caller, RouteDeps, RouteModule } from "./route-module.js";
