@@ -3,7 +3,9 @@ import { billing } from "@pasarela/contracts";
 import { createLogger, startTracing } from "@pasarela/telemetry";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { http } from "../support/operator.js";
+import { makeControlClient } from "@pasarela/authority-sim";
+import { readFileSync } from "node:fs";
+import { http, randomCuit, scratch, signCsr } from "../support/operator.js";
 import { csrfOf, launchChromium, newUser, PanelClient } from "../support/panel.js";
 import { startE2EStack, type E2EStack } from "../support/stack.js";
 
@@ -128,6 +130,79 @@ describe("dashboard in a real browser", { timeout: 180_000 }, () => {
     expect(await page.locator("table").innerText()).toContain("Revocada");
     expect((await http(stack, "GET", "/api/cuenta", `Bearer ${secret}`)).status).toBe(401);
     await context.close();
+  });
+
+  it("creates a representada, downloads its CSR, refuses it as a certificate, uploads the signed one and probes", async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const page = await context.newPage();
+    const dir = scratch();
+    try {
+      await signUp(page, newUser("Vineria"));
+      await page.goto(url("/panel/representadas"));
+      const cuit = randomCuit();
+      await page.fill("#cuit", cuit);
+      await page.selectOption("#environment", "homologacion");
+      await page.fill("#alias", `panel${cuit.slice(-6)}`);
+      await Promise.all([
+        page.waitForURL(/\/panel\/representadas\/[0-9a-f-]{36}\?creada=1$/),
+        page.click("text=Crear y generar CSR"),
+      ]);
+      expect(await page.locator("#csr").inputValue()).toContain("BEGIN CERTIFICATE REQUEST");
+
+      const [download] = await Promise.all([
+        page.waitForEvent("download"),
+        page.click("text=Descargar .csr"),
+      ]);
+      expect(download.suggestedFilename()).toMatch(new RegExp(`^${cuit}-.+\\.csr$`));
+      const csr = readFileSync(await download.path(), "utf8");
+      expect(csr).toContain("-----BEGIN CERTIFICATE REQUEST-----");
+
+      // the CSR itself uploaded as the certificate: refused with a clear message
+      await page.setInputFiles("#certificadoArchivo", {
+        name: "pedido.csr",
+        mimeType: "application/pkcs10",
+        buffer: Buffer.from(csr),
+      });
+      await page.click('button:has-text("Subir certificado")');
+      await page.waitForLoadState();
+      expect(await page.locator(".notice.error").innerText()).toContain("CSR");
+
+      const certificate = await signCsr(stack, dir, "homologacion", csr);
+      await page.fill("#certificado", certificate);
+      await page.click('button:has-text("Subir certificado")');
+      await page.waitForLoadState();
+      expect(await page.locator(".notice.ok").first().innerText()).toContain("Certificado activo");
+      expect(await page.locator(".card").first().innerText()).toContain("Activo");
+
+      // nothing delegated yet: each service names its missing delegation and the fix
+      await page.click("text=Probar conexión");
+      await page.waitForSelector("#prueba");
+      const before = await page.locator("#prueba tbody tr").allInnerTexts();
+      expect(before.length).toBeGreaterThan(1);
+      expect(before.join("\n")).toContain("SERVICE_NOT_DELEGATED");
+      expect(before.join("\n")).toContain("WSASS");
+
+      const alias = `panel${cuit.slice(-6)}`;
+      const control = makeControlClient(stack.simulatorUrl!);
+      const services = before.map((row) => row.split(/\s/)[0]!);
+      await Promise.all(
+        services.map((service) =>
+          control.delegate("homologacion", {
+            cuit,
+            alias,
+            service: service as Parameters<typeof control.delegate>[1]["service"],
+          }),
+        ),
+      );
+      await page.click("text=Probar conexión");
+      await page.waitForSelector("#prueba");
+      expect(await page.locator("#prueba .notice").innerText()).toContain(
+        "Todos los servicios respondieron",
+      );
+    } finally {
+      dir.remove();
+      await context.close();
+    }
   });
 
   it("opens a support ticket and shows the operator's reply", async () => {

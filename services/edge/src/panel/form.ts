@@ -1,9 +1,13 @@
 import type { FastifyRequest } from "fastify";
 
-/** A text field of a posted form ("" when absent or not text); never trimmed for passwords. */
+/**
+ * A text field of a posted form ("" when absent or not text); never trimmed for passwords.
+ * A file of a multipart form arrives as its bytes and is read as UTF-8 text (PEM files).
+ */
 export function field(request: FastifyRequest, name: string): string {
   const body = request.body as Record<string, unknown> | undefined;
   const value = body?.[name];
+  if (Buffer.isBuffer(value)) return value.toString("utf8");
   return typeof value === "string" ? value : "";
 }
 

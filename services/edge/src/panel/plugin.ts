@@ -14,6 +14,7 @@ import { html } from "./html.js";
 import { notice, page } from "./layout.js";
 import { registerAuthPages } from "./pages/auth.js";
 import { registerKeyPages } from "./pages/claves.js";
+import { registerRepresentadaPages } from "./pages/representadas.js";
 import { registerSoportePages } from "./pages/soporte.js";
 import { registerUsoPages } from "./pages/uso.js";
 import { csrfToken, looksLikeSessionId, sameToken, type SessionStore } from "./sessions.js";
@@ -213,5 +214,6 @@ export async function panelPlugin(app: FastifyInstance, deps: PanelDeps): Promis
   registerAuthPages(app, context);
   registerKeyPages(app, context);
   registerUsoPages(app, context);
+  registerRepresentadaPages(app, context);
   registerSoportePages(app, context);
 }
