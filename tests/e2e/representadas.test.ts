@@ -418,6 +418,7 @@ describe("representadas end to end: /api/representadas over real processes and t
       impTotal: string;
       cae: string | null;
       receptor: { docTipo: number; docNro: string };
+      email: { to: string; status: string; error: string | null } | null;
     }
     interface Page {
       items: Item[];
@@ -487,6 +488,28 @@ describe("representadas end to end: /api/representadas over real processes and t
       });
       expect(authorized.every((i) => /^\d{14}$/.test(i.cae ?? ""))).toBe(true);
       expect(all.items[0]).toMatchObject({ state: "rejected", cbteFch: fecha(-2), cae: null });
+    });
+
+    it("shows the e-mail of a voucher once it was sent by e-mail", async () => {
+      const sent = await send("POST", "/api/wsfe/comprobantes/email", owner.rw, {
+        environment: "homologacion",
+        representada: issuer.cuit,
+        ptoVta: PTO_VTA,
+        cbteTipo: 11,
+        cbteNro: 2,
+        to: "cliente@example.com",
+      });
+      expect(sent.status, sent.text).toBe(202);
+      const { items } = await list(
+        `environment=homologacion&representada=${issuer.cuit}&state=authorized`,
+      );
+      const withEmail = items.map((i) => [i.cbteNro, i.email?.to ?? null]);
+      expect(withEmail).toEqual([
+        [3, null],
+        [2, "cliente@example.com"],
+        [1, null],
+      ]);
+      expect(["pending", "sent", "failed"]).toContain(items[1]!.email?.status);
     });
 
     it("filters by state, type, date and representada, and pages with the cursor", async () => {
