@@ -7,6 +7,7 @@ import {
   newAccount,
   opensslKeyAndCsr,
   randomCuit,
+  register,
   scratch,
   signCsr,
   type Account,
@@ -404,5 +405,150 @@ describe("representadas end to end: /api/representadas over real processes and t
     );
     expect(answer.status, answer.text).toBe(403);
     expect(answer.json<ErrorBody>().code).toBe("NO_ACTIVE_CERTIFICATE");
+  });
+
+  describe("GET /api/wsfe/comprobantes", () => {
+    interface Item {
+      state: string;
+      representada: string;
+      ptoVta: number;
+      cbteTipo: number;
+      cbteNro: number;
+      cbteFch: string;
+      impTotal: string;
+      cae: string | null;
+      receptor: { docTipo: number; docNro: string };
+      email: { to: string; status: string; error: string | null } | null;
+    }
+    interface Page {
+      items: Item[];
+      nextCursor: string | null;
+    }
+    const PTO_VTA = 4;
+    let issuer: { cuit: string };
+
+    /** AAAAMMDD in Argentina, `days` from today */
+    const fecha = (days: number) =>
+      new Date(Date.now() - 3 * 3_600_000 + days * 86_400_000)
+        .toISOString()
+        .slice(0, 10)
+        .replaceAll("-", "");
+    const issue = (precio: string, extra: Record<string, unknown> = {}) =>
+      send("POST", "/api/wsfe/facturas", owner.rw, {
+        environment: "homologacion",
+        representada: issuer.cuit,
+        ptoVta: PTO_VTA,
+        cbteTipo: 11,
+        concepto: 1,
+        docTipo: 99,
+        docNro: "0",
+        condicionIvaReceptorId: 5,
+        items: [{ descripcion: "Servicio", cantidad: 1, precioUnitario: precio, alicuotaIva: 0 }],
+        ...extra,
+      });
+    const list = async (query: string, authorization = owner.ro) => {
+      const answer = await send("GET", `/api/wsfe/comprobantes?${query}`, authorization);
+      expect(answer.status, answer.text).toBe(200);
+      return answer.json<Page>();
+    };
+
+    beforeAll(async () => {
+      issuer = await register(stack, dir, {
+        accountId: owner.accountId,
+        environment: "homologacion",
+        ptoVta: PTO_VTA,
+        delegate: ["wsfe"],
+        pos: [{ ptoVta: PTO_VTA, service: "wsfe" }],
+      });
+      for (const precio of ["100", "200", "300"]) {
+        const issued = await issue(precio);
+        expect(issued.status, issued.text).toBe(200);
+      }
+      // dated before the last one: the authority rejects it (10016)
+      const rejected = await issue("400", { cbteFch: fecha(-2) });
+      expect(rejected.status, rejected.text).toBe(422);
+    });
+
+    it("lists the account's vouchers newest first with their five fields, total and CAE", async () => {
+      const all = await list(`environment=homologacion&representada=${issuer.cuit}`);
+      expect(all.items.map((i) => i.state)).toEqual([
+        "rejected",
+        "authorized",
+        "authorized",
+        "authorized",
+      ]);
+      const authorized = all.items.filter((i) => i.state === "authorized");
+      expect(authorized.map((i) => i.cbteNro)).toEqual([3, 2, 1]);
+      expect(authorized[0]).toMatchObject({
+        representada: issuer.cuit,
+        ptoVta: PTO_VTA,
+        cbteTipo: 11,
+        impTotal: "300.00",
+        receptor: { docTipo: 99, docNro: "0" },
+      });
+      expect(authorized.every((i) => /^\d{14}$/.test(i.cae ?? ""))).toBe(true);
+      expect(all.items[0]).toMatchObject({ state: "rejected", cbteFch: fecha(-2), cae: null });
+    });
+
+    it("shows the e-mail of a voucher once it was sent by e-mail", async () => {
+      const sent = await send("POST", "/api/wsfe/comprobantes/email", owner.rw, {
+        environment: "homologacion",
+        representada: issuer.cuit,
+        ptoVta: PTO_VTA,
+        cbteTipo: 11,
+        cbteNro: 2,
+        to: "cliente@example.com",
+      });
+      expect(sent.status, sent.text).toBe(202);
+      const { items } = await list(
+        `environment=homologacion&representada=${issuer.cuit}&state=authorized`,
+      );
+      const withEmail = items.map((i) => [i.cbteNro, i.email?.to ?? null]);
+      expect(withEmail).toEqual([
+        [3, null],
+        [2, "cliente@example.com"],
+        [1, null],
+      ]);
+      expect(["pending", "sent", "failed"]).toContain(items[1]!.email?.status);
+    });
+
+    it("filters by state, type, date and representada, and pages with the cursor", async () => {
+      const base = `environment=homologacion&representada=${issuer.cuit}`;
+      expect((await list(`${base}&state=rejected`)).items).toHaveLength(1);
+      expect((await list(`${base}&cbteTipo=6`)).items).toHaveLength(0);
+      expect((await list(`${base}&ptoVta=${PTO_VTA}`)).items).toHaveLength(4);
+      expect((await list(`${base}&ptoVta=${PTO_VTA + 1}`)).items).toHaveLength(0);
+      expect((await list(`${base}&desde=29991231`)).items).toHaveLength(0);
+      const { cbteFch } = (await list(`${base}&state=authorized`)).items[0]!;
+      expect((await list(`${base}&desde=${cbteFch}&hasta=${cbteFch}`)).items).toHaveLength(3);
+      expect((await list(`${base}&hasta=${fecha(-1)}`)).items.map((i) => i.state)).toEqual([
+        "rejected",
+      ]);
+      expect((await list(`environment=produccion&representada=${issuer.cuit}`)).items).toEqual([]);
+      expect((await list(`environment=homologacion`, stranger.ro)).items).toEqual([]);
+
+      const first = await list(`${base}&state=authorized&limit=2`);
+      expect(first.items.map((i) => i.cbteNro)).toEqual([3, 2]);
+      expect(first.nextCursor).not.toBeNull();
+      const second = await list(
+        `${base}&state=authorized&limit=2&cursor=${encodeURIComponent(first.nextCursor!)}`,
+      );
+      expect(second.items.map((i) => i.cbteNro)).toEqual([1]);
+      expect(second.nextCursor).toBeNull();
+    });
+
+    it("answers 400 naming the parameter for a missing environment, an unsupported type and a foreign cursor", async () => {
+      const cases: [string, string][] = [
+        ["representada=20111111112", "environment"],
+        ["environment=homologacion&cbteTipo=999", "cbteTipo"],
+        ["environment=homologacion&desde=2026-01-01", "desde"],
+        ["environment=homologacion&cursor=abc", "cursor"],
+      ];
+      for (const [query, field] of cases) {
+        const answer = await send("GET", `/api/wsfe/comprobantes?${query}`, owner.ro);
+        expect(answer.status, answer.text).toBe(400);
+        expect(answer.json<ErrorBody>().error).toContain(field);
+      }
+    });
   });
 });

@@ -169,6 +169,7 @@ export const natsGrants = {
       ticket.conexionVerify,
       ...contractsOf(catalog),
       wsfe.comprobanteGet,
+      wsfe.comprobanteList,
       wsfe.emailSend,
       wsfe.facturaGet,
       wsfe.facturaIssue,

@@ -1,4 +1,5 @@
 import { clientesRoutes } from "./clientes.js";
+import { comprobantesRoutes } from "./comprobantes.js";
 import { cuentaRoutes } from "./cuenta.js";
 import { emailRoutes } from "./email.js";
 import { facturasRoutes } from "./facturas.js";
@@ -26,6 +27,7 @@ export const routeModules: readonly RouteModule[] = [
   pdfRoutes,
   usoRoutes,
   representadasRoutes,
+  comprobantesRoutes,
 ];
 
 export type { Caller, RouteDeps, RouteModule } from "./route-module.js";

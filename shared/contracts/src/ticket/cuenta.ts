@@ -98,7 +98,8 @@ export const cuentaRepresentadaCreate = defineContract({
     })
     .strict(),
   reply: representadaDetalleSchema.extend({ csr: z.string() }).strict(),
-  errors: ["INVALID_CUIT", "REPRESENTADA_DUPLICATE"],
+  // REPRESENTADA_ID_NOT_FOUND: a request without an account registers nothing
+  errors: ["INVALID_CUIT", "REPRESENTADA_DUPLICATE", "REPRESENTADA_ID_NOT_FOUND"],
   timeoutMs: 20_000,
 });
 
