@@ -129,7 +129,10 @@ export const natsGrants = {
     managesStream: true,
     consumes: ["mail-emision"],
     reads: [wsfe.comprobanteAutorizado],
-    works: [{ job: mail.comprobanteJob, durable: "mail" }],
+    works: [
+      { job: mail.comprobanteJob, durable: "mail" },
+      { job: mail.mensajeJob, durable: "mail" },
+    ],
   },
   cobros: {
     serves: cobros,
