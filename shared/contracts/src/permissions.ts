@@ -170,7 +170,7 @@ export const natsGrants = {
     publishes: [billing.usoRegistrado],
     listens: [billing.keyRevoked],
   },
-  /** the operator CLI (`npm run admin`): accounts, keys, representadas, certificates */
+  /** the operator CLI (`npm run admin`): accounts, keys, representadas, certificates, users, support */
   admin: {
     calls: [
       billing.accountCreate,
@@ -186,6 +186,11 @@ export const natsGrants = {
       billing.planAssign,
       billing.accountUsage,
       cobros.cuentaSet,
+      billing.userAdd,
+      billing.soporteOperadorList,
+      billing.soporteOperadorGet,
+      billing.soporteOperadorReply,
+      billing.soporteClose,
     ],
     publishes: [],
     listens: [],
