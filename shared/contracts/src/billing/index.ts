@@ -35,8 +35,10 @@ export {
   usageDaySchema,
   usageFilterSchema,
   usageList,
+  usageCallSchema,
   usageRecordSchema,
   usageSummary,
   usoRegistrado,
+  type UsageCall,
   type UsageRecord,
 } from "./usage.js";
