@@ -3,13 +3,39 @@ import { billing, cobros, type EventOf } from "@pasarela/contracts";
 import type { Logger } from "@pasarela/telemetry";
 import type { Kysely } from "kysely";
 import type { BillingDatabase } from "../db/database.js";
-import { makeUsageRepository } from "../db/repositories/usage.js";
+import { makeUsageRepository, type UsageRepository } from "../db/repositories/usage.js";
 
 /** The calls an usage event carries: a batch (version 2) or one call (version 1). */
 function callsOf(event: EventOf<typeof billing.usoRegistrado>): billing.UsageCall[] {
   if (event.version === 2) return event.llamadas;
   const { version: _version, ...call } = event;
   return [call];
+}
+
+/** Inserts calls into the history, once per id, in statements of at most 2,000 rows. */
+async function insertCalls(
+  usage: UsageRepository,
+  calls: readonly billing.UsageCall[],
+): Promise<void> {
+  // 2,000 rows (24,000 parameters) per statement stay under PostgreSQL's 65,535
+  for (let i = 0; i < calls.length; i += 2_000) {
+    await usage.insertMany(
+      calls.slice(i, i + 2_000).map((e) => ({
+        id: e.id,
+        account_id: e.accountId,
+        key_id: e.keyId,
+        at: e.at,
+        method: e.method,
+        route: e.route,
+        environment: e.environment,
+        representada: e.representada,
+        status: e.status,
+        code: e.code,
+        latency_ms: e.latencyMs,
+        quota_consumed: e.quotaConsumed,
+      })),
+    );
+  }
 }
 
 /**
@@ -28,28 +54,11 @@ export function consumeUsageEvents(deps: {
     filter: "evt.edge.uso.>",
     maxBatch: 100,
     logger: deps.logger,
-    handle: async (batch) => {
-      const calls = batch.flatMap(({ body }) => callsOf(body));
-      // 2,000 rows (24,000 parameters) per statement stay under PostgreSQL's 65,535
-      for (let i = 0; i < calls.length; i += 2_000) {
-        await usage.insertMany(
-          calls.slice(i, i + 2_000).map((e) => ({
-            id: e.id,
-            account_id: e.accountId,
-            key_id: e.keyId,
-            at: e.at,
-            method: e.method,
-            route: e.route,
-            environment: e.environment,
-            representada: e.representada,
-            status: e.status,
-            code: e.code,
-            latency_ms: e.latencyMs,
-            quota_consumed: e.quotaConsumed,
-          })),
-        );
-      }
-    },
+    handle: (batch) =>
+      insertCalls(
+        usage,
+        batch.flatMap(({ body }) => callsOf(body)),
+      ),
   });
 }
 
@@ -70,11 +79,12 @@ export function consumePaidLinks(deps: {
     maxBatch: 100,
     logger: deps.logger,
     handle: (batch) =>
-      usage.insertMany(
+      insertCalls(
+        usage,
         batch.map(({ body: e }) => ({
           id: e.linkId,
-          account_id: e.accountId,
-          key_id: null,
+          accountId: e.accountId,
+          keyId: null,
           at: e.pagadoAt,
           method: "EVENT",
           route: cobros.linkPagado.subject,
@@ -82,8 +92,8 @@ export function consumePaidLinks(deps: {
           representada: e.representada,
           status: 200,
           code: null,
-          latency_ms: 0,
-          quota_consumed: false,
+          latencyMs: 0,
+          quotaConsumed: false,
         })),
       ),
   });
