@@ -478,4 +478,41 @@ describe("billing: admission of issuances (quota, rejection cap, Idempotency-Key
       expect((await admit(accountId, "produccion")).ok).toBe(true);
     });
   });
+
+  describe("the usage history's events", () => {
+    const call = (accountId: string, route: string): billing.UsageCall => ({
+      id: randomUUID(),
+      accountId,
+      keyId: randomUUID(),
+      at: new Date(clock).toISOString(),
+      method: "POST",
+      route,
+      environment: "homologacion",
+      representada: "20111111112",
+      status: 200,
+      code: null,
+      latencyMs: 3.25,
+      quotaConsumed: false,
+    });
+
+    it("records every call of a batch once, and still reads the one-call events of version 1", async () => {
+      const accountId = await account();
+      const batch = [call(accountId, "/api/a"), call(accountId, "/api/b")];
+      const event = { id: randomUUID(), version: 2 as const, llamadas: batch };
+      await client.publish(billing.usoRegistrado, event);
+      // the same calls again under another event id (a retried publication): recorded once
+      await client.publish(billing.usoRegistrado, { ...event, id: randomUUID() });
+      await client.publish(billing.usoRegistrado, {
+        ...call(accountId, "/api/c"),
+        version: 1,
+      });
+      const listed = async () =>
+        value(await client.request(billing.usageList, { limit: 50 }, { accountId })).items;
+      for (let i = 0; i < 400 && (await listed()).length < 3; i++) {
+        await new Promise((r) => setTimeout(r, 25));
+      }
+      await new Promise((r) => setTimeout(r, 200));
+      expect((await listed()).map((r) => r.route).sort()).toEqual(["/api/a", "/api/b", "/api/c"]);
+    });
+  });
 });

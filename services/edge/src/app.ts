@@ -25,7 +25,7 @@ import { protocolOptions, registerHostCheck } from "./http/protocol.js";
 import { registerTextGuard } from "./http/text-guard.js";
 import { registerMetrics } from "./http/metrics.js";
 import { inRequestContext, registerTracing } from "./http/tracing.js";
-import { registerUsageRecording } from "./http/usage.js";
+import { makeUsageRecorder, registerUsageRecording, type UsageRecorder } from "./http/usage.js";
 import { registerHealthRoutes } from "./routes/health.js";
 import { routeModules, type Caller, type RouteModule } from "./routes/index.js";
 import type { PanelSettings } from "./panel/context.js";
@@ -91,7 +91,11 @@ export async function buildApp(deps: AppDeps): Promise<EdgeApp> {
   registerErrorHandling(app);
   registerTracing(app, deps.tracer);
   registerMetrics(app);
-  if (deps.recordUsage ?? true) registerUsageRecording(app, deps.bus, deps.logger);
+  let usage: UsageRecorder | undefined;
+  if (deps.recordUsage ?? true) {
+    usage = makeUsageRecorder(deps.bus, deps.logger);
+    registerUsageRecording(app, usage);
+  }
   registerHostCheck(app);
   registerTextGuard(app);
 
@@ -162,6 +166,8 @@ export async function buildApp(deps: AppDeps): Promise<EdgeApp> {
     close: async () => {
       revoked.unsubscribe();
       await app.close();
+      // the calls answered last go to the usage history before the bus closes
+      await usage?.flush();
     },
   };
 }

@@ -129,7 +129,10 @@ export const natsGrants = {
     managesStream: true,
     consumes: ["mail-emision"],
     reads: [wsfe.comprobanteAutorizado],
-    works: [{ job: mail.comprobanteJob, durable: "mail" }],
+    works: [
+      { job: mail.comprobanteJob, durable: "mail" },
+      { job: mail.mensajeJob, durable: "mail" },
+    ],
   },
   cobros: {
     serves: cobros,
@@ -187,7 +190,7 @@ export const natsGrants = {
     publishes: [billing.usoRegistrado],
     listens: [billing.keyRevoked],
   },
-  /** the operator CLI (`npm run admin`): accounts, keys, representadas, certificates */
+  /** the operator CLI (`npm run admin`): accounts, keys, representadas, certificates, users, support */
   admin: {
     calls: [
       billing.accountCreate,
@@ -203,6 +206,11 @@ export const natsGrants = {
       billing.planAssign,
       billing.accountUsage,
       cobros.cuentaSet,
+      billing.userAdd,
+      billing.soporteOperadorList,
+      billing.soporteOperadorGet,
+      billing.soporteOperadorReply,
+      billing.soporteClose,
     ],
     publishes: [],
     listens: [],

@@ -1,13 +1,46 @@
 import { consumeEvents, type Bus, type DurableConsumer } from "@pasarela/bus";
-import { billing, cobros } from "@pasarela/contracts";
+import { billing, cobros, type EventOf } from "@pasarela/contracts";
 import type { Logger } from "@pasarela/telemetry";
 import type { Kysely } from "kysely";
 import type { BillingDatabase } from "../db/database.js";
-import { makeUsageRepository } from "../db/repositories/usage.js";
+import { makeUsageRepository, type UsageRepository } from "../db/repositories/usage.js";
+
+/** The calls an usage event carries: a batch (version 2) or one call (version 1). */
+function callsOf(event: EventOf<typeof billing.usoRegistrado>): billing.UsageCall[] {
+  if (event.version === 2) return event.llamadas;
+  const { version: _version, ...call } = event;
+  return [call];
+}
+
+/** Inserts calls into the history, once per id, in statements of at most 2,000 rows. */
+async function insertCalls(
+  usage: UsageRepository,
+  calls: readonly billing.UsageCall[],
+): Promise<void> {
+  // 2,000 rows (24,000 parameters) per statement stay under PostgreSQL's 65,535
+  for (let i = 0; i < calls.length; i += 2_000) {
+    await usage.insertMany(
+      calls.slice(i, i + 2_000).map((e) => ({
+        id: e.id,
+        account_id: e.accountId,
+        key_id: e.keyId,
+        at: e.at,
+        method: e.method,
+        route: e.route,
+        environment: e.environment,
+        representada: e.representada,
+        status: e.status,
+        code: e.code,
+        latency_ms: e.latencyMs,
+        quota_consumed: e.quotaConsumed,
+      })),
+    );
+  }
+}
 
 /**
- * The usage history's writer: the edge publishes one event per call without waiting, and
- * billing inserts them here in batches of up to 500 rows per statement.
+ * The usage history's writer: the edge publishes the calls it answered in batches, and
+ * billing inserts them here, up to 100 events (of up to 500 calls each) per round.
  */
 export function consumeUsageEvents(deps: {
   bus: Bus;
@@ -19,24 +52,12 @@ export function consumeUsageEvents(deps: {
     durable: "billing-uso",
     events: [billing.usoRegistrado],
     filter: "evt.edge.uso.>",
-    maxBatch: 500,
+    maxBatch: 100,
     logger: deps.logger,
     handle: (batch) =>
-      usage.insertMany(
-        batch.map(({ body: e }) => ({
-          id: e.id,
-          account_id: e.accountId,
-          key_id: e.keyId,
-          at: e.at,
-          method: e.method,
-          route: e.route,
-          environment: e.environment,
-          representada: e.representada,
-          status: e.status,
-          code: e.code,
-          latency_ms: e.latencyMs,
-          quota_consumed: e.quotaConsumed,
-        })),
+      insertCalls(
+        usage,
+        batch.flatMap(({ body }) => callsOf(body)),
       ),
   });
 }
@@ -58,11 +79,12 @@ export function consumePaidLinks(deps: {
     maxBatch: 100,
     logger: deps.logger,
     handle: (batch) =>
-      usage.insertMany(
+      insertCalls(
+        usage,
         batch.map(({ body: e }) => ({
           id: e.linkId,
-          account_id: e.accountId,
-          key_id: null,
+          accountId: e.accountId,
+          keyId: null,
           at: e.pagadoAt,
           method: "EVENT",
           route: cobros.linkPagado.subject,
@@ -70,8 +92,8 @@ export function consumePaidLinks(deps: {
           representada: e.representada,
           status: 200,
           code: null,
-          latency_ms: 0,
-          quota_consumed: false,
+          latencyMs: 0,
+          quotaConsumed: false,
         })),
       ),
   });

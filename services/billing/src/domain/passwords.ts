@@ -70,6 +70,3 @@ export function newResetToken(): { token: string; hash: Buffer } {
 
 export const resetTokenHash = (token: string): Buffer =>
   createHash("sha256").update(token, "utf8").digest();
-
-/** A password for a user the operator adds without giving one: 16 random bytes, base64url. */
-export const generatePassword = (): string => randomBytes(16).toString("base64url");

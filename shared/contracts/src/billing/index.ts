@@ -35,9 +35,11 @@ export {
   usageDaySchema,
   usageFilterSchema,
   usageList,
+  usageCallSchema,
   usageRecordSchema,
   usageSummary,
   usoRegistrado,
+  type UsageCall,
   type UsageRecord,
 } from "./usage.js";
 export {

@@ -24,17 +24,28 @@ export const usageRecordSchema = z
   .strict();
 export type UsageRecord = z.infer<typeof usageRecordSchema>;
 
+/** One call in a usage event: the record and the account it belongs to. */
+export const usageCallSchema = usageRecordSchema.extend({ accountId: idSchema }).strict();
+export type UsageCall = z.infer<typeof usageCallSchema>;
+
 /**
- * `evt.edge.uso.registrado`: published by the edge after every authenticated API call without
- * waiting for it (JetStream keeps it); billing inserts them in batches, once per `id`.
+ * `evt.edge.uso.registrado`: the edge's calls, published in batches after they were answered
+ * (version 2: `llamadas`, up to 500). Version 1, one call per event, is still read so events
+ * stored before an upgrade are not lost. Billing inserts every call once per `id`.
  */
 export const usoRegistrado = defineEvent({
   subject: "evt.edge.uso.registrado",
-  version: 1,
-  schema: usageRecordSchema
-    .omit({ id: true })
-    .extend({ id: idSchema, version: z.literal(1), accountId: idSchema })
-    .strict(),
+  version: 2,
+  schema: z.union([
+    z
+      .object({
+        id: idSchema,
+        version: z.literal(2),
+        llamadas: z.array(usageCallSchema).min(1).max(500),
+      })
+      .strict(),
+    usageCallSchema.extend({ version: z.literal(1) }).strict(),
+  ]),
 });
 
 /** Filters of the history (spec: from/to, route, status, environment), newest first. */
