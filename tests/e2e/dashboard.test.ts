@@ -5,7 +5,7 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { makeControlClient } from "@pasarela/authority-sim";
 import { readFileSync } from "node:fs";
-import { http, randomCuit, scratch, signCsr } from "../support/operator.js";
+import { http, randomCuit, scratch, signCsr, simPos } from "../support/operator.js";
 import { csrfOf, launchChromium, newUser, PanelClient } from "../support/panel.js";
 import { startE2EStack, type E2EStack } from "../support/stack.js";
 
@@ -132,7 +132,7 @@ describe("dashboard in a real browser", { timeout: 180_000 }, () => {
     await context.close();
   });
 
-  it("creates a representada, downloads its CSR, refuses it as a certificate, uploads the signed one and probes", async () => {
+  it("creates a representada, downloads its CSR, refuses it as a certificate, uploads the signed one, probes, and opens an issued voucher's PDF from Comprobantes", async () => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     const page = await context.newPage();
     const dir = scratch();
@@ -199,6 +199,37 @@ describe("dashboard in a real browser", { timeout: 180_000 }, () => {
       expect(await page.locator("#prueba .notice").innerText()).toContain(
         "Todos los servicios respondieron",
       );
+
+      // a voucher issued through the API with a key made here, then its PDF from Comprobantes
+      await simPos(stack, "homologacion", { cuit, ptoVta: 4, service: "wsfe" });
+      await page.goto(url("/panel/claves"));
+      await page.selectOption("#scope", "read_write");
+      await Promise.all([
+        page.waitForURL(/\/panel\/claves\?nueva=/),
+        page.click("text=Crear API key"),
+      ]);
+      const secret = await page.inputValue("#secreto");
+      const issued = await http(stack, "POST", "/api/wsfe/facturas", `Bearer ${secret}`, {
+        environment: "homologacion",
+        representada: cuit,
+        ptoVta: 4,
+        cbteTipo: 11,
+        concepto: 1,
+        docTipo: 99,
+        docNro: "0",
+        condicionIvaReceptorId: 5,
+        items: [{ descripcion: "Servicio", cantidad: 1, precioUnitario: "1500", alicuotaIva: 0 }],
+      });
+      expect(issued.status, issued.text).toBe(200);
+      await page.goto(url("/panel/comprobantes?entorno=homologacion"));
+      const row = page.locator("#comprobantes tbody tr").first();
+      expect(await row.innerText()).toContain("Autorizado");
+      expect(await row.innerText()).toContain("1500");
+      const href = await row.locator("a", { hasText: "PDF" }).getAttribute("href");
+      const pdf = await page.request.get(url(href!));
+      expect(pdf.status()).toBe(200);
+      expect(pdf.headers()["content-type"]).toContain("application/pdf");
+      expect((await pdf.body()).subarray(0, 4).toString()).toBe("%PDF");
     } finally {
       dir.remove();
       await context.close();

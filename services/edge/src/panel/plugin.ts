@@ -14,6 +14,7 @@ import { html } from "./html.js";
 import { notice, page } from "./layout.js";
 import { registerAuthPages } from "./pages/auth.js";
 import { registerKeyPages } from "./pages/claves.js";
+import { registerComprobantePages } from "./pages/comprobantes.js";
 import { registerRepresentadaPages } from "./pages/representadas.js";
 import { registerSoportePages } from "./pages/soporte.js";
 import { registerUsoPages } from "./pages/uso.js";
@@ -215,5 +216,6 @@ export async function panelPlugin(app: FastifyInstance, deps: PanelDeps): Promis
   registerKeyPages(app, context);
   registerUsoPages(app, context);
   registerRepresentadaPages(app, context);
+  registerComprobantePages(app, context);
   registerSoportePages(app, context);
 }
