@@ -55,8 +55,8 @@ meter{width:100%;height:1.2rem}
 .legend{display:flex;gap:1rem;font-size:.85rem;margin:.4rem 0}
 .legend span::before{content:"";display:inline-block;width:.8rem;height:.8rem;margin-right:.3rem;vertical-align:-1px;border-radius:2px;background:currentColor}
 .s2xx{color:#2f8f4e}.s4xx{color:#d08700}.s5xx{color:#c0392b}
-form.inline{display:flex;gap:.3rem;margin:.3rem 0 0}
-form.inline input{width:11rem;padding:.2rem .4rem}
+form.inline{display:flex;flex-direction:column;gap:.3rem;margin:.3rem 0 0;max-width:12rem}
+form.inline input{padding:.2rem .4rem}
 form.inline button{padding:.2rem .5rem;font-size:.8rem}
 .pager{display:flex;justify-content:space-between;margin-top:.6rem}
 footer{max-width:1100px;margin:2rem auto;padding:0 1.5rem;color:var(--muted);font-size:.8rem}
