@@ -7,6 +7,7 @@ import { makeControlClient } from "@pasarela/authority-sim";
 import { readFileSync } from "node:fs";
 import { http, randomCuit, scratch, signCsr, simPos } from "../support/operator.js";
 import { csrfOf, launchChromium, newUser, PanelClient } from "../support/panel.js";
+import { startTestSmtp, type TestSmtp } from "../support/smtp.js";
 import { startE2EStack, type E2EStack } from "../support/stack.js";
 
 /**
@@ -17,10 +18,14 @@ describe("dashboard in a real browser", { timeout: 180_000 }, () => {
   let stack: E2EStack;
   let browser: Browser;
   let operator: Bus;
+  let smtp: TestSmtp;
 
   beforeAll(async () => {
+    smtp = await startTestSmtp();
     [stack, browser] = await Promise.all([
-      startE2EStack({ env: { LOG_LEVEL: "warn" } }),
+      startE2EStack({
+        env: { LOG_LEVEL: "warn", SMTP_URL: smtp.url, MAIL_FROM: "panel@pasarela.test" },
+      }),
       launchChromium(),
     ]);
     operator = await connectBus({
@@ -36,6 +41,7 @@ describe("dashboard in a real browser", { timeout: 180_000 }, () => {
     await operator?.close();
     await browser?.close();
     await stack?.teardown();
+    await smtp?.stop();
   });
 
   const url = (path: string) => `${stack.edgeUrl}${path}`;
@@ -234,6 +240,53 @@ describe("dashboard in a real browser", { timeout: 180_000 }, () => {
       dir.remove();
       await context.close();
     }
+  });
+
+  it("resets a forgotten password through the e-mailed link and ends the old sessions", async () => {
+    const user = newUser("Floreria");
+    const old = new PanelClient(stack.edgeUrl);
+    await old.signup(user);
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const page = await context.newPage();
+    await page.goto(url("/panel/ingresar"));
+    await Promise.all([
+      page.waitForURL(/\/panel\/olvide$/),
+      page.click("text=Olvidé mi contraseña"),
+    ]);
+    await page.fill("#email", user.email);
+    await page.click("button[type=submit]");
+    await page.waitForLoadState();
+    expect(await page.locator(".notice.ok").innerText()).toContain("te enviamos el enlace");
+
+    let link: string | undefined;
+    for (let i = 0; i < 100 && !link; i++) {
+      const mail = smtp.received.find((m) => m.rcptTo.includes(user.email));
+      link = mail && /https?:\/\/\S+/.exec(mail.parsed.text ?? "")?.[0];
+      if (!link) await new Promise((r) => setTimeout(r, 200));
+    }
+    expect(link).toBeDefined();
+    expect(link!.startsWith(`${stack.edgeUrl}/panel/restablecer?token=`)).toBe(true);
+    await page.goto(link!);
+    const nueva = `${user.password}-otra`;
+    await page.fill("#password", nueva);
+    await page.fill("#password2", nueva);
+    await Promise.all([
+      page.waitForURL(/\/panel\/ingresar\?listo=restablecida$/),
+      page.click("button[type=submit]"),
+    ]);
+    expect(await page.locator(".notice.ok").innerText()).toContain("Tu contraseña cambió");
+    expect((await old.get("/panel/claves")).status).toBe(303);
+    await page.fill("#email", user.email);
+    await page.fill("#password", nueva);
+    await Promise.all([page.waitForURL(/\/panel\/uso$/), page.click("button[type=submit]")]);
+    // the link works once
+    await page.goto(link!);
+    await page.fill("#password", `${nueva}-2`);
+    await page.fill("#password2", `${nueva}-2`);
+    await page.click("main button[type=submit]");
+    await page.waitForLoadState();
+    expect(await page.locator(".notice.error").innerText()).toContain("no es válido");
+    await context.close();
   });
 
   it("opens a support ticket and shows the operator's reply", async () => {
