@@ -9,7 +9,17 @@ import { makePerfilesRepository } from "./db/repositories/perfiles.js";
 import { makeRepresentadasRepository } from "./db/repositories/representadas.js";
 import type { Sealer } from "./domain/sealing.js";
 import { makeAccessGet, type AccessPolicy, type LoginLeasePolicy } from "./handlers/access-get.js";
-import { makeCertificateCreate } from "./handlers/certificate-create.js";
+import {
+  makeCertificateCreate,
+  makeCuentaCertificadoCreate,
+} from "./handlers/certificate-create.js";
+import { makeConexionVerify } from "./handlers/conexion-verify.js";
+import {
+  makeCuentaRepresentadaCreate,
+  makeCuentaRepresentadaGet,
+  makeCuentaRepresentadaList,
+  makeCuentaRepresentadaUpdate,
+} from "./handlers/cuenta-representadas.js";
 import { makePerfilGet, makePerfilSet } from "./handlers/perfil.js";
 import { makeRepresentadaCreate } from "./handlers/representada-create.js";
 import { makeRepresentadaGet } from "./handlers/representada-get.js";
@@ -31,26 +41,33 @@ export function ticketBindings(deps: {
   const perfiles = makePerfilesRepository(deps.db);
   const now = deps.now ?? (() => new Date());
   const { sealer } = deps;
+  const accessGet = makeAccessGet({
+    tickets,
+    sealer,
+    wsaa: deps.wsaa,
+    policy: deps.policy,
+    lease: deps.lease,
+    now,
+  });
+  const upload = { representadas, certificates, sealer, bus: deps.bus, now };
+  const cuenta = { representadas, certificates, perfiles, now };
   return [
     bind(ticket.representadaCreate, makeRepresentadaCreate({ representadas, sealer })),
     bind(ticket.representadaList, makeRepresentadaList({ representadas, certificates })),
     bind(ticket.representadaGet, makeRepresentadaGet({ representadas, certificates, now })),
     bind(ticket.perfilSet, makePerfilSet({ representadas, perfiles })),
     bind(ticket.perfilGet, makePerfilGet({ representadas, perfiles })),
+    bind(ticket.certificateCreate, makeCertificateCreate(upload)),
+    bind(ticket.accessGet, accessGet),
+    // the account's own (issue 16): scoped by the bus header
+    bind(ticket.cuentaRepresentadaList, makeCuentaRepresentadaList(cuenta)),
+    bind(ticket.cuentaRepresentadaGet, makeCuentaRepresentadaGet(cuenta)),
+    bind(ticket.cuentaRepresentadaCreate, makeCuentaRepresentadaCreate({ ...cuenta, sealer })),
+    bind(ticket.cuentaRepresentadaUpdate, makeCuentaRepresentadaUpdate(cuenta)),
+    bind(ticket.cuentaCertificadoCreate, makeCuentaCertificadoCreate(upload)),
     bind(
-      ticket.certificateCreate,
-      makeCertificateCreate({ representadas, certificates, sealer, bus: deps.bus, now }),
-    ),
-    bind(
-      ticket.accessGet,
-      makeAccessGet({
-        tickets,
-        sealer,
-        wsaa: deps.wsaa,
-        policy: deps.policy,
-        lease: deps.lease,
-        now,
-      }),
+      ticket.conexionVerify,
+      makeConexionVerify({ representadas, certificates, accessGet, now }),
     ),
   ];
 }

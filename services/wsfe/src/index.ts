@@ -28,6 +28,7 @@ import { makeBatchIssuer } from "./issuance/batches.js";
 import { makeReconciler } from "./issuance/reconcile.js";
 import { startReconciliationSweep } from "./issuance/sweep.js";
 import { makeSeriesWriter } from "./issuance/series-writer.js";
+import { makeComprobantesListadoRepository } from "./db/repositories/comprobantes-listado.js";
 import { wsfeBindings } from "./service.js";
 
 /**
@@ -115,7 +116,16 @@ export async function startWsfe(
         tickets,
         emails,
         comprobantes,
-        bindings: wsfeBindings({ emails, comprobantes, bus, wsfe, issuer, writer, reconcile }),
+        bindings: wsfeBindings({
+          emails,
+          comprobantes,
+          listado: makeComprobantesListadoRepository(db!.db),
+          bus,
+          wsfe,
+          issuer,
+          writer,
+          reconcile,
+        }),
         stop: () => {
           sweep.stop();
           return Promise.resolve(certificates.stop());

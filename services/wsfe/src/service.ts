@@ -2,7 +2,9 @@ import { bind, type Binding, type Bus } from "@pasarela/bus";
 import { wsfe } from "@pasarela/contracts";
 import type { WsfeAdapter } from "./adapters/wsfe.js";
 import type { ComprobantesEmailRepository } from "./db/repositories/comprobantes-email.js";
+import type { ComprobantesListadoRepository } from "./db/repositories/comprobantes-listado.js";
 import type { ComprobantesRepository } from "./db/repositories/comprobantes.js";
+import { makeComprobanteList } from "./handlers/comprobante-list.js";
 import { makeComprobanteGet } from "./handlers/comprobante-get.js";
 import { makeEmailSend, makeEmailUpdate } from "./handlers/email-send.js";
 import { makeEmitidoGet } from "./handlers/emitido-get.js";
@@ -19,6 +21,7 @@ import { makeUltimoComprobanteLast } from "./handlers/ultimo-comprobante-last.js
 export function wsfeBindings(deps: {
   emails: ComprobantesEmailRepository;
   comprobantes: ComprobantesRepository;
+  listado: ComprobantesListadoRepository;
   bus: Bus;
   wsfe: WsfeAdapter;
   issuer: Issuer;
@@ -35,6 +38,7 @@ export function wsfeBindings(deps: {
     ),
     bind(wsfe.parametrosGet, makeParametrosGet({ wsfe: deps.wsfe })),
     bind(wsfe.emitidoGet, makeEmitidoGet({ comprobantes: deps.comprobantes })),
+    bind(wsfe.comprobanteList, makeComprobanteList({ listado: deps.listado })),
     bind(
       wsfe.facturaIssue,
       makeFacturaIssue({ issuer: deps.issuer, bus: deps.bus, wsfe: deps.wsfe }),

@@ -346,3 +346,31 @@ export function personaInactiva(
     details: { idPersona, service, authorityMessage },
   };
 }
+
+/**
+ * Issue 16 ("probar conexión"): the step at the authority that cures a refused login or a
+ * missing relation, in the words of its web apps. `alias` is the certificate's CN (the
+ * "computador fiscal"), `cuit` the representada.
+ */
+export function delegationFix(
+  code: string,
+  target: { service: WebService; environment: Environment; alias: string; cuit: string },
+): string {
+  const { service, environment, alias, cuit } = target;
+  switch (code) {
+    case "SERVICE_NOT_DELEGATED":
+      return environment === "homologacion"
+        ? `En WSASS (Autogestión Certificados Homologación) → Crear autorización a servicio: elegí el computador ${alias}, la CUIT representada ${cuit} y el servicio ${service}. En producción es Administrador de Relaciones de Clave Fiscal → Nueva relación → ARCA → WebServices → ${service} → Representante: el computador fiscal ${alias} → Confirmar.`
+        : `Con la clave fiscal de la CUIT ${cuit}: Administrador de Relaciones de Clave Fiscal → Nueva relación → ARCA → WebServices → ${service} → Representante: el computador fiscal ${alias} → Confirmar.`;
+    case "REPRESENTADA_NOT_DELEGATED":
+      return `La CUIT ${cuit} debe delegar el servicio: con su clave fiscal, Administrador de Relaciones de Clave Fiscal → Nueva relación → ARCA → WebServices → ${service} → Representante: el computador fiscal ${alias} → Confirmar. La delegación vale para el próximo ticket de acceso.`;
+    case "CERTIFICATE_ENVIRONMENT_MISMATCH":
+      return `El certificado no es de ${environment}: subí uno emitido por la AC de ${environment} (${environment === "homologacion" ? "WSASS" : "Administración de Certificados Digitales"}) para el alias ${alias}.`;
+    case "NO_ACTIVE_CERTIFICATE":
+      return "Subí el certificado que la AFIP emitió para el pedido (CSR) de esta representada.";
+    case "ACCESS_TICKET_PENDING":
+      return "La AFIP ya entregó un ticket de acceso para este certificado y servicio a otro sistema: esperá a que venza (hasta 12 horas) o usá otro certificado.";
+    default:
+      return "Falla de la AFIP, no de la configuración: reintentá la prueba en unos minutos.";
+  }
+}

@@ -193,6 +193,8 @@ export const catalogue = {
     false,
     "La representada ya está registrada en ese entorno",
   ),
+  /** a representada id of the account's API that does not resolve: unknown, malformed and another account's alike */
+  REPRESENTADA_ID_NOT_FOUND: entry("not_found", false, "Representada no encontrada"),
   /** the issuer profile's logo is not a PNG or JPEG of at most 200 KB */
   LOGO_INVALID: entry("invalid", false, "El logo debe ser una imagen PNG o JPEG de hasta 200 KB"),
   /** operator reference to an account that does not exist */

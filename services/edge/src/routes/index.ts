@@ -1,4 +1,5 @@
 import { clientesRoutes } from "./clientes.js";
+import { comprobantesRoutes } from "./comprobantes.js";
 import { cuentaRoutes } from "./cuenta.js";
 import { emailRoutes } from "./email.js";
 import { facturasRoutes } from "./facturas.js";
@@ -6,6 +7,7 @@ import { linksDeCobroRoutes } from "./links-de-cobro.js";
 import { padronRoutes } from "./padron.js";
 import { pdfRoutes } from "./pdf.js";
 import { productosRoutes } from "./productos.js";
+import { representadasRoutes } from "./representadas.js";
 import type { RouteModule } from "./route-module.js";
 import { usoRoutes } from "./uso.js";
 import { wsfeRoutes } from "./wsfe.js";
@@ -24,6 +26,8 @@ export const routeModules: readonly RouteModule[] = [
   padronRoutes,
   pdfRoutes,
   usoRoutes,
+  representadasRoutes,
+  comprobantesRoutes,
 ];
 
 export type { Caller, RouteDeps, RouteModule } from "./route-module.js";

@@ -1,23 +1,59 @@
 import { randomUUID } from "node:crypto";
-import type { Bus, Handler } from "@pasarela/bus";
-import { ticket } from "@pasarela/contracts";
-import { appError, catalogue, fail, ok } from "@pasarela/errors";
+import type { Bus, Handler, HandlerContext } from "@pasarela/bus";
+import { ticket, type ReplyInputOf } from "@pasarela/contracts";
+import { appError, catalogue, fail, ok, type Result } from "@pasarela/errors";
 import type { Activation, CertificatesRepository } from "../db/repositories/certificates.js";
-import type { RepresentadasRepository } from "../db/repositories/representadas.js";
+import type { RepresentadaRow, RepresentadasRepository } from "../db/repositories/representadas.js";
 import { sealingContext } from "../domain/aliases.js";
 import { readCertificate, readPrivateKey } from "../domain/certificate.js";
 import type { Sealer } from "../domain/sealing.js";
 
-export function makeCertificateCreate(deps: {
-  representadas: RepresentadasRepository;
+interface UploadDeps {
   certificates: CertificatesRepository;
   sealer: Sealer;
   bus: Pick<Bus, "publish">;
   now: () => Date;
-}): Handler<typeof ticket.certificateCreate> {
+}
+
+type UploadReply = ReplyInputOf<typeof ticket.certificateCreate>;
+
+/** Operator: any representada, by id. */
+export function makeCertificateCreate(
+  deps: UploadDeps & { representadas: RepresentadasRepository },
+): Handler<typeof ticket.certificateCreate> {
+  const upload = makeCertificateUpload(deps);
   return async (request, ctx) => {
     const representada = await deps.representadas.findById(request.representadaId);
     if (!representada) return fail(appError("REPRESENTADA_NOT_FOUND"));
+    return upload(representada, request, ctx);
+  };
+}
+
+/** The account's own upload (issue 16): another account's id is an unknown one. */
+export function makeCuentaCertificadoCreate(
+  deps: UploadDeps & { representadas: RepresentadasRepository },
+): Handler<typeof ticket.cuentaCertificadoCreate> {
+  const upload = makeCertificateUpload(deps);
+  return async (request, ctx) => {
+    const representada = await deps.representadas.findForAccount(
+      ctx.accountId,
+      request.representadaId,
+    );
+    if (!representada) return fail(appError("REPRESENTADA_ID_NOT_FOUND"));
+    return upload(representada, request, ctx);
+  };
+}
+
+/**
+ * Reads the upload, checks it against the pending key (or the key sent with it), activates it
+ * and announces the change. Shared by the operator's and the account's subjects.
+ */
+function makeCertificateUpload(deps: UploadDeps) {
+  return async (
+    representada: RepresentadaRow,
+    request: { certificate: string; privateKey?: string | undefined },
+    ctx: HandlerContext,
+  ): Promise<Result<UploadReply>> => {
     const read = readCertificate(request.certificate, deps.now());
     if (!read.ok) return read;
     const certificate = read.value;

@@ -1,6 +1,22 @@
 export { accessGet, accessTokenDigest } from "./access-get.js";
 export { certificateCreate } from "./certificate-create.js";
 export { certificadoActivado } from "./certificado-activado.event.js";
+export {
+  CERTIFICATE_EXPIRING_DAYS,
+  certificadoEstadoSchema,
+  conexionServicioSchema,
+  conexionVerify,
+  cuentaCertificadoCreate,
+  cuentaRepresentadaCreate,
+  cuentaRepresentadaGet,
+  cuentaRepresentadaList,
+  cuentaRepresentadaUpdate,
+  representadaCuentaSchema,
+  representadaDetalleSchema,
+  type CertificadoEstado,
+  type ConexionServicio,
+  type RepresentadaCuenta,
+} from "./cuenta.js";
 export { aliasSchema, certificateStatusSchema, type CertificateStatus } from "./fields.js";
 export { representadaCreate } from "./representada-create.js";
 export { representadaGet } from "./representada-get.js";

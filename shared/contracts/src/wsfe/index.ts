@@ -56,3 +56,10 @@ export {
   emailUpdate,
   type EmailSendBody,
 } from "./email-send.js";
+export {
+  comprobanteEstadoSchema,
+  comprobanteList,
+  comprobanteListFilters,
+  comprobanteListItemSchema,
+  type ComprobanteListItem,
+} from "./comprobante-list.js";

@@ -2,6 +2,7 @@ import type { Kysely, Selectable } from "kysely";
 import type { CertificatesTable, TicketDatabase } from "../database.js";
 
 export type CertificateRow = Selectable<CertificatesTable>;
+export type CurrentCertificate = Pick<CertificateRow, "status" | "not_before" | "not_after">;
 
 export interface Activation {
   representadaId: string;
@@ -77,21 +78,23 @@ export function makeCertificatesRepository(db: Kysely<TicketDatabase>) {
     },
 
     /** The newest active or pending row per representada, for listings. */
-    async current(
-      representadaIds: readonly string[],
-    ): Promise<Map<string, Pick<CertificateRow, "status" | "not_after">>> {
-      const result = new Map<string, Pick<CertificateRow, "status" | "not_after">>();
+    async current(representadaIds: readonly string[]): Promise<Map<string, CurrentCertificate>> {
+      const result = new Map<string, CurrentCertificate>();
       if (representadaIds.length === 0) return result;
       const rows = await db
         .selectFrom("certificates")
-        .select(["representada_id", "status", "not_after"])
+        .select(["representada_id", "status", "not_before", "not_after"])
         .where("representada_id", "in", representadaIds)
         .where("status", "in", ["active", "pending"])
         .execute();
       for (const row of rows) {
         // an active certificate says more than a CSR waiting beside it
         if (row.status === "active" || !result.has(row.representada_id)) {
-          result.set(row.representada_id, { status: row.status, not_after: row.not_after });
+          result.set(row.representada_id, {
+            status: row.status,
+            not_before: row.not_before,
+            not_after: row.not_after,
+          });
         }
       }
       return result;

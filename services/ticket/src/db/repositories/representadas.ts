@@ -9,6 +9,7 @@ import type {
 export type RepresentadaRow = Selectable<RepresentadasTable>;
 
 const UNIQUE_VIOLATION = "23505";
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export function makeRepresentadasRepository(db: Kysely<TicketDatabase>) {
   return {
@@ -54,14 +55,30 @@ export function makeRepresentadasRepository(db: Kysely<TicketDatabase>) {
     findById(id: string): Promise<RepresentadaRow | undefined> {
       return db.selectFrom("representadas").selectAll().where("id", "=", id).executeTakeFirst();
     },
-    listByAccount(accountId: string): Promise<RepresentadaRow[]> {
+    /**
+     * The account's representada with that id; undefined for an unknown, malformed or another
+     * account's id alike, and for no account at all.
+     */
+    async findForAccount(
+      accountId: string | undefined,
+      id: string,
+    ): Promise<RepresentadaRow | undefined> {
+      if (!accountId || !UUID.test(id)) return undefined;
       return db
         .selectFrom("representadas")
         .selectAll()
+        .where("id", "=", id)
         .where("account_id", "=", accountId)
-        .orderBy("created_at")
-        .orderBy("cuit")
-        .execute();
+        .executeTakeFirst();
+    },
+    /** The point of sale a domestic query uses when it omits one (null: none). */
+    async setPtoVta(id: string, ptoVta: number | null): Promise<void> {
+      await db.updateTable("representadas").set({ pto_vta: ptoVta }).where("id", "=", id).execute();
+    },
+    listByAccount(accountId: string, environment?: EnvironmentColumn): Promise<RepresentadaRow[]> {
+      let query = db.selectFrom("representadas").selectAll().where("account_id", "=", accountId);
+      if (environment) query = query.where("environment", "=", environment);
+      return query.orderBy("created_at").orderBy("cuit").execute();
     },
   };
 }

@@ -1,0 +1,58 @@
+import { environmentSchema, representadaSchema, wsfe } from "@pasarela/contracts";
+import { z } from "zod";
+import { invalidResponse, pageQuery } from "./http-shapes.js";
+import type { RouteModule } from "./route-module.js";
+
+const fechaSchema = z.string().regex(/^\d{8}$/, 'debe ser una fecha AAAAMMDD (p. ej. "20261122")');
+
+const listQuery = z
+  .object({
+    ...pageQuery,
+    environment: environmentSchema.describe("Entorno (obligatorio)"),
+    representada: representadaSchema.optional().describe("Solo los de esta CUIT representada"),
+    ptoVta: z.coerce
+      .number()
+      .pipe(wsfe.ptoVtaSchema)
+      .optional()
+      .describe("Solo los de este punto de venta"),
+    cbteTipo: z.coerce
+      .number()
+      .pipe(wsfe.cbteTipoSchema)
+      .optional()
+      .describe("Solo los de este tipo de comprobante"),
+    desde: fechaSchema.optional().describe("cbteFch desde (AAAAMMDD, inclusive)"),
+    hasta: fechaSchema.optional().describe("cbteFch hasta (AAAAMMDD, inclusive)"),
+    state: wsfe.comprobanteEstadoSchema
+      .optional()
+      .describe("authorized (con CAE), rejected (rechazado por la AFIP) o pending (en curso)"),
+  })
+  .strict();
+
+/**
+ * `GET /api/wsfe/comprobantes` (issue 16, the dashboard's Comprobantes page): the vouchers the
+ * account issued through the gateway. A read: read_only keys may list.
+ */
+export const comprobantesRoutes: RouteModule = {
+  name: "comprobantes",
+  services: ["wsfe"],
+  plugin: (app, { call }) => {
+    app.get(
+      "/wsfe/comprobantes",
+      {
+        schema: {
+          summary: "Listar los comprobantes emitidos por la pasarela",
+          description:
+            "Los más nuevos primero, paginado con cursor: pedí la página siguiente con `cursor` = `nextCursor` hasta que sea null. Cada uno trae los cinco campos que lo identifican (environment, representada, ptoVta, cbteTipo, cbteNro), que usan /api/wsfe/comprobantes/pdf, /api/wsfe/comprobantes/email y /api/links-de-cobro, y el estado de su e-mail.",
+          tags: ["wsfe"],
+          querystring: listQuery,
+          response: {
+            200: wsfe.comprobanteList.reply.describe("Una página"),
+            400: invalidResponse,
+          },
+        },
+      },
+      (request) => call(request, wsfe.comprobanteList, request.query),
+    );
+    return Promise.resolve();
+  },
+};

@@ -1,0 +1,119 @@
+import { sql, type Kysely } from "kysely";
+import type { ComprobanteState, WsfeDatabase } from "../database.js";
+
+export type ListadoEstado = "authorized" | "rejected" | "pending";
+
+/** Which stored states each state of the list stands for. */
+const STATES: Record<ListadoEstado, ComprobanteState[]> = {
+  authorized: ["authorized"],
+  rejected: ["rejected"],
+  pending: ["pending", "unknown"],
+};
+
+export interface ListadoFilter {
+  readonly accountId: string;
+  readonly environment: "homologacion" | "produccion";
+  readonly cuit?: string | undefined;
+  readonly ptoVta?: number | undefined;
+  readonly cbteTipo?: number | undefined;
+  readonly desde?: string | undefined;
+  readonly hasta?: string | undefined;
+  readonly state?: ListadoEstado | undefined;
+  /** the last row of the previous page: `created_at` as exact text, and its id */
+  readonly after?: { readonly createdAt: string; readonly id: string } | undefined;
+  readonly limit: number;
+}
+
+export interface ListadoRow {
+  id: string;
+  state: ComprobanteState;
+  environment: "homologacion" | "produccion";
+  cuit: string;
+  pto_vta: number;
+  cbte_tipo: number;
+  cbte_nro: string;
+  cbte_fch: string;
+  doc_tipo: number;
+  doc_nro: string;
+  razon_social: string | null;
+  imp_total: string;
+  moneda_id: string;
+  cae: string | null;
+  cae_vencimiento: string | null;
+  email_to: string | null;
+  email_status: string | null;
+  email_error: string | null;
+  /** created_at in UTC with microseconds: the keyset position, exactly */
+  created_at_key: string;
+  created_at: Date;
+}
+
+/** The dashboard's list of vouchers (issue 16), over comprobantes_account_listado_idx. */
+export function makeComprobantesListadoRepository(db: Kysely<WsfeDatabase>) {
+  return {
+    /** `limit` rows of the filter, newest first; the e-mail of authorized ones joined. */
+    list(filter: ListadoFilter): Promise<ListadoRow[]> {
+      let query = db
+        .selectFrom("comprobantes as c")
+        .leftJoin("comprobantes_email as e", (join) =>
+          join
+            .onRef("e.account_id", "=", "c.account_id")
+            .onRef("e.environment", "=", "c.environment")
+            .onRef("e.cuit", "=", "c.cuit")
+            .onRef("e.pto_vta", "=", "c.pto_vta")
+            .onRef("e.cbte_tipo", "=", "c.cbte_tipo")
+            .onRef("e.cbte_nro", "=", "c.cbte_nro")
+            .on("c.state", "=", "authorized"),
+        )
+        .select([
+          "c.id",
+          "c.state",
+          "c.environment",
+          "c.cuit",
+          "c.pto_vta",
+          "c.cbte_tipo",
+          "c.cbte_nro",
+          "c.cbte_fch",
+          "c.doc_tipo",
+          "c.doc_nro",
+          sql<string | null>`c.request -> 'receptor' ->> 'razonSocial'`.as("razon_social"),
+          sql<string>`c.imp_total::text`.as("imp_total"),
+          "c.moneda_id",
+          "c.cae",
+          "c.cae_vencimiento",
+          "e.email_to",
+          "e.status as email_status",
+          "e.error as email_error",
+          sql<string>`to_char(c.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`.as(
+            "created_at_key",
+          ),
+          "c.created_at",
+        ])
+        .where("c.account_id", "=", filter.accountId)
+        .where("c.environment", "=", filter.environment)
+        .where(
+          "c.state",
+          "in",
+          filter.state ? STATES[filter.state] : ["authorized", "rejected", "pending", "unknown"],
+        );
+      if (filter.cuit !== undefined) query = query.where("c.cuit", "=", filter.cuit);
+      if (filter.ptoVta !== undefined) query = query.where("c.pto_vta", "=", filter.ptoVta);
+      if (filter.cbteTipo !== undefined) query = query.where("c.cbte_tipo", "=", filter.cbteTipo);
+      if (filter.desde !== undefined) query = query.where("c.cbte_fch", ">=", filter.desde);
+      if (filter.hasta !== undefined) query = query.where("c.cbte_fch", "<=", filter.hasta);
+      if (filter.after) {
+        const { createdAt, id } = filter.after;
+        query = query.where(
+          sql<boolean>`(c.created_at, c.id) < (${createdAt}::timestamptz, ${id}::uuid)`,
+        );
+      }
+      return query
+        .orderBy("c.created_at", "desc")
+        .orderBy("c.id", "desc")
+        .limit(filter.limit)
+        .execute();
+    },
+  };
+}
+
+export type ComprobantesListadoRepository = ReturnType<typeof makeComprobantesListadoRepository>;

@@ -1,0 +1,30 @@
+import type { wsfe } from "@pasarela/contracts";
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
+
+/** Where a page ended: the last row's exact creation time and id. */
+export interface ListadoPosition {
+  readonly createdAt: string;
+  readonly id: string;
+}
+
+/** The opaque `nextCursor`: base64url of `<created_at>|<id>`. */
+export function encodeListadoCursor(position: ListadoPosition): string {
+  return Buffer.from(`${position.createdAt}|${position.id}`, "utf8").toString("base64url");
+}
+
+/** The position a cursor names; undefined for one this service did not write. */
+export function decodeListadoCursor(cursor: string): ListadoPosition | undefined {
+  const [createdAt, id, ...rest] = Buffer.from(cursor, "base64url").toString("utf8").split("|");
+  if (rest.length > 0 || !createdAt || !id || !TIMESTAMP.test(createdAt) || !UUID.test(id)) {
+    return undefined;
+  }
+  return { createdAt, id };
+}
+
+/** The state as listed: pending and unknown are both an outcome still to be known. */
+export function listadoState(state: string): wsfe.ComprobanteListItem["state"] {
+  if (state === "authorized" || state === "rejected") return state;
+  return "pending";
+}
