@@ -25,6 +25,14 @@ export const billingConfigSchema = z.object({
   BILLING_SWEEP_INTERVAL_MS: envInt().pipe(z.number().min(100)).default(60_000),
   /** months of usage history kept */
   USAGE_RETENTION_MONTHS: envInt().pipe(z.number().min(1)).default(13),
+  /** failed dashboard logins of one e-mail address within the window before it is throttled */
+  LOGIN_MAX_FAILURES_PER_EMAIL: envInt().pipe(z.number().min(1)).default(5),
+  /** failed dashboard logins from one IP within the window before it is throttled */
+  LOGIN_MAX_FAILURES_PER_IP: envInt().pipe(z.number().min(1)).default(20),
+  /** the login throttle's rolling window */
+  LOGIN_THROTTLE_WINDOW_MS: envInt().pipe(z.number().min(1_000)).default(900_000),
+  /** how long a password-reset link works */
+  PASSWORD_RESET_TTL_MS: envInt().pipe(z.number().min(60_000)).default(3_600_000),
 });
 
 export type BillingConfig = z.output<typeof billingConfigSchema>;

@@ -1,10 +1,16 @@
+import { ensureJobStream } from "@pasarela/bus";
+import { mail } from "@pasarela/contracts";
 import { startService, type RunningService } from "@pasarela/service";
 import type { Logger } from "@pasarela/telemetry";
 import type { AccountingSettings } from "./accounting/settings.js";
 import { startSweeper } from "./accounting/sweeper.js";
 import { consumePaidLinks, consumeUsageEvents } from "./accounting/usage-events.js";
 import { consumeVoucherEvents } from "./accounting/voucher-events.js";
+import { makeLoginAttemptsRepository } from "./db/repositories/login-attempts.js";
+import { makePasswordResetsRepository } from "./db/repositories/password-resets.js";
 import { makeUsageRepository } from "./db/repositories/usage.js";
+import { makeSendMessage } from "./domain/messages.js";
+import { makeDummyHash } from "./domain/passwords.js";
 import type { BillingConfig } from "./config.js";
 import type { BillingDatabase } from "./db/database.js";
 import { migrations, schema } from "./db/migrations/index.js";
@@ -36,6 +42,13 @@ export async function startBilling(
     ...(logger ? { logger } : {}),
     start: async ({ bus, db, logger: log }) => {
       await bus.ensureEventStream();
+      // password-reset links and support replies go out through the mail service
+      await ensureJobStream(bus, mail.mensajeJob);
+      const throttle = {
+        maxPerEmail: config.LOGIN_MAX_FAILURES_PER_EMAIL,
+        maxPerIp: config.LOGIN_MAX_FAILURES_PER_IP,
+        windowMs: config.LOGIN_THROTTLE_WINDOW_MS,
+      };
       const settings: AccountingSettings = {
         now: options.now ?? (() => new Date()),
         reservationTtlMs: config.QUOTA_RESERVATION_TTL_MS,
@@ -54,13 +67,26 @@ export async function startBilling(
             before.setUTCMonth(before.getUTCMonth() - config.USAGE_RETENTION_MONTHS);
             return makeUsageRepository(db!.db).deleteBefore(before);
           },
+          (now) => makeLoginAttemptsRepository(db!.db, throttle).sweep(now),
+          (now) => makePasswordResetsRepository(db!.db).sweep(now),
         ],
       });
       const vouchers = await consumeVoucherEvents({ bus, db: db!.db, logger: log });
       const usage = await consumeUsageEvents({ bus, db: db!.db, logger: log });
       const paidLinks = await consumePaidLinks({ bus, db: db!.db, logger: log });
       return {
-        bindings: billingBindings({ db: db!.db, bus, pepper: config.API_KEY_PEPPER, settings }),
+        bindings: billingBindings({
+          db: db!.db,
+          bus,
+          pepper: config.API_KEY_PEPPER,
+          settings,
+          dashboard: {
+            throttle,
+            resetTtlMs: config.PASSWORD_RESET_TTL_MS,
+            dummyHash: await makeDummyHash(),
+            sendMessage: makeSendMessage(bus),
+          },
+        }),
         sweep: sweeper.sweep,
         stop: async () => {
           await Promise.all([sweeper.stop(), vouchers.stop(), usage.stop(), paidLinks.stop()]);

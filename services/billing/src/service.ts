@@ -5,6 +5,14 @@ import type { AccountingSettings } from "./accounting/settings.js";
 import type { BillingDatabase } from "./db/database.js";
 import { makeAccountsRepository } from "./db/repositories/accounts.js";
 import { makeKeysRepository } from "./db/repositories/keys.js";
+import {
+  makeLoginAttemptsRepository,
+  type ThrottleSettings,
+} from "./db/repositories/login-attempts.js";
+import { makePasswordResetsRepository } from "./db/repositories/password-resets.js";
+import { makeSoporteRepository } from "./db/repositories/soporte.js";
+import { makeUsersRepository } from "./db/repositories/users.js";
+import type { SendMessage } from "./domain/messages.js";
 import { makeHasher } from "./domain/secrets.js";
 import { makeAccountCreate } from "./handlers/account-create.js";
 import { makeFacturaAdmit } from "./handlers/factura-admit.js";
@@ -20,7 +28,26 @@ import {
   makePlanList,
 } from "./handlers/plans.js";
 import { makeQuotaCommit, makeQuotaRelease, makeQuotaReserve } from "./handlers/quota.js";
+import {
+  makeSoporteClose,
+  makeSoporteCreate,
+  makeSoporteGet,
+  makeSoporteList,
+  makeSoporteOperadorGet,
+  makeSoporteOperadorList,
+  makeSoporteOperadorReply,
+  makeSoporteReply,
+} from "./handlers/soporte.js";
 import { makeUsageList, makeUsageSummary } from "./handlers/usage.js";
+import {
+  makeUserAdd,
+  makeUserGet,
+  makeUserLogin,
+  makeUserPasswordChange,
+  makeUserResetComplete,
+  makeUserResetRequest,
+  makeUserSignup,
+} from "./handlers/users.js";
 
 /** Wiring only: repositories and handlers bound to their subjects. */
 export function billingBindings(deps: {
@@ -28,11 +55,35 @@ export function billingBindings(deps: {
   bus: Bus;
   pepper: string;
   settings: AccountingSettings;
+  /** dashboard users: the login throttle, reset links, e-mail */
+  dashboard: {
+    throttle: ThrottleSettings;
+    resetTtlMs: number;
+    dummyHash: string;
+    sendMessage: SendMessage;
+  };
 }): Binding[] {
   const accounts = makeAccountsRepository(deps.db);
   const keys = makeKeysRepository(deps.db);
   const hasher = makeHasher(deps.pepper);
   const { db, settings } = deps;
+  const users = makeUsersRepository(db);
+  const userDeps = {
+    accounts,
+    users,
+    attempts: makeLoginAttemptsRepository(db, deps.dashboard.throttle),
+    resets: makePasswordResetsRepository(db),
+    now: settings.now,
+    resetTtlMs: deps.dashboard.resetTtlMs,
+    dummyHash: deps.dashboard.dummyHash,
+    sendMessage: deps.dashboard.sendMessage,
+  };
+  const soporteDeps = {
+    soporte: makeSoporteRepository(db),
+    users,
+    now: settings.now,
+    sendMessage: deps.dashboard.sendMessage,
+  };
   return [
     bind(billing.accountCreate, makeAccountCreate(accounts)),
     bind(billing.keyCreate, makeKeyCreate({ accounts, keys, hasher })),
@@ -50,5 +101,20 @@ export function billingBindings(deps: {
     bind(billing.accountUsage, makeAccountUsage({ db, settings })),
     bind(billing.usageList, makeUsageList(db)),
     bind(billing.usageSummary, makeUsageSummary({ db, settings })),
+    bind(billing.userSignup, makeUserSignup(userDeps)),
+    bind(billing.userLogin, makeUserLogin(userDeps)),
+    bind(billing.userGet, makeUserGet(userDeps)),
+    bind(billing.userPasswordChange, makeUserPasswordChange(userDeps)),
+    bind(billing.userResetRequest, makeUserResetRequest(userDeps)),
+    bind(billing.userResetComplete, makeUserResetComplete(userDeps)),
+    bind(billing.userAdd, makeUserAdd(userDeps)),
+    bind(billing.soporteCreate, makeSoporteCreate(soporteDeps)),
+    bind(billing.soporteList, makeSoporteList(soporteDeps)),
+    bind(billing.soporteGet, makeSoporteGet(soporteDeps)),
+    bind(billing.soporteReply, makeSoporteReply(soporteDeps)),
+    bind(billing.soporteOperadorList, makeSoporteOperadorList(soporteDeps)),
+    bind(billing.soporteOperadorGet, makeSoporteOperadorGet(soporteDeps)),
+    bind(billing.soporteOperadorReply, makeSoporteOperadorReply(soporteDeps)),
+    bind(billing.soporteClose, makeSoporteClose(soporteDeps)),
   ];
 }

@@ -4,7 +4,7 @@ import { startService, type RunningService } from "@pasarela/service";
 import type { Logger } from "@pasarela/telemetry";
 import { makeSmtpSender } from "./adapters/smtp.js";
 import type { MailConfig } from "./config.js";
-import { makeComprobanteWorker } from "./worker.js";
+import { makeComprobanteWorker, makeMensajeWorker } from "./worker.js";
 
 export { loadConfig, type MailConfig } from "./config.js";
 export { startMailSink, type MailSink, type SinkOptions } from "./sink.js";
@@ -31,21 +31,25 @@ export async function startMail(
     ...(logger ? { logger } : {}),
     start: async ({ bus, logger: serviceLogger }) => {
       const smtp = makeSmtpSender(config.SMTP_URL);
+      const policy = {
+        retryForMs: config.MAIL_RETRY_FOR_MS,
+        baseMs: config.MAIL_RETRY_BASE_MS,
+        maxDelayMs: config.MAIL_RETRY_MAX_DELAY_MS,
+      };
       await ensureJobStream(bus, mail.comprobanteJob);
+      await ensureJobStream(bus, mail.mensajeJob);
       const jobs = await consumeJobs(bus, mail.comprobanteJob, {
         durable: JOBS_DURABLE,
         logger: serviceLogger,
         concurrency: config.MAIL_CONCURRENCY,
-        handler: makeComprobanteWorker({
-          bus,
-          smtp,
-          from: config.MAIL_FROM,
-          policy: {
-            retryForMs: config.MAIL_RETRY_FOR_MS,
-            baseMs: config.MAIL_RETRY_BASE_MS,
-            maxDelayMs: config.MAIL_RETRY_MAX_DELAY_MS,
-          },
-        }),
+        handler: makeComprobanteWorker({ bus, smtp, from: config.MAIL_FROM, policy }),
+      });
+      // password-reset links and support replies, queued by billing
+      const mensajes = await consumeJobs(bus, mail.mensajeJob, {
+        durable: JOBS_DURABLE,
+        logger: serviceLogger,
+        concurrency: config.MAIL_CONCURRENCY,
+        handler: makeMensajeWorker({ smtp, from: config.MAIL_FROM, policy }),
       });
       // issuance with `email`: wsfe recorded the recipient `pending`; queue its send once
       const emision = await consumeEachEvent(bus, wsfe.comprobanteAutorizado, {
@@ -72,7 +76,7 @@ export async function startMail(
       return {
         bindings: [],
         stop: async () => {
-          await Promise.all([jobs.stop(), emision.stop()]);
+          await Promise.all([jobs.stop(), mensajes.stop(), emision.stop()]);
           smtp.close();
         },
       };

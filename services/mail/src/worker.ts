@@ -131,3 +131,45 @@ export function makeComprobanteWorker(deps: WorkerDeps) {
     }
   };
 }
+
+/** The display name of the gateway's own messages (password resets, support replies). */
+export const GATEWAY_SENDER_NAME = "Pasarela de facturación";
+
+/**
+ * `job.mail.mensaje`: a plain message through the same SMTP path and retry rules as the
+ * vouchers. Nobody waits for a report: the outcome is logged (never the text, which may carry
+ * a password-reset link).
+ */
+export function makeMensajeWorker(deps: Omit<WorkerDeps, "bus">) {
+  const now = deps.now ?? Date.now;
+  return async (job: mail.MensajeJob, info: DeliveryInfo): Promise<DurableOutcome> => {
+    const result = await deps.smtp.send({
+      from: { name: GATEWAY_SENDER_NAME, address: deps.from },
+      to: job.to,
+      cc: [],
+      subject: job.subject,
+      text: job.text,
+      html: job.html,
+    });
+    const step = nextStep(result, info.attempt, Date.parse(job.queuedAt), now(), deps.policy);
+    switch (step.kind) {
+      case "sent":
+        info.logger.info({ jobId: job.id }, "message sent");
+        return { kind: "done" };
+      case "failed":
+        info.logger.warn({ jobId: job.id, error: step.error }, "message failed");
+        return { kind: "done" };
+      case "retry":
+        info.logger.info(
+          {
+            jobId: job.id,
+            attempt: info.attempt,
+            delayMs: step.delayMs,
+            error: (result as { error?: string }).error,
+          },
+          "message will be retried",
+        );
+        return { kind: "retry", delayMs: step.delayMs };
+    }
+  };
+}

@@ -71,6 +71,8 @@ export const natsGrants = {
     publishes: [billing.keyRevoked],
     listens: [],
     managesStream: true,
+    // password-reset links and operators' replies to support tickets
+    enqueues: [mail.mensajeJob],
     consumes: ["billing-comprobantes", "billing-uso", "billing-cobros"],
     reads: [
       wsfe.comprobanteAutorizado,
@@ -127,7 +129,10 @@ export const natsGrants = {
     managesStream: true,
     consumes: ["mail-emision"],
     reads: [wsfe.comprobanteAutorizado],
-    works: [{ job: mail.comprobanteJob, durable: "mail" }],
+    works: [
+      { job: mail.comprobanteJob, durable: "mail" },
+      { job: mail.mensajeJob, durable: "mail" },
+    ],
   },
   cobros: {
     serves: cobros,
@@ -172,7 +177,7 @@ export const natsGrants = {
     publishes: [billing.usoRegistrado],
     listens: [billing.keyRevoked],
   },
-  /** the operator CLI (`npm run admin`): accounts, keys, representadas, certificates */
+  /** the operator CLI (`npm run admin`): accounts, keys, representadas, certificates, users, support */
   admin: {
     calls: [
       billing.accountCreate,
@@ -188,6 +193,11 @@ export const natsGrants = {
       billing.planAssign,
       billing.accountUsage,
       cobros.cuentaSet,
+      billing.userAdd,
+      billing.soporteOperadorList,
+      billing.soporteOperadorGet,
+      billing.soporteOperadorReply,
+      billing.soporteClose,
     ],
     publishes: [],
     listens: [],

@@ -374,3 +374,15 @@ export function delegationFix(
       return "Falla de la AFIP, no de la configuración: reintentá la prueba en unos minutos.";
   }
 }
+
+/**
+ * Too many failed logins (429): says when the next attempt will be accepted, in seconds and
+ * as a time; the edge also sends the seconds as `Retry-After`.
+ */
+export function loginThrottled(retryAfterSeconds: number, retryAt: Date): AppError {
+  return {
+    code: "LOGIN_THROTTLED",
+    message: `${catalogue.LOGIN_THROTTLED.message}: probá de nuevo en ${retryAfterSeconds} s (${retryAt.toISOString()})`,
+    details: { retryAfterSeconds, retryAt: retryAt.toISOString() },
+  };
+}

@@ -206,6 +206,30 @@ export const catalogue = {
   /** operator reference to an API key that does not exist */
   KEY_NOT_FOUND: entry("not_found", false, "La API key no existe"),
 
+  // --- dashboard users and support (issue 16) ---
+  /** sign-up or operator add with an e-mail another user already has */
+  USER_EMAIL_TAKEN: entry("conflict", false, "Ya existe un usuario con ese e-mail"),
+  /** unknown e-mail or wrong password: the same answer for both, never which one */
+  INVALID_CREDENTIALS: entry("unauthenticated", false, "Credenciales inválidas"),
+  /** too many failed logins for the address or from the IP; the message says when to retry */
+  LOGIN_THROTTLED: entry("rate_limited", true, "Demasiados intentos fallidos de inicio de sesión"),
+  /** a user id that does not exist */
+  USER_NOT_FOUND: entry("not_found", false, "El usuario no existe"),
+  /** a password-reset token that is unknown, already used or expired: the same answer */
+  RESET_TOKEN_INVALID: entry(
+    "invalid",
+    false,
+    "El enlace para restablecer la contraseña no es válido, ya se usó o venció: pedí uno nuevo",
+  ),
+  /** a support ticket id that does not exist or belongs to another account: the same answer */
+  SOPORTE_NOT_FOUND: entry("not_found", false, "Ticket de soporte no encontrado"),
+  /** a reply to a closed support ticket */
+  SOPORTE_CERRADO: entry(
+    "conflict",
+    false,
+    "El ticket de soporte está cerrado: abrí uno nuevo si necesitás más ayuda",
+  ),
+
   // --- catalog (spec §7.2, 404/409) ---
   /** customer id does not exist, belongs to another account or was deleted: same answer */
   CLIENTE_NOT_FOUND: entry("not_found", false, "Cliente no encontrado"),

@@ -6,6 +6,8 @@ import { keyCommands } from "./key.js";
 import { planCommands } from "./plan.js";
 import { mailCommands } from "./mail.js";
 import { representadaCommands, representadaProfileCommand } from "./representada.js";
+import { soporteCommands } from "./soporte.js";
+import { userCommands } from "./user.js";
 
 /** Every operator command; a service adds its own file here. */
 export const commands: Command[] = [
@@ -17,4 +19,6 @@ export const commands: Command[] = [
   ...planCommands,
   ...mailCommands,
   ...cobrosCommands,
+  ...userCommands,
+  ...soporteCommands,
 ];

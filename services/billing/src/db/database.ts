@@ -95,6 +95,51 @@ export interface UsageRecordsTable {
   quota_consumed: boolean;
 }
 
+export interface UsersTable {
+  id: string;
+  account_id: string;
+  name: string;
+  email: string;
+  password_hash: string;
+  role: "owner" | "member";
+  created_at: Timestamp;
+  password_changed_at: Timestamp;
+}
+
+export interface LoginAttemptsTable {
+  id: Generated<string>;
+  scope: "email" | "ip";
+  key: string;
+  at: Timestamp;
+}
+
+export interface PasswordResetsTable {
+  token_hash: Buffer;
+  user_id: string;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+  used_at: NullableTimestamp;
+}
+
+export interface SoporteTicketsTable {
+  id: string;
+  account_id: string;
+  user_id: string;
+  asunto: string;
+  estado: "abierto" | "respondido" | "cerrado";
+  request_id: Nullable<string>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface SoporteMensajesTable {
+  id: Generated<string>;
+  ticket_id: string;
+  autor: "cliente" | "operador";
+  mensaje: string;
+  at: Timestamp;
+}
+
 export interface BillingDatabase {
   accounts: AccountsTable;
   api_keys: ApiKeysTable;
@@ -105,6 +150,11 @@ export interface BillingDatabase {
   idempotency_records: IdempotencyRecordsTable;
   handled_events: HandledEventsTable;
   usage_records: UsageRecordsTable;
+  users: UsersTable;
+  login_attempts: LoginAttemptsTable;
+  password_resets: PasswordResetsTable;
+  soporte_tickets: SoporteTicketsTable;
+  soporte_mensajes: SoporteMensajesTable;
 }
 
 export type { Generated };

@@ -8,8 +8,8 @@ export interface OutgoingMail {
   readonly cc: readonly string[];
   readonly subject: string;
   readonly text: string;
-  readonly html: string;
-  readonly attachment: { readonly filename: string; readonly content: Buffer };
+  readonly html?: string | undefined;
+  readonly attachment?: { readonly filename: string; readonly content: Buffer } | undefined;
 }
 
 export interface SmtpSender {
@@ -77,14 +77,18 @@ export function makeSmtpSender(smtpUrl: string): SmtpSender {
           ...(mail.cc.length > 0 ? { cc: [...mail.cc] } : {}),
           subject: mail.subject,
           text: mail.text,
-          html: mail.html,
-          attachments: [
-            {
-              filename: mail.attachment.filename,
-              content: mail.attachment.content,
-              contentType: "application/pdf",
-            },
-          ],
+          ...(mail.html !== undefined ? { html: mail.html } : {}),
+          ...(mail.attachment
+            ? {
+                attachments: [
+                  {
+                    filename: mail.attachment.filename,
+                    content: mail.attachment.content,
+                    contentType: "application/pdf",
+                  },
+                ],
+              }
+            : {}),
         });
         return { kind: "sent" };
       } catch (error) {

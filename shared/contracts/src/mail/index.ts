@@ -1,1 +1,2 @@
 export { comprobanteJob, type ComprobanteJob } from "./comprobante-job.js";
+export { mensajeJob, type MensajeJob } from "./mensaje-job.js";

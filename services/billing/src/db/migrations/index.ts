@@ -1,6 +1,7 @@
 import type { Migration } from "@pasarela/db";
 import * as accountsAndKeys from "./2026-11-22-01-accounts-and-keys.js";
 import * as plansQuotaIdempotencyUsage from "./2026-11-22-02-plans-quota-idempotency-usage.js";
+import * as usersSoporte from "./2026-11-22-03-users-soporte.js";
 
 export const schema = "billing";
 
@@ -8,4 +9,5 @@ export const schema = "billing";
 export const migrations: Record<string, Migration> = {
   "2026-11-22-01-accounts-and-keys": accountsAndKeys,
   "2026-11-22-02-plans-quota-idempotency-usage": plansQuotaIdempotencyUsage,
+  "2026-11-22-03-users-soporte": usersSoporte,
 };

@@ -1,0 +1,68 @@
+import { sql, type Kysely, type Selectable } from "kysely";
+import type { BillingDatabase, UsersTable } from "../database.js";
+
+export type UserRow = Selectable<UsersTable>;
+
+/** postgres.js raises SQLSTATE 23505 with the index's name. */
+function isEmailTaken(error: unknown): boolean {
+  if (typeof error !== "object" || error === null) return false;
+  const { code, constraint_name: name } = error as { code?: unknown; constraint_name?: unknown };
+  return code === "23505" && name === "users_email_key";
+}
+
+export type NewUser = Omit<UserRow, "created_at" | "password_changed_at">;
+
+export function makeUsersRepository(db: Kysely<BillingDatabase>) {
+  return {
+    /** A new account and its owner together; "taken" when the e-mail already has a user. */
+    async createWithAccount(accountName: string, user: NewUser): Promise<"created" | "taken"> {
+      try {
+        await db.transaction().execute(async (trx) => {
+          await trx
+            .insertInto("accounts")
+            .values({ id: user.account_id, name: accountName })
+            .execute();
+          await trx.insertInto("users").values(user).execute();
+        });
+        return "created";
+      } catch (error) {
+        if (isEmailTaken(error)) return "taken";
+        throw error;
+      }
+    },
+    async create(user: NewUser): Promise<"created" | "taken"> {
+      try {
+        await db.insertInto("users").values(user).execute();
+        return "created";
+      } catch (error) {
+        if (isEmailTaken(error)) return "taken";
+        throw error;
+      }
+    },
+    async findByEmail(email: string): Promise<UserRow | undefined> {
+      return db.selectFrom("users").selectAll().where("email", "=", email).executeTakeFirst();
+    },
+    async findById(id: string): Promise<(UserRow & { account_name: string }) | undefined> {
+      return db
+        .selectFrom("users")
+        .innerJoin("accounts", "accounts.id", "users.account_id")
+        .selectAll("users")
+        .select("accounts.name as account_name")
+        .where("users.id", "=", id)
+        .executeTakeFirst();
+    },
+    async setPassword(id: string, passwordHash: string, now: Date): Promise<void> {
+      await db
+        .updateTable("users")
+        .set({ password_hash: passwordHash, password_changed_at: now })
+        .where("id", "=", id)
+        .execute();
+    },
+  };
+}
+
+export type UsersRepository = ReturnType<typeof makeUsersRepository>;
+
+/** One transaction-scoped advisory lock per name: concurrent logins of one key queue up. */
+export const advisoryLock = (name: string) =>
+  sql`select pg_advisory_xact_lock(hashtextextended(${name}, 0))`;
