@@ -8,7 +8,13 @@ import {
   type JsMsg,
 } from "@nats-io/jetstream";
 import { headers as natsHeaders, type MsgHdrs } from "@nats-io/nats-core";
-import type { EventContract, EventOf, JobContract, JobOf } from "@pasarela/contracts";
+import {
+  jobStreamOf,
+  type EventContract,
+  type EventOf,
+  type JobContract,
+  type JobOf,
+} from "@pasarela/contracts";
 import type { Logger } from "@pasarela/telemetry";
 import type { Bus } from "./bus.js";
 
@@ -40,7 +46,8 @@ const prefixed = (bus: Bus, subject: string) => (bus.prefix ? `${bus.prefix}.${s
 
 /** The stream of a job kind, isolated per deployment (and per test file) by the prefix. */
 export function jobStreamName(bus: Bus, job: JobContract): string {
-  return bus.prefix ? `${bus.prefix.replace(/[^A-Za-z0-9_-]/g, "_")}_${job.stream}` : job.stream;
+  // the same name the NATS grants are written for
+  return jobStreamOf(job, bus.prefix);
 }
 
 /**

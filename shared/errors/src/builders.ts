@@ -348,18 +348,6 @@ export function personaInactiva(
 }
 
 /**
- * Too many failed logins (429): says when the next attempt will be accepted, in seconds and
- * as a time; the edge also sends the seconds as `Retry-After`.
- */
-export function loginThrottled(retryAfterSeconds: number, retryAt: Date): AppError {
-  return {
-    code: "LOGIN_THROTTLED",
-    message: `${catalogue.LOGIN_THROTTLED.message}: probá de nuevo en ${retryAfterSeconds} s (${retryAt.toISOString()})`,
-    details: { retryAfterSeconds, retryAt: retryAt.toISOString() },
-  };
-}
-
-/**
  * Issue 16 ("probar conexión"): the step at the authority that cures a refused login or a
  * missing relation, in the words of its web apps. `alias` is the certificate's CN (the
  * "computador fiscal"), `cuit` the representada.
@@ -385,4 +373,16 @@ export function delegationFix(
     default:
       return "Falla de la AFIP, no de la configuración: reintentá la prueba en unos minutos.";
   }
+}
+
+/**
+ * Too many failed logins (429): says when the next attempt will be accepted, in seconds and
+ * as a time; the edge also sends the seconds as `Retry-After`.
+ */
+export function loginThrottled(retryAfterSeconds: number, retryAt: Date): AppError {
+  return {
+    code: "LOGIN_THROTTLED",
+    message: `${catalogue.LOGIN_THROTTLED.message}: probá de nuevo en ${retryAfterSeconds} s (${retryAt.toISOString()})`,
+    details: { retryAfterSeconds, retryAt: retryAt.toISOString() },
+  };
 }
