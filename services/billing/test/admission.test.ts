@@ -514,5 +514,32 @@ describe("billing: admission of issuances (quota, rejection cap, Idempotency-Key
       await new Promise((r) => setTimeout(r, 200));
       expect((await listed()).map((r) => r.route).sort()).toEqual(["/api/a", "/api/b", "/api/c"]);
     });
+
+    it("a key's last use is its latest call in the history", async () => {
+      const accountId = await account();
+      const key = value(await client.request(billing.keyCreate, { accountId, scope: "read_only" }));
+      const lastUsed = async () =>
+        value(await client.request(billing.keyList, { accountId })).keys[0]?.lastUsedAt;
+      expect(await lastUsed()).toBeNull();
+      const older = {
+        ...call(accountId, "/api/a"),
+        keyId: key.keyId,
+        at: "2026-11-20T10:00:00.000Z",
+      };
+      const newer = {
+        ...call(accountId, "/api/b"),
+        keyId: key.keyId,
+        at: "2026-11-21T10:00:00.000Z",
+      };
+      await client.publish(billing.usoRegistrado, {
+        id: randomUUID(),
+        version: 2,
+        llamadas: [newer, older, call(accountId, "/api/c")],
+      });
+      for (let i = 0; i < 400 && (await lastUsed()) === null; i++) {
+        await new Promise((r) => setTimeout(r, 25));
+      }
+      expect(await lastUsed()).toBe(newer.at);
+    });
   });
 });

@@ -95,6 +95,7 @@ describe("billing: accounts and API keys", () => {
     expect(Object.keys(only!).sort()).toEqual([
       "createdAt",
       "keyId",
+      "lastUsedAt",
       "prefix",
       "revokedAt",
       "scope",

@@ -18,6 +18,7 @@ export function makeKeyList(deps: {
         scope: row.scope,
         createdAt: row.created_at.toISOString(),
         revokedAt: row.revoked_at?.toISOString() ?? null,
+        lastUsedAt: row.last_used_at?.toISOString() ?? null,
       })),
     });
   };

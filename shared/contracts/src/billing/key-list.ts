@@ -16,6 +16,8 @@ export const keyList = defineContract({
           scope: keyScopeSchema,
           createdAt: isoDateTimeSchema,
           revokedAt: isoDateTimeSchema.nullable(),
+          /** the key's latest call in the usage history, which is written a moment after it */
+          lastUsedAt: isoDateTimeSchema.nullable(),
         })
         .strict(),
     ),

@@ -2,6 +2,7 @@ import type { Migration } from "@pasarela/db";
 import * as accountsAndKeys from "./2026-11-22-01-accounts-and-keys.js";
 import * as plansQuotaIdempotencyUsage from "./2026-11-22-02-plans-quota-idempotency-usage.js";
 import * as usersSoporte from "./2026-11-22-03-users-soporte.js";
+import * as usageByKey from "./2026-11-22-04-usage-by-key.js";
 
 export const schema = "billing";
 
@@ -10,4 +11,5 @@ export const migrations: Record<string, Migration> = {
   "2026-11-22-01-accounts-and-keys": accountsAndKeys,
   "2026-11-22-02-plans-quota-idempotency-usage": plansQuotaIdempotencyUsage,
   "2026-11-22-03-users-soporte": usersSoporte,
+  "2026-11-22-04-usage-by-key": usageByKey,
 };

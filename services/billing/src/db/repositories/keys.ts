@@ -11,10 +11,18 @@ export function makeKeysRepository(db: Kysely<BillingDatabase>) {
     async findByPrefix(prefix: string): Promise<ApiKeyRow | undefined> {
       return db.selectFrom("api_keys").selectAll().where("prefix", "=", prefix).executeTakeFirst();
     },
-    async listByAccount(accountId: string): Promise<ApiKeyRow[]> {
+    /** The account's keys, each with its latest call in the usage history (null if none). */
+    async listByAccount(accountId: string): Promise<(ApiKeyRow & { last_used_at: Date | null })[]> {
       return db
         .selectFrom("api_keys")
-        .selectAll()
+        .selectAll("api_keys")
+        .select((eb) =>
+          eb
+            .selectFrom("usage_records")
+            .select((u) => u.fn.max("usage_records.at").as("at"))
+            .whereRef("usage_records.key_id", "=", "api_keys.id")
+            .as("last_used_at"),
+        )
         .where("account_id", "=", accountId)
         .orderBy("created_at")
         .execute();

@@ -20,9 +20,6 @@ const newKeySchema = z.object({
   scope: billing.keyScopeSchema,
 });
 
-const lastUsed = (key: Key): string | null | undefined =>
-  (key as Key & { lastUsedAt?: string | null }).lastUsedAt;
-
 /** API keys: list, create (the secret shown once), revoke after a confirmation. */
 export function registerKeyPages(app: FastifyInstance, ctx: PanelContext): void {
   /** the account's key with this id; anything else is the uniform 404 page */
@@ -108,7 +105,7 @@ export function registerKeyPages(app: FastifyInstance, ctx: PanelContext): void 
                       <td><code>${key.prefix}</code></td>
                       <td>${SCOPES[key.scope]}</td>
                       <td>${when(key.createdAt)}</td>
-                      <td>${lastUsed(key) === undefined ? "—" : when(lastUsed(key))}</td>
+                      <td>${when(key.lastUsedAt)}</td>
                       <td>
                         ${
                           key.revokedAt
