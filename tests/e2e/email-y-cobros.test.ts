@@ -13,6 +13,7 @@ import {
   type Registered,
   type Scratch,
 } from "../support/operator.js";
+import { newUser, PanelClient } from "../support/panel.js";
 import { startTestSmtp, type ReceivedMail, type TestSmtp } from "../support/smtp.js";
 import { startE2EStack, type E2EStack } from "../support/stack.js";
 
@@ -502,6 +503,35 @@ describe("e-mail of vouchers and payment links, end to end", () => {
       );
       expect(stack.output()).toMatch(/"reason":"replayed"[^\n]*payment notification ignored/);
       expect((await getLink(link.id)).json<Link>()).toEqual(done);
+
+      // the panel's Comprobantes page: each voucher's newest link, and whether it was paid
+      const user = newUser("Cobranzas");
+      await stack.admin(
+        "user",
+        "add",
+        "--account",
+        account.accountId,
+        "--email",
+        user.email,
+        "--name",
+        user.name,
+        "--password",
+        user.password,
+      );
+      const panel = new PanelClient(stack.edgeUrl);
+      expect((await panel.login(user.email, user.password)).status).toBe(303);
+      const number = `${String(t.ptoVta).padStart(5, "0")}-${String(t.cbteNro).padStart(8, "0")}`;
+      const row = async () => {
+        const page = await panel.get(`/panel/comprobantes?entorno=${env}`);
+        expect(page.status).toBe(200);
+        return page.text.split("<tr>").find((r) => r.includes(number)) ?? "";
+      };
+      expect(await row()).toContain("Pagado");
+      const pending = (await createLink(t)).json<Link>();
+      const shown = await row();
+      expect(shown).toContain("Pendiente de pago");
+      expect(shown).toContain(`href="${pending.url.replaceAll("&", "&amp;")}"`);
+      expect(shown).not.toContain("Pagado");
     });
 
     it("a forged notification is ignored and logged; the genuine one then pays", async () => {

@@ -91,8 +91,8 @@ export const linkGet = defineContract({
 export const LINK_LIST_MAX = 200;
 
 /**
- * `cobros.link.list`: the account's links, newest first, optionally of one state and of one
- * voucher (any of its five fields): a voucher's links and whether they were paid.
+ * `cobros.link.list`: the account's links, newest first, optionally of one state, of one
+ * voucher (any of its five fields) or of a list of vouchers: their links and whether paid.
  */
 export const linkList = defineContract({
   subject: "cobros.link.list",
@@ -101,6 +101,21 @@ export const linkList = defineContract({
       limit: z.number().int().min(1).max(LINK_LIST_MAX).default(50),
       estado: linkEstadoSchema.optional(),
       ...comprobanteFilterFields,
+      /** only the links of these vouchers (a page of the voucher list, for example) */
+      comprobantes: z
+        .array(
+          z
+            .object({
+              representada: comprobanteKeyFields.representada,
+              ptoVta: comprobanteKeyFields.ptoVta,
+              cbteTipo: comprobanteKeyFields.cbteTipo,
+              cbteNro: comprobanteKeyFields.cbteNro,
+            })
+            .strict(),
+        )
+        .min(1)
+        .max(100)
+        .optional(),
     })
     .strict(),
   reply: z.object({ items: z.array(linkCobroSchema) }).strict(),

@@ -93,6 +93,9 @@ export function makeLinksRepository(db: Kysely<CobrosDatabase>) {
         ptoVta?: number | undefined;
         cbteTipo?: number | undefined;
         cbteNro?: number | undefined;
+        comprobantes?:
+          | readonly { representada: string; ptoVta: number; cbteTipo: number; cbteNro: number }[]
+          | undefined;
       },
     ): Promise<StoredLink[]> {
       let query = db
@@ -108,6 +111,21 @@ export function makeLinksRepository(db: Kysely<CobrosDatabase>) {
       if (options.cbteTipo !== undefined) query = query.where("cbte_tipo", "=", options.cbteTipo);
       if (options.cbteNro !== undefined) {
         query = query.where("cbte_nro", "=", String(options.cbteNro));
+      }
+      const vouchers = options.comprobantes;
+      if (vouchers && vouchers.length > 0) {
+        query = query.where((eb) =>
+          eb.or(
+            vouchers.map((c) =>
+              eb.and([
+                eb("cuit", "=", c.representada),
+                eb("pto_vta", "=", c.ptoVta),
+                eb("cbte_tipo", "=", c.cbteTipo),
+                eb("cbte_nro", "=", String(c.cbteNro)),
+              ]),
+            ),
+          ),
+        );
       }
       if (options.estado === "pagado") query = query.where("estado", "=", "pagado");
       if (options.estado === "pendiente") {

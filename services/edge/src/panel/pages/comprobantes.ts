@@ -1,4 +1,4 @@
-import { pdf, wsfe } from "@pasarela/contracts";
+import { cobros, pdf, wsfe } from "@pasarela/contracts";
 import { kindOf } from "@pasarela/errors";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { statusOfKind } from "../../http/status.js";
@@ -18,7 +18,20 @@ const EMAIL = {
   sent: html`<span class="badge ok">Enviado</span>`,
   failed: html`<span class="badge bad">Falló</span>`,
 } as const;
+const COBRO = {
+  pendiente: html`<span class="badge warn">Pendiente de pago</span>`,
+  pagado: html`<span class="badge ok">Pagado</span>`,
+  vencido: html`<span class="badge bad">Vencido</span>`,
+} as const;
 const PAGE_SIZE = 25;
+
+/** A voucher's identity within one environment, to pair list rows with their payment links. */
+const voucherId = (c: {
+  representada: string;
+  ptoVta: number;
+  cbteTipo: number;
+  cbteNro: number;
+}) => `${c.representada}/${c.ptoVta}/${c.cbteTipo}/${c.cbteNro}`;
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 
 interface Filters {
@@ -74,6 +87,36 @@ export function registerComprobantePages(app: FastifyInstance, ctx: PanelContext
       ...(filters.estado ? { state: filters.estado as keyof typeof STATES } : {}),
       ...(filters.cursor ? { cursor: filters.cursor } : {}),
     });
+    // the newest payment link of each authorized voucher of the page, in one call to cobros
+    const authorized = result.ok ? result.value.items.filter((c) => c.state === "authorized") : [];
+    const links =
+      authorized.length === 0
+        ? undefined
+        : await ctx.ask(request, cobros.linkList, {
+            environment: filters.entorno,
+            limit: cobros.LINK_LIST_MAX,
+            comprobantes: authorized.map(({ representada, ptoVta, cbteTipo, cbteNro }) => ({
+              representada,
+              ptoVta,
+              cbteTipo,
+              cbteNro,
+            })),
+          });
+    const linkOf = new Map<string, cobros.LinkCobro>();
+    if (links?.ok) {
+      for (const l of links.value.items) {
+        if (!linkOf.has(voucherId(l.comprobante))) linkOf.set(voucherId(l.comprobante), l);
+      }
+    }
+    const cobro = (c: (typeof authorized)[number]) => {
+      if (c.state !== "authorized") return "—";
+      if (links && !links.ok) return html`<span class="muted">No disponible</span>`;
+      const l = linkOf.get(voucherId(c));
+      if (!l) return "—";
+      return l.estado === "pendiente"
+        ? html`${COBRO.pendiente} <a href="${l.url}" rel="noopener">Link de pago</a>`
+        : COBRO[l.estado];
+    };
     const link = (cursor: string) => {
       const params = new URLSearchParams();
       for (const [name, value] of Object.entries({ ...filters, cursor }))
@@ -149,6 +192,7 @@ export function registerComprobantePages(app: FastifyInstance, ctx: PanelContext
                       <th>Estado</th>
                       <th>CAE</th>
                       <th>E-mail</th>
+                      <th>Cobro</th>
                       <th></th>
                     </tr>
                   </thead>
@@ -177,6 +221,7 @@ export function registerComprobantePages(app: FastifyInstance, ctx: PanelContext
                         <td>
                           ${c.email ? html`${EMAIL[c.email.status]} <span class="muted">${c.email.to}</span>` : "—"}
                         </td>
+                        <td>${cobro(c)}</td>
                         <td>
                           ${
                             c.state === "authorized"
