@@ -47,7 +47,14 @@ export default defineConfig({
       },
       {
         extends: true,
-        test: { name: "e2e", include: ["tests/e2e/**/*.test.ts"], exclude, globalSetup },
+        // whole stacks on a shared machine: a step waits on process restarts and leases
+        test: {
+          name: "e2e",
+          include: ["tests/e2e/**/*.test.ts"],
+          exclude,
+          globalSetup,
+          testTimeout: 60_000,
+        },
       },
     ],
   },

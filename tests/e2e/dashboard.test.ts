@@ -1,11 +1,15 @@
-import { connectBus, type Bus } from "@pasarela/bus";
-import { billing } from "@pasarela/contracts";
-import { createLogger, startTracing } from "@pasarela/telemetry";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { makeControlClient } from "@pasarela/authority-sim";
 import { readFileSync } from "node:fs";
-import { http, randomCuit, scratch, signCsr, simPos } from "../support/operator.js";
+import {
+  http,
+  randomCuit,
+  scratch,
+  signCsr,
+  simDelegate,
+  simPos,
+  type DelegableService,
+} from "../support/operator.js";
 import { csrfOf, launchChromium, newUser, PanelClient } from "../support/panel.js";
 import { startTestSmtp, type TestSmtp } from "../support/smtp.js";
 import { startE2EStack, type E2EStack } from "../support/stack.js";
@@ -17,7 +21,6 @@ import { startE2EStack, type E2EStack } from "../support/stack.js";
 describe("dashboard in a real browser", { timeout: 180_000 }, () => {
   let stack: E2EStack;
   let browser: Browser;
-  let operator: Bus;
   let smtp: TestSmtp;
 
   beforeAll(async () => {
@@ -28,17 +31,9 @@ describe("dashboard in a real browser", { timeout: 180_000 }, () => {
       }),
       launchChromium(),
     ]);
-    operator = await connectBus({
-      url: stack.env.NATS_URL!,
-      prefix: stack.env.NATS_PREFIX,
-      name: "e2e-operator",
-      logger: createLogger({ service: "e2e-operator", level: "silent" }),
-      tracer: startTracing({ service: "e2e-operator" }).tracer,
-    });
   });
 
   afterAll(async () => {
-    await operator?.close();
     await browser?.close();
     await stack?.teardown();
     await smtp?.stop();
@@ -189,17 +184,15 @@ describe("dashboard in a real browser", { timeout: 180_000 }, () => {
       expect(before.join("\n")).toContain("WSASS");
 
       const alias = `panel${cuit.slice(-6)}`;
-      const control = makeControlClient(stack.simulatorUrl!);
       const services = before.map((row) => row.split(/\s/)[0]!);
-      await Promise.all(
-        services.map((service) =>
-          control.delegate("homologacion", {
-            cuit,
-            alias,
-            service: service as Parameters<typeof control.delegate>[1]["service"],
-          }),
-        ),
-      );
+      // delegated at the authority with the simulator's CLI, as a developer would
+      for (const service of services) {
+        await simDelegate(stack, "homologacion", {
+          cuit,
+          alias,
+          service: service as DelegableService,
+        });
+      }
       await page.click("text=Probar conexión");
       await page.waitForSelector("#prueba");
       expect(await page.locator("#prueba .notice").innerText()).toContain(
@@ -303,11 +296,17 @@ describe("dashboard in a real browser", { timeout: 180_000 }, () => {
     expect(await page.locator("article").first().innerText()).toContain("<b>en el panel</b>");
     const id = page.url().split("/").pop()!;
 
-    const reply = await operator.request(billing.soporteOperadorReply, {
+    // the operator lists the open tickets and answers through the CLI
+    const open = await stack.admin<{ tickets: { id: string }[] }>("soporte", "list");
+    expect(open.tickets.map((t) => t.id)).toContain(id);
+    await stack.admin(
+      "soporte",
+      "reply",
+      "--id",
       id,
-      mensaje: "Ya quedó visible: era el filtro de entorno.",
-    });
-    expect(reply.ok).toBe(true);
+      "--mensaje",
+      "Ya quedó visible: era el filtro de entorno.",
+    );
     await page.reload();
     expect(await page.locator("article").last().innerText()).toContain("Soporte de pasarela");
     expect(await page.locator("article").last().innerText()).toContain("era el filtro de entorno");

@@ -337,5 +337,6 @@ describe("exactly-once issuance: two wsfe processes, batches, reconciliation, a 
     const [published] = await sql<{ event_published_at: Date | null }[]>`
       select event_published_at from wsfe.comprobantes where idempotency_key = ${key}`;
     expect(published?.event_published_at).not.toBeNull();
-  });
+    // a restart with backoff, then the dead writer's lease to run out: more than the default
+  }, 90_000);
 });

@@ -7,6 +7,9 @@ import type { E2EStack } from "./stack.js";
 
 export type Environment = "homologacion" | "produccion";
 export type WsService = "wsfe" | "wsfex";
+/** every web service a certificate can be delegated at the simulator */
+export type DelegableService =
+  WsService | "ws_sr_padron_a13" | "ws_sr_padron_a10" | "ws_sr_constancia_inscripcion";
 
 /** A CUIT with a valid check digit (the simulator and the ticket service both check it). */
 export function randomCuit(prefix: "20" | "23" | "27" | "30" = "20"): string {
@@ -122,7 +125,7 @@ export const representadaCreateArgs = (
 export const simDelegate = (
   stack: E2EStack,
   environment: Environment,
-  delegation: { cuit: string; alias: string; service: WsService },
+  delegation: { cuit: string; alias: string; service: DelegableService },
 ) =>
   stack.sim(
     "delegate",
