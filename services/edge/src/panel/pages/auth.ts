@@ -12,6 +12,27 @@ const statusOf = (error: AppError) => statusOfKind[kindOf(error.code)];
 const PUBLIC = { config: { panelPublic: true } } as const;
 const MISMATCH = "Las contraseñas no coinciden";
 
+/** A new password and its repetition, with the sign-up rules the browser can check. */
+const newPasswordFields = (label: string, repeat: string) =>
+  html`<label for="password">${label}</label>
+    <input
+      id="password"
+      name="password"
+      type="password"
+      autocomplete="new-password"
+      required
+      minlength="10"
+    />
+    <label for="password2">${repeat}</label>
+    <input
+      id="password2"
+      name="password2"
+      type="password"
+      autocomplete="new-password"
+      required
+      minlength="10"
+    />`;
+
 /** Sign-up, login, logout, password change and reset: the session's whole life. */
 export function registerAuthPages(app: FastifyInstance, ctx: PanelContext): void {
   const loginForm = (csrf: string, email: string, message?: Interpolation) =>
@@ -113,24 +134,7 @@ export function registerAuthPages(app: FastifyInstance, ctx: PanelContext): void
           required
           value="${values.email}"
         />
-        <label for="password">Contraseña (10 caracteres o más)</label>
-        <input
-          id="password"
-          name="password"
-          type="password"
-          autocomplete="new-password"
-          required
-          minlength="10"
-        />
-        <label for="password2">Repetí la contraseña</label>
-        <input
-          id="password2"
-          name="password2"
-          type="password"
-          autocomplete="new-password"
-          required
-          minlength="10"
-        />
+        ${newPasswordFields("Contraseña (10 caracteres o más)", "Repetí la contraseña")}
         <div class="actions"><button type="submit">Crear cuenta</button></div>
       </form>
       <p>¿Ya tenés cuenta? <a href="/panel/ingresar">Ingresá</a></p>`;
@@ -191,24 +195,7 @@ export function registerAuthPages(app: FastifyInstance, ctx: PanelContext): void
           autocomplete="current-password"
           required
         />
-        <label for="password">Contraseña nueva (10 caracteres o más)</label>
-        <input
-          id="password"
-          name="password"
-          type="password"
-          autocomplete="new-password"
-          required
-          minlength="10"
-        />
-        <label for="password2">Repetí la contraseña nueva</label>
-        <input
-          id="password2"
-          name="password2"
-          type="password"
-          autocomplete="new-password"
-          required
-          minlength="10"
-        />
+        ${newPasswordFields("Contraseña nueva (10 caracteres o más)", "Repetí la contraseña nueva")}
         <p class="muted">Al cambiarla se cierran todas tus otras sesiones.</p>
         <div class="actions"><button type="submit">Cambiar contraseña</button></div>
       </form>`;
@@ -296,24 +283,7 @@ export function registerAuthPages(app: FastifyInstance, ctx: PanelContext): void
       <form method="post" action="/panel/restablecer" class="card">
         ${csrfField(csrf)}
         <input type="hidden" name="token" value="${token}" />
-        <label for="password">Contraseña nueva (10 caracteres o más)</label>
-        <input
-          id="password"
-          name="password"
-          type="password"
-          autocomplete="new-password"
-          required
-          minlength="10"
-        />
-        <label for="password2">Repetí la contraseña nueva</label>
-        <input
-          id="password2"
-          name="password2"
-          type="password"
-          autocomplete="new-password"
-          required
-          minlength="10"
-        />
+        ${newPasswordFields("Contraseña nueva (10 caracteres o más)", "Repetí la contraseña nueva")}
         <div class="actions"><button type="submit">Guardar contraseña</button></div>
       </form>`;
 
