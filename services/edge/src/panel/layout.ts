@@ -92,3 +92,14 @@ export const when = (iso: string | null | undefined): string =>
   iso ? dateFormat.format(new Date(iso)) : "—";
 export const day = (iso: string | null | undefined): string =>
   iso ? dayFormat.format(new Date(iso)) : "—";
+
+/** The "desde"/"hasta" pair of a filter form, as AAAA-MM-DD dates. */
+export const dateRangeFields = (filters: { desde: string; hasta: string }) =>
+  html`<div>
+      <label for="desde">Desde</label
+      ><input id="desde" name="desde" type="date" value="${filters.desde}" />
+    </div>
+    <div>
+      <label for="hasta">Hasta</label
+      ><input id="hasta" name="hasta" type="date" value="${filters.hasta}" />
+    </div>`;

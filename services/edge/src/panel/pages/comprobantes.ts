@@ -5,7 +5,7 @@ import { statusOfKind } from "../../http/status.js";
 import type { PanelContext } from "../context.js";
 import { field, queryParam } from "../form.js";
 import { html, type Interpolation } from "../html.js";
-import { csrfField, notice } from "../layout.js";
+import { csrfField, dateRangeFields, notice } from "../layout.js";
 
 const ENVIRONMENTS = { homologacion: "Homologación", produccion: "Producción" } as const;
 const STATES = {
@@ -151,14 +151,7 @@ export function registerComprobantePages(app: FastifyInstance, ctx: PanelContext
           <label for="tipo">Tipo</label
           ><input id="tipo" name="tipo" type="number" min="1" max="999" value="${filters.tipo}" />
         </div>
-        <div>
-          <label for="desde">Desde</label
-          ><input id="desde" name="desde" type="date" value="${filters.desde}" />
-        </div>
-        <div>
-          <label for="hasta">Hasta</label
-          ><input id="hasta" name="hasta" type="date" value="${filters.hasta}" />
-        </div>
+        ${dateRangeFields(filters)}
         <div>
           <label for="estado">Estado</label
           ><select id="estado" name="estado">

@@ -4,7 +4,7 @@ import { callsChart, lastDays } from "../chart.js";
 import type { PanelContext } from "../context.js";
 import { queryParam } from "../form.js";
 import { html, type Html } from "../html.js";
-import { day, notice, when } from "../layout.js";
+import { dateRangeFields, day, notice, when } from "../layout.js";
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 const ENVIRONMENTS = { homologacion: "Homologación", produccion: "Producción" } as const;
@@ -96,14 +96,7 @@ export function registerUsoPages(app: FastifyInstance, ctx: PanelContext): void 
       ${callsChart(days, summary.dias)}
       <h2>Historial de llamadas</h2>
       <form method="get" action="/panel/uso" class="card filters">
-        <div>
-          <label for="desde">Desde</label
-          ><input id="desde" name="desde" type="date" value="${filters.desde}" />
-        </div>
-        <div>
-          <label for="hasta">Hasta</label
-          ><input id="hasta" name="hasta" type="date" value="${filters.hasta}" />
-        </div>
+        ${dateRangeFields(filters)}
         <div>
           <label for="ruta">Ruta</label
           ><input
