@@ -6,7 +6,7 @@ import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   newAccount,
-  register,
+  registerWsfeIssuer,
   scratch,
   type Account,
   type Environment,
@@ -80,13 +80,13 @@ describe(
       await stack.admin("account", "plan", "--account", account.accountId, "--plan", name);
       const reps = {} as Record<Environment, Registered>;
       for (const environment of ["homologacion", "produccion"] as const) {
-        reps[environment] = await register(stack, dir, {
-          accountId: account.accountId,
+        reps[environment] = await registerWsfeIssuer(
+          stack,
+          dir,
+          account.accountId,
           environment,
-          ptoVta: PTO_VTA,
-          delegate: ["wsfe"],
-          pos: [{ ptoVta: PTO_VTA, service: "wsfe" }],
-        });
+          PTO_VTA,
+        );
       }
       return { account, reps };
     }

@@ -12,6 +12,7 @@ import {
   type Scratch,
 } from "../support/operator.js";
 import { startE2EStack, type E2EStack } from "../support/stack.js";
+import { sleep } from "../support/wait.js";
 
 /**
  * The proof of exactly-once issuance (issue 11, ARCHITECTURE §5): two wsfe processes, an
@@ -47,7 +48,6 @@ interface Outcome {
   final?: number;
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const jitter = (ms: number) => sleep(ms / 2 + Math.random() * ms);
 
 describe("chaos: exactly-once issuance under authority faults and a killed wsfe", () => {

@@ -7,21 +7,10 @@ import { startTracing } from "@pasarela/telemetry";
 import { capturingLogger, fileInfra, type FileInfra } from "@pasarela/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestSmtp, type ReceivedMail, type TestSmtp } from "../support/smtp.js";
+import { eventually, sleep } from "../support/wait.js";
 
 const MAIL_FROM = "panel@pasarela.test";
 const PASSWORD = "una clave larga 123";
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-async function eventually<T>(what: string, probe: () => T | undefined, ms = 20_000) {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(50);
-  }
-}
 
 /**
  * The dashboard's e-mails from billing through the mail service's work queue to a real SMTP

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   http,
   newAccount,
-  register,
+  registerWsfeIssuer,
   scratch,
   type Account,
   type ErrorBody,
@@ -16,6 +16,7 @@ import {
 import { newUser, PanelClient } from "../support/panel.js";
 import { startTestSmtp, type ReceivedMail, type TestSmtp } from "../support/smtp.js";
 import { startE2EStack, type E2EStack } from "../support/stack.js";
+import { eventually } from "../support/wait.js";
 
 const env = "homologacion" as const;
 const PTO_VTA = 3;
@@ -38,19 +39,6 @@ interface Link {
   moneda: string;
   vence: string;
   pagadoAt: string | null;
-}
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/** Polls `probe` until it answers something other than undefined, or fails at the deadline. */
-async function eventually<T>(what: string, probe: () => Promise<T | undefined>, ms = 30_000) {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(100);
-  }
 }
 
 /** Today in Argentina (UTC−3), as the authority writes dates. */
@@ -131,13 +119,7 @@ describe("e-mail of vouchers and payment links, end to end", () => {
       newAccount(stack, "Emisora"),
       newAccount(stack, "Ajena"),
     ]);
-    issuer = await register(stack, dir, {
-      accountId: account.accountId,
-      environment: env,
-      ptoVta: PTO_VTA,
-      delegate: ["wsfe"],
-      pos: [{ ptoVta: PTO_VTA, service: "wsfe" }],
-    });
+    issuer = await registerWsfeIssuer(stack, dir, account.accountId, env, PTO_VTA);
     await stack.admin(
       "representada",
       "profile",

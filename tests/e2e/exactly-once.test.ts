@@ -13,6 +13,7 @@ import {
 } from "../support/operator.js";
 import { seeder, type Seeder } from "../support/seed.js";
 import { startE2EStack, type E2EStack } from "../support/stack.js";
+import { eventually, sleep } from "../support/wait.js";
 
 const env = "homologacion" as const;
 const AUTHORITY_TIMEOUT_MS = 5_000;
@@ -32,18 +33,6 @@ interface Answer {
   status: number;
   text: string;
   json: <T>() => T;
-}
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-async function eventually<T>(what: string, probe: () => Promise<T | undefined>, ms = 60_000) {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(200);
-  }
 }
 
 describe("exactly-once issuance: two wsfe processes, batches, reconciliation, a crash", () => {
@@ -328,10 +317,14 @@ describe("exactly-once issuance: two wsfe processes, batches, reconciliation, a 
       await control.setFault(env, { service: "wsfe", mode: "none" });
     }
     // the restarted process reconciles it at start-up, once the dead writer's lease runs out
-    const recovered = await eventually("the voucher reconciled", async () => {
-      const [row] = await underKey(key);
-      return row?.state === "authorized" ? row : undefined;
-    });
+    const recovered = await eventually(
+      "the voucher reconciled",
+      async () => {
+        const [row] = await underKey(key);
+        return row?.state === "authorized" ? row : undefined;
+      },
+      { timeoutMs: 60_000 },
+    );
     expect(recovered.cae).toBe((await held(POS.crash)).get(1));
     expect(Object.values(stack.restarts()).reduce((a, b) => a + b, 0)).toBe(1);
     const [published] = await sql<{ event_published_at: Date | null }[]>`

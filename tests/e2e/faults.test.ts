@@ -6,8 +6,7 @@ import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { http, newAccount, randomCuit, type Account } from "../support/operator.js";
 import { startE2EStack, type E2EStack } from "../support/stack.js";
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+import { sleep } from "../support/wait.js";
 
 interface Answer {
   status: number;

@@ -3,7 +3,7 @@ import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   newAccount,
-  register,
+  registerWsfeIssuer,
   scratch,
   type Account,
   type ErrorBody,
@@ -11,6 +11,7 @@ import {
   type Scratch,
 } from "../support/operator.js";
 import { startE2EStack, type E2EStack } from "../support/stack.js";
+import { sleep } from "../support/wait.js";
 
 const env = "homologacion" as const;
 const PTO_VTA = 5;
@@ -22,8 +23,6 @@ interface Answer {
   text: string;
   json<T = Record<string, unknown>>(): T;
 }
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /**
  * Idempotency-Key through the running stack (issue 11): the key is the account's, the first
@@ -52,13 +51,7 @@ describe("Idempotency-Key end to end", { timeout: 120_000 }, () => {
     control = makeControlClient(stack.simulatorUrl!);
     sql = postgres(stack.env.DATABASE_URL!, { max: 2, onnotice: () => {} });
     account = await newAccount(stack, "Idempotente");
-    rep = await register(stack, dir, {
-      accountId: account.accountId,
-      environment: env,
-      ptoVta: PTO_VTA,
-      delegate: ["wsfe"],
-      pos: [{ ptoVta: PTO_VTA, service: "wsfe" }],
-    });
+    rep = await registerWsfeIssuer(stack, dir, account.accountId, env, PTO_VTA);
   });
 
   afterAll(async () => {
@@ -180,13 +173,7 @@ describe("Idempotency-Key end to end", { timeout: 120_000 }, () => {
     const key = newKey();
     expect((await issue(facturaC(), key)).status).toBe(200);
     const other = await newAccount(stack, "Otra");
-    const otherRep = await register(stack, dir, {
-      accountId: other.accountId,
-      environment: env,
-      ptoVta: PTO_VTA,
-      delegate: ["wsfe"],
-      pos: [{ ptoVta: PTO_VTA, service: "wsfe" }],
-    });
+    const otherRep = await registerWsfeIssuer(stack, dir, other.accountId, env, PTO_VTA);
     const theirs = await issue({ ...facturaC(), representada: otherRep.cuit }, key, other);
     expect(theirs.status, theirs.text).toBe(200);
     expect(await vouchersWithKey(key)).toEqual(["authorized", "authorized"]);

@@ -17,6 +17,7 @@ import {
 } from "../support/operator.js";
 import { seeder, type Seeder } from "../support/seed.js";
 import { startE2EStack, type E2EStack } from "../support/stack.js";
+import { eventually } from "../support/wait.js";
 
 const env = "homologacion" as const;
 // short enough that a held FECAESolicitar times out quickly, long enough for a loaded machine
@@ -59,19 +60,6 @@ interface Rejected extends ErrorBody {
   resultado: string;
   observaciones: { code: number; msg: string }[];
   errores: { code: number; msg: string }[];
-}
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/** Polls `probe` until it answers something other than undefined, or fails at the deadline. */
-async function eventually<T>(what: string, probe: () => Promise<T | undefined>, ms = 20_000) {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(50);
-  }
 }
 
 describe("issuance end to end: POST /api/wsfe/facturas through processes and the simulator", () => {

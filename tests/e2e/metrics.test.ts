@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   http,
   newAccount,
-  register,
+  registerWsfeIssuer,
   scratch,
   type Account,
   type Registered,
@@ -45,13 +45,7 @@ describe("metrics: every service serves Prometheus metrics on its own port", () 
     stack = await startE2EStack({ env: { LOG_LEVEL: "info" } });
     dir = scratch();
     account = await newAccount(stack, "Medida");
-    issuer = await register(stack, dir, {
-      accountId: account.accountId,
-      environment: env,
-      ptoVta: PTO_VTA,
-      delegate: ["wsfe"],
-      pos: [{ ptoVta: PTO_VTA, service: "wsfe" }],
-    });
+    issuer = await registerWsfeIssuer(stack, dir, account.accountId, env, PTO_VTA);
   });
 
   afterAll(async () => {

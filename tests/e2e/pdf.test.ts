@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   http,
   newAccount,
-  register,
+  registerWsfeIssuer,
   scratch,
   type Account,
   type Registered,
@@ -30,13 +30,7 @@ describe("printed vouchers end to end", () => {
     stack = await startE2EStack();
     dir = scratch();
     account = await newAccount(stack, "Imprenta");
-    issuer = await register(stack, dir, {
-      accountId: account.accountId,
-      environment: env,
-      ptoVta: PTO_VTA,
-      delegate: ["wsfe"],
-      pos: [{ ptoVta: PTO_VTA, service: "wsfe" }],
-    });
+    issuer = await registerWsfeIssuer(stack, dir, account.accountId, env, PTO_VTA);
   });
 
   afterAll(async () => {

@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   newAccount,
-  register,
+  registerWsfeIssuer,
   scratch,
   type Account,
   type Registered,
@@ -10,6 +10,7 @@ import {
 } from "../support/operator.js";
 import { startOtlpReceiver, type OtlpReceiver, type ReceivedSpan } from "../support/otlp.js";
 import { startE2EStack, type E2EStack } from "../support/stack.js";
+import { sleep } from "../support/wait.js";
 
 const env = "homologacion" as const;
 const PTO_VTA = 3;
@@ -19,8 +20,6 @@ const SERVER = 2;
 const CLIENT = 3;
 const PRODUCER = 4;
 const ERROR = 2;
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** A W3C traceparent of a fresh trace, so the test knows which spans are its own. */
 function freshTrace(): { traceId: string; traceparent: string } {
@@ -47,13 +46,7 @@ describe("traces: one tree per API call, from the edge through NATS to the autho
     });
     dir = scratch();
     account = await newAccount(stack, "Trazada");
-    issuer = await register(stack, dir, {
-      accountId: account.accountId,
-      environment: env,
-      ptoVta: PTO_VTA,
-      delegate: ["wsfe"],
-      pos: [{ ptoVta: PTO_VTA, service: "wsfe" }],
-    });
+    issuer = await registerWsfeIssuer(stack, dir, account.accountId, env, PTO_VTA);
   });
 
   afterAll(async () => {

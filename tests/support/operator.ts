@@ -228,6 +228,22 @@ export async function register(
   return registered;
 }
 
+/** A representada of the account issuing through WSFEv1 at `ptoVta`, its default point of sale. */
+export const registerWsfeIssuer = (
+  stack: E2EStack,
+  dir: Scratch,
+  accountId: string,
+  environment: Environment,
+  ptoVta: number,
+): Promise<Registered> =>
+  register(stack, dir, {
+    accountId,
+    environment,
+    ptoVta,
+    delegate: ["wsfe"],
+    pos: [{ ptoVta, service: "wsfe" }],
+  });
+
 /** `npm run sim -- cert --environment <env> --csr <file>`: the PEM the simulator's CA issues. */
 export async function signCsr(
   stack: E2EStack,
