@@ -52,7 +52,10 @@ export function wsfeBindings(deps: {
         reconcile: deps.reconcile,
       }),
     ),
-    bind(wsfe.emailSend, makeEmailSend({ emails: deps.emails, bus: deps.bus })),
+    bind(
+      wsfe.emailSend,
+      makeEmailSend({ emails: deps.emails, comprobantes: deps.comprobantes, bus: deps.bus }),
+    ),
     bind(wsfe.emailUpdate, makeEmailUpdate({ emails: deps.emails })),
   ];
 }

@@ -1,29 +1,40 @@
 import { randomUUID } from "node:crypto";
 import { enqueueJob, type Bus, type Handler } from "@pasarela/bus";
 import { catalog, mail, type wsfe } from "@pasarela/contracts";
-import { appError, fail, ok } from "@pasarela/errors";
+import { appError, fail, kindOf, ok, type Result } from "@pasarela/errors";
 import type { ComprobantesEmailRepository } from "../db/repositories/comprobantes-email.js";
+import type { ComprobantesRepository, StoredComprobante } from "../db/repositories/comprobantes.js";
 import type { ComprobanteKey } from "../domain/comprobante.js";
 
-type Emails = Pick<ComprobantesEmailRepository, "findVoucher" | "find" | "save" | "settle">;
+type Emails = Pick<ComprobantesEmailRepository, "find" | "save" | "settle">;
+
+/** The receiver as a stored customer, when the voucher was issued with `clienteId`. */
+function clienteIdOf(stored: StoredComprobante): string | null {
+  const receptor = (stored.request as { receptor?: { clienteId?: unknown } } | null)?.receptor;
+  return typeof receptor?.clienteId === "string" ? receptor.clienteId : null;
+}
 
 /**
  * The recipient when the request names none (issue 15): the receiver customer's e-mail, else
- * the issuance's `email`. A customer deleted since issuance simply has no e-mail any more.
+ * the issuance's `email`. A customer deleted since issuance simply has no e-mail any more; a
+ * catalog that does not answer is the gateway's momentary outage, answered as such.
  */
 async function defaultRecipient(
   bus: Pick<Bus, "request">,
-  voucher: { clienteId: string | null; emailTo: string | null },
+  voucher: StoredComprobante,
   options: { accountId: string; requestId: string; deadline: number | undefined },
-): Promise<string | null> {
-  if (voucher.clienteId !== null) {
-    const cliente = await bus.request(catalog.clienteGet, { id: voucher.clienteId }, options);
-    if (cliente.ok && cliente.value.email) return cliente.value.email;
+): Promise<Result<string | null>> {
+  const clienteId = clienteIdOf(voucher);
+  if (clienteId !== null) {
+    const cliente = await bus.request(catalog.clienteGet, { id: clienteId }, options);
+    if (cliente.ok && cliente.value.email) return ok(cliente.value.email);
     if (!cliente.ok && cliente.error.code !== "CLIENTE_NOT_FOUND") {
-      throw new Error(`catalog.cliente.get failed: ${cliente.error.code}`);
+      return fail(
+        kindOf(cliente.error.code) === "unavailable" ? cliente.error : appError("INTERNAL"),
+      );
     }
   }
-  return voucher.emailTo;
+  return ok(voucher.emailTo);
 }
 
 /**
@@ -31,7 +42,11 @@ async function defaultRecipient(
  * shows the e-mail as soon as the caller has its 202; a job lost before queueing leaves it
  * pending and a new request sends it again.
  */
-export function makeEmailSend(deps: { emails: Emails; bus: Bus }): Handler<typeof wsfe.emailSend> {
+export function makeEmailSend(deps: {
+  emails: Emails;
+  comprobantes: Pick<ComprobantesRepository, "findIssued">;
+  bus: Bus;
+}): Handler<typeof wsfe.emailSend> {
   return async (request, ctx) => {
     const accountId = ctx.accountId;
     if (!accountId) return fail(appError("COMPROBANTE_NOT_FOUND"));
@@ -43,9 +58,10 @@ export function makeEmailSend(deps: { emails: Emails; bus: Bus }): Handler<typeo
       cbteTipo: request.cbteTipo,
       cbteNro: request.cbteNro,
     };
-    const voucher = await deps.emails.findVoucher(key);
+    // an authorized voucher wins over a rejected attempt on the same number
+    const voucher = await deps.comprobantes.findIssued(accountId, key);
     if (!voucher) return fail(appError("COMPROBANTE_NOT_FOUND"));
-    if (!voucher.authorized) return fail(appError("COMPROBANTE_NO_AUTORIZADO"));
+    if (voucher.state !== "authorized") return fail(appError("COMPROBANTE_NO_AUTORIZADO"));
 
     let to: string | null;
     let jobId: string;
@@ -56,13 +72,17 @@ export function makeEmailSend(deps: { emails: Emails; bus: Bus }): Handler<typeo
       to = record.to;
       jobId = voucher.id;
     } else {
-      to =
-        request.to ??
-        (await defaultRecipient(deps.bus, voucher, {
+      if (request.to !== undefined) {
+        to = request.to;
+      } else {
+        const recipient = await defaultRecipient(deps.bus, voucher, {
           accountId,
           requestId: ctx.requestId,
           deadline: ctx.deadline,
-        }));
+        });
+        if (!recipient.ok) return recipient;
+        to = recipient.value;
+      }
       if (to === null) return fail(appError("EMAIL_RECIPIENT_MISSING"));
       jobId = randomUUID();
       await deps.emails.save(key, { to, status: "pending", error: null });

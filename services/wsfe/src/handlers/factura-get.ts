@@ -51,9 +51,8 @@ export function makeFacturaGet(deps: {
     const authorized = vouchers.find((v) => v.state === "authorized");
     if (authorized) {
       const reply = storedReply(authorized);
-      if (!reply) {
-        return fail(authorityUnavailable("el comprobante autorizado no puede reconstruirse"));
-      }
+      // an authorized row our own code cannot answer is a defect of ours, not the authority's
+      if (!reply) return fail(appError("INTERNAL"));
       return ok({ state: "authorized" as const, reply });
     }
     const rejected = vouchers.find((v) => v.state === "rejected");

@@ -1,4 +1,4 @@
-import { sql, type Kysely } from "kysely";
+import type { Kysely } from "kysely";
 import type { WsfeDatabase } from "../database.js";
 import type { ComprobanteKey, EmailRecord } from "../../domain/comprobante.js";
 
@@ -13,34 +13,6 @@ export function makeComprobantesEmailRepository(db: Kysely<WsfeDatabase>) {
       .where("cbte_tipo", "=", key.cbteTipo)
       .where("cbte_nro", "=", String(key.cbteNro));
   return {
-    /**
-     * The voucher the e-mail is about, as issued through the gateway: its id, final state, the
-     * issuance's `email` and the receiver's customer id. An authorized one wins over a
-     * rejected attempt on the same number; other states are not vouchers yet.
-     */
-    async findVoucher(key: ComprobanteKey): Promise<EmailVoucher | undefined> {
-      const row = await db
-        .selectFrom("comprobantes")
-        .where("account_id", "=", key.accountId)
-        .where("environment", "=", key.environment)
-        .where("cuit", "=", key.cuit)
-        .where("pto_vta", "=", key.ptoVta)
-        .where("cbte_tipo", "=", key.cbteTipo)
-        .where("cbte_nro", "=", String(key.cbteNro))
-        .where("state", "in", ["authorized", "rejected"])
-        .select(["id", "state", "email_to", "request"])
-        .orderBy(sql`state = 'authorized'`, "desc")
-        .limit(1)
-        .executeTakeFirst();
-      if (!row) return undefined;
-      const receptor = (row.request as { receptor?: { clienteId?: unknown } } | null)?.receptor;
-      return {
-        id: row.id,
-        authorized: row.state === "authorized",
-        emailTo: row.email_to,
-        clienteId: typeof receptor?.clienteId === "string" ? receptor.clienteId : null,
-      };
-    },
     /**
      * How delivery ended: only a `pending` record of that recipient moves, so a late report
      * never overwrites a newer send. Answers whether it moved.
@@ -96,16 +68,6 @@ export function makeComprobantesEmailRepository(db: Kysely<WsfeDatabase>) {
         .execute();
     },
   };
-}
-
-/** What sending a voucher by e-mail needs to know of it. */
-export interface EmailVoucher {
-  readonly id: string;
-  readonly authorized: boolean;
-  /** the issuance's `email` */
-  readonly emailTo: string | null;
-  /** the receiver as a stored customer, when issued with `clienteId` */
-  readonly clienteId: string | null;
 }
 
 export type ComprobantesEmailRepository = ReturnType<typeof makeComprobantesEmailRepository>;
