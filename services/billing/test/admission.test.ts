@@ -18,7 +18,7 @@ describe("billing: admission of issuances (quota, rejection cap, Idempotency-Key
   let stop: () => Promise<void>;
   let sweep: () => Promise<void>;
   let clock = Date.now();
-  const { logger } = capturingLogger("billing");
+  const { logger, lines } = capturingLogger("billing");
 
   beforeAll(async () => {
     infra = await fileInfra();
@@ -408,6 +408,36 @@ describe("billing: admission of issuances (quota, rejection cap, Idempotency-Key
         (await usage(accountId)).facturas.used === 1 ? true : undefined,
       );
       expect((await usage(accountId)).facturas).toEqual({ quota: 3, used: 1, left: 2 });
+    });
+
+    it("skips the voucher events it does not read, without calling them broken", async () => {
+      const accountId = await account();
+      const requestId = randomUUID();
+      const event = { ...outcome(accountId, requestId, null), motivo: "no_emitido" as const };
+      await client.publish(wsfe.comprobanteNoEmitido, {
+        id: wsfe.comprobanteEventId(event.comprobanteId, "no_emitido"),
+        ...event,
+      });
+      // an authorization published after it is applied: the consumer went past the skipped one
+      const k = { key: `pedido-${randomUUID()}`, fingerprint: "f" };
+      const next = randomUUID();
+      expect((await admit(accountId, "produccion", k, next)).ok).toBe(true);
+      const authorized = {
+        ...outcome(accountId, next, k.key),
+        cae: reply.cae,
+        caeVencimiento: reply.caeVencimiento,
+        observaciones: [],
+        reply,
+      };
+      await client.publish(wsfe.comprobanteAutorizado, {
+        id: wsfe.comprobanteEventId(authorized.comprobanteId, "autorizado"),
+        ...authorized,
+      });
+      await eventually(async () => {
+        const r = await admit(accountId, "produccion", k);
+        return r.ok && r.value.decision === "replay" ? r.value : undefined;
+      });
+      expect(lines.join("\n")).not.toContain("event breaks its schema");
     });
 
     it("the edge's answer, PDF link and all, replaces the one its event completed first", async () => {

@@ -16,9 +16,8 @@ export interface DurableConsumer {
 export interface ConsumeOptions<E extends EventContract> {
   /** the durable consumer's name: one per consuming service and purpose */
   durable: string;
-  /** the events consumed; the filter is their common subject prefix followed by `>` */
+  /** the events consumed; the server filters on their common subject prefix followed by `>` */
   events: readonly E[];
-  filter: `evt.${string}`;
   /** at most this many events per call of `handle` */
   maxBatch: number;
   logger: Logger;
@@ -28,6 +27,21 @@ export interface ConsumeOptions<E extends EventContract> {
    */
   handle: (batch: readonly ConsumedEvent<E>[]) => Promise<void>;
   retryDelayMs?: number;
+}
+
+/**
+ * The one subject the server filters on (nats-server 2.9 takes one per consumer): the events'
+ * common prefix, short of their last token, followed by `>`. Other events under it (a kind
+ * this consumer does not read) are acknowledged and skipped.
+ */
+export function filterOf(events: readonly EventContract[]): string {
+  const [first, ...rest] = events.map((e) => e.subject.split(".").slice(0, -1));
+  const common: string[] = [];
+  for (const [i, token] of (first ?? []).entries()) {
+    if (!rest.every((tokens) => tokens[i] === token)) break;
+    common.push(token);
+  }
+  return [...common, ">"].join(".");
 }
 
 /**
@@ -45,7 +59,7 @@ export async function consumeEvents<E extends EventContract>(
   await jsm.consumers.add(stream, {
     durable_name: options.durable,
     ack_policy: AckPolicy.Explicit,
-    filter_subject: prefixed(options.filter),
+    filter_subject: prefixed(filterOf(options.events)),
     max_ack_pending: Math.max(1_000, options.maxBatch * 4),
   });
   const consumer = await bus.jetstream().consumers.get(stream, options.durable);
@@ -58,8 +72,13 @@ export async function consumeEvents<E extends EventContract>(
     const batch: ConsumedEvent<E>[] = [];
     for await (const m of messages) {
       const contract = bySubject.get(m.subject);
-      const parsed = contract?.schema.safeParse(m.json());
-      if (!contract || !parsed?.success) {
+      if (!contract) {
+        // another kind of event under the same prefix: not this consumer's to read
+        m.ack();
+        continue;
+      }
+      const parsed = contract.schema.safeParse(m.json());
+      if (!parsed.success) {
         options.logger.error({ subject: m.subject, seq: m.seq }, "event breaks its schema");
         m.term();
         continue;

@@ -15,6 +15,7 @@ export {
   type ConsumedEvent,
   type ConsumeOptions,
   type DurableConsumer,
+  filterOf,
 } from "./consumer.js";
 export {
   consumeEachEvent,

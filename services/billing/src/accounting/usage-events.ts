@@ -51,7 +51,6 @@ export function consumeUsageEvents(deps: {
   return consumeEvents(deps.bus, {
     durable: "billing-uso",
     events: [billing.usoRegistrado],
-    filter: "evt.edge.uso.>",
     maxBatch: 100,
     logger: deps.logger,
     handle: (batch) =>
@@ -75,7 +74,6 @@ export function consumePaidLinks(deps: {
   return consumeEvents(deps.bus, {
     durable: "billing-cobros",
     events: [cobros.linkPagado],
-    filter: "evt.cobros.link.>",
     maxBatch: 100,
     logger: deps.logger,
     handle: (batch) =>

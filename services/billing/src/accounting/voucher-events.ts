@@ -55,7 +55,6 @@ export function consumeVoucherEvents(deps: {
   return consumeEvents(deps.bus, {
     durable: "billing-comprobantes",
     events: [wsfe.comprobanteAutorizado, wsfe.comprobanteRechazado],
-    filter: "evt.wsfe.comprobante.>",
     maxBatch: 100,
     logger: deps.logger,
     handle: async (batch) => {
