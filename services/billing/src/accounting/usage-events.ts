@@ -1,16 +1,9 @@
 import { consumeEvents, type Bus, type DurableConsumer } from "@pasarela/bus";
-import { billing, cobros, type EventOf } from "@pasarela/contracts";
+import { billing, cobros } from "@pasarela/contracts";
 import type { Logger } from "@pasarela/telemetry";
 import type { Kysely } from "kysely";
 import type { BillingDatabase } from "../db/database.js";
 import { makeUsageRepository, type UsageRepository } from "../db/repositories/usage.js";
-
-/** The calls an usage event carries: a batch (version 2) or one call (version 1). */
-function callsOf(event: EventOf<typeof billing.usoRegistrado>): billing.UsageCall[] {
-  if (event.version === 2) return event.llamadas;
-  const { version: _version, ...call } = event;
-  return [call];
-}
 
 /** Inserts calls into the history, once per id, in statements of at most 2,000 rows. */
 async function insertCalls(
@@ -56,7 +49,7 @@ export function consumeUsageEvents(deps: {
     handle: (batch) =>
       insertCalls(
         usage,
-        batch.flatMap(({ body }) => callsOf(body)),
+        batch.flatMap(({ body }) => body.llamadas),
       ),
   });
 }

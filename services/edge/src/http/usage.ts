@@ -76,7 +76,7 @@ export function makeUsageRecorder(
 
   async function publish(calls: UsageCall[]): Promise<void> {
     try {
-      await bus.publish(billing.usoRegistrado, { id: randomUUID(), version: 2, llamadas: calls });
+      await bus.publish(billing.usoRegistrado, { id: randomUUID(), version: 1, llamadas: calls });
     } catch (error) {
       buffered = [...calls, ...buffered];
       const dropped = buffered.length - maxBuffered;

@@ -5,7 +5,7 @@ import { capturingLogger } from "@pasarela/testing";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { makeUsageRecorder } from "../../src/http/usage.js";
 
-type Published = { id: string; version: 2; llamadas: billing.UsageCall[] };
+type Published = { id: string; version: 1; llamadas: billing.UsageCall[] };
 
 /** The stream as the recorder sees it: takes each event, or refuses while `down`. */
 function stream() {

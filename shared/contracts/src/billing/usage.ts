@@ -30,22 +30,18 @@ export type UsageCall = z.infer<typeof usageCallSchema>;
 
 /**
  * `evt.edge.uso.registrado`: the edge's calls, published in batches after they were answered
- * (version 2: `llamadas`, up to 500). Version 1, one call per event, is still read so events
- * stored before an upgrade are not lost. Billing inserts every call once per `id`.
+ * (`llamadas`, up to 500). Billing inserts every call once per `id`.
  */
 export const usoRegistrado = defineEvent({
   subject: "evt.edge.uso.registrado",
-  version: 2,
-  schema: z.union([
-    z
-      .object({
-        id: idSchema,
-        version: z.literal(2),
-        llamadas: z.array(usageCallSchema).min(1).max(500),
-      })
-      .strict(),
-    usageCallSchema.extend({ version: z.literal(1) }).strict(),
-  ]),
+  version: 1,
+  schema: z
+    .object({
+      id: idSchema,
+      version: z.literal(1),
+      llamadas: z.array(usageCallSchema).min(1).max(500),
+    })
+    .strict(),
 });
 
 /** Filters of the history (spec: from/to, route, status, environment), newest first. */
