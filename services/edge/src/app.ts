@@ -27,7 +27,7 @@ import { registerMetrics } from "./http/metrics.js";
 import { inRequestContext, registerTracing } from "./http/tracing.js";
 import { makeUsageRecorder, registerUsageRecording, type UsageRecorder } from "./http/usage.js";
 import { registerHealthRoutes } from "./routes/health.js";
-import { routeModules, type Caller, type RouteModule } from "./routes/index.js";
+import { routeModules, type Asker, type Caller, type RouteModule } from "./routes/index.js";
 import type { PanelSettings } from "./panel/context.js";
 import { panelPlugin } from "./panel/plugin.js";
 import type { SessionStore } from "./panel/sessions.js";
@@ -129,18 +129,19 @@ export async function buildApp(deps: AppDeps): Promise<EdgeApp> {
   // Each API call gets one deadline, which every hop behind it shares: whatever waits on the
   // authority ends before it with a 502, and the edge waits DEADLINE_SLACK_MS longer, so only
   // a service of ours that does not answer becomes a 503 (budget in authority-query.ts).
-  const call: Caller = async (request, contract, body) => {
+  // The caller is the API key's account, or under /panel the dashboard session's.
+  const ask: Asker = (request, contract, body) => {
     const waitMs = Math.min(contract.timeoutMs ?? apiTimeoutMs, apiTimeoutMs);
-    return unwrap(
-      await inRequestContext(request, () =>
-        deps.bus.request(contract, body, {
-          accountId: request.principal?.accountId,
-          requestId: request.id,
-          deadline: Date.now() + waitMs - DEADLINE_SLACK_MS,
-        }),
-      ),
+    return inRequestContext(request, () =>
+      deps.bus.request(contract, body, {
+        accountId: request.principal?.accountId ?? request.panelSession?.accountId,
+        requestId: request.id,
+        deadline: Date.now() + waitMs - DEADLINE_SLACK_MS,
+      }),
     );
   };
+  const call: Caller = async (request, contract, body) =>
+    unwrap(await ask(request, contract, body));
   // routes outside /api that take no API key (their own token is the credential)
   for (const module of routes) {
     if (module.publicPlugin) await app.register(module.publicPlugin, { call });
@@ -148,7 +149,7 @@ export async function buildApp(deps: AppDeps): Promise<EdgeApp> {
   // the dashboard's own credential (a session cookie scoped to /panel) never reaches /api
   if (deps.panel) {
     const { sessions, settings } = deps.panel;
-    await app.register(async (panel) => panelPlugin(panel, { bus: deps.bus, sessions, settings }), {
+    await app.register(async (panel) => panelPlugin(panel, { ask, sessions, settings }), {
       prefix: "/panel",
     });
   }

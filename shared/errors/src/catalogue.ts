@@ -123,6 +123,10 @@ export const catalogue = {
   ),
   /** a dashboard page of something that is not in the session's account: the same answer */
   PANEL_NOT_FOUND: entry("not_found", false, "La página no existe o no es de tu cuenta"),
+  /** a dashboard form whose new password and its repetition differ */
+  PASSWORDS_DIFFER: entry("invalid", false, "Las contraseñas no coinciden"),
+  /** the certificate form sent with neither a file nor a pasted PEM */
+  CERTIFICATE_MISSING: entry("invalid", false, "Elegí el archivo del certificado o pegá su PEM."),
 
   // --- quota (spec §8, 402) ---
   /** invoice quota of the period exhausted */

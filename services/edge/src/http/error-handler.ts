@@ -1,17 +1,10 @@
 import { STATUS_CODES } from "node:http";
-import {
-  appError,
-  catalogue,
-  invalidField,
-  invalidJson,
-  kindOf,
-  type AppError,
-} from "@pasarela/errors";
+import { appError, catalogue, invalidField, invalidJson, type AppError } from "@pasarela/errors";
 import { attachedError } from "@pasarela/contracts";
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { hasZodFastifySchemaValidationErrors } from "fastify-type-provider-zod";
 import { EdgeError } from "./edge-error.js";
-import { statusOfKind } from "./status.js";
+import { statusOf } from "./status.js";
 import { traceFields } from "./tracing.js";
 import { noteErrorCode } from "./usage.js";
 
@@ -33,8 +26,6 @@ function errorBody(error: AppError): Record<string, unknown> {
     ...(details ? { details } : {}),
   };
 }
-
-const statusOf = (error: AppError) => statusOfKind[kindOf(error.code)];
 
 /** The status and body an error is answered with, for callers that record the answer. */
 export function errorAnswer(error: AppError): { status: number; body: Record<string, unknown> } {
@@ -97,7 +88,7 @@ const fieldLabel = (path: string, prefix: string) => {
 };
 
 /** Fastify and zod failures in the catalogue's words, naming the field or the problem. */
-function toAppError(error: FastifyError, request: FastifyRequest): AppError {
+export function toAppError(error: FastifyError, request: FastifyRequest): AppError {
   if (error instanceof EdgeError) return error.appError;
   if (hasZodFastifySchemaValidationErrors(error)) {
     // fastify's validation entry type lives in a path NodeNext cannot resolve: state its shape

@@ -1,4 +1,4 @@
-import type { ErrorKind } from "@pasarela/errors";
+import { kindOf, type AppError, type ErrorKind } from "@pasarela/errors";
 
 /**
  * The one place where an error kind becomes an HTTP status (spec §7). NATS no-responders and
@@ -21,3 +21,6 @@ export const statusOfKind: Record<ErrorKind, number> = {
   upstream: 502,
   unavailable: 503,
 };
+
+/** The HTTP status of a catalogued error: its kind's. */
+export const statusOf = (error: Pick<AppError, "code">): number => statusOfKind[kindOf(error.code)];

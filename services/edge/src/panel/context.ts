@@ -1,4 +1,3 @@
-import type { Bus } from "@pasarela/bus";
 import type { Contract, ReplyOf, RequestOf } from "@pasarela/contracts";
 import type { Result } from "@pasarela/errors";
 import type { FastifyReply, FastifyRequest } from "fastify";
@@ -37,9 +36,8 @@ export interface Rendered {
   script?: boolean;
 }
 
-/** What every page handler gets: the bus on the session's behalf, the store and the renderer. */
+/** What every page handler gets: requests on the session's behalf, the store and the renderer. */
 export interface PanelContext {
-  readonly bus: Bus;
   readonly sessions: SessionStore;
   readonly settings: PanelSettings;
   /** a contract's request for the session's account, answered as a Result */

@@ -2,12 +2,12 @@ import { randomBytes } from "node:crypto";
 import cookie from "@fastify/cookie";
 import formbody from "@fastify/formbody";
 import multipart from "@fastify/multipart";
-import type { Bus } from "@pasarela/bus";
-import { appError, kindOf, type AppError } from "@pasarela/errors";
+import { appError, type AppError } from "@pasarela/errors";
 import type { FastifyError, FastifyInstance, FastifyReply } from "fastify";
-import { hasZodFastifySchemaValidationErrors } from "fastify-type-provider-zod";
-import { EdgeError } from "../http/edge-error.js";
-import { statusOfKind } from "../http/status.js";
+import { EdgeError, unwrap } from "../http/edge-error.js";
+import { toAppError } from "../http/error-handler.js";
+import { statusOf } from "../http/status.js";
+import type { Asker } from "../routes/route-module.js";
 import { CSS_PATH, JS_PATH, panelCss, panelJs } from "./assets.js";
 import type { PanelContext, PanelSettings } from "./context.js";
 import { html } from "./html.js";
@@ -41,7 +41,8 @@ const SECURITY_HEADERS = {
 };
 
 export interface PanelDeps {
-  bus: Bus;
+  /** the edge's requests for the caller (the session's account), in its trace, with a deadline */
+  ask: Asker;
   sessions: SessionStore;
   settings: PanelSettings;
 }
@@ -64,15 +65,13 @@ export function clearSessionCookie(reply: FastifyReply, settings: PanelSettings)
   void reply.clearCookie(SESSION_COOKIE, cookieOptions(settings));
 }
 
-const statusOf = (error: AppError) => statusOfKind[kindOf(error.code)];
-
 /**
  * The dashboard under /panel: server-rendered pages over the same contracts as the API, with
  * their own credential (a session cookie) that never opens /api, as an API key never opens
  * these pages. Every POST carries a form token; every page answers for the session's account.
  */
 export async function panelPlugin(app: FastifyInstance, deps: PanelDeps): Promise<void> {
-  const { bus, sessions, settings } = deps;
+  const { ask, sessions, settings } = deps;
   await app.register(cookie);
   await app.register(formbody, { bodyLimit: 64 * 1024 });
   await app.register(multipart, {
@@ -84,11 +83,6 @@ export async function panelPlugin(app: FastifyInstance, deps: PanelDeps): Promis
     if (!request.panelSession) throw new EdgeError(appError("UNAUTHORIZED"));
     return request.panelSession;
   };
-  const ask: PanelContext["ask"] = (request, contract, body) =>
-    bus.request(contract, body, {
-      accountId: request.panelSession?.accountId,
-      requestId: request.id,
-    });
   const csrf: PanelContext["csrf"] = (request) =>
     request.panelSession ? csrfToken(request.panelSession) : (request.panelPreToken ?? "");
   const render: PanelContext["render"] = (reply, rendered, status = 200) => {
@@ -104,15 +98,10 @@ export async function panelPlugin(app: FastifyInstance, deps: PanelDeps): Promis
       );
   };
   const context: PanelContext = {
-    bus,
     sessions,
     settings,
     ask,
-    call: async (request, contract, body) => {
-      const result = await ask(request, contract, body);
-      if (!result.ok) throw new EdgeError(result.error);
-      return result.value;
-    },
+    call: async (request, contract, body) => unwrap(await ask(request, contract, body)),
     render,
     csrf,
     session,
@@ -185,16 +174,11 @@ export async function panelPlugin(app: FastifyInstance, deps: PanelDeps): Promis
   });
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
-    if (error instanceof EdgeError) return errorPage(reply, error.appError);
-    if (hasZodFastifySchemaValidationErrors(error) || error.statusCode === 400) {
-      return errorPage(reply, {
-        ...appError("INVALID_FIELD"),
-        message: "Los datos enviados no son válidos: revisá el formulario",
-      });
+    const mapped = toAppError(error, request);
+    if (mapped.code === "INTERNAL") {
+      request.log.error({ requestId: request.id, err: error }, "panel: unexpected error");
     }
-    if (error.statusCode === 413) return errorPage(reply, appError("BODY_TOO_LARGE"));
-    request.log.error({ requestId: request.id, err: error }, "panel: unexpected error");
-    return errorPage(reply, appError("INTERNAL"));
+    return errorPage(reply, mapped);
   });
   app.setNotFoundHandler((request, reply) => errorPage(reply, appError("PANEL_NOT_FOUND")));
 

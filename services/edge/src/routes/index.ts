@@ -30,4 +30,4 @@ export const routeModules: readonly RouteModule[] = [
   comprobantesRoutes,
 ];
 
-export type { Caller, RouteDeps, RouteModule } from "./route-module.js";
+export type { Asker, Caller, RouteDeps, RouteModule } from "./route-module.js";

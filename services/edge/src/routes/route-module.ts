@@ -1,8 +1,16 @@
 import type { Contract, ReplyOf, RequestOf } from "@pasarela/contracts";
+import type { Result } from "@pasarela/errors";
 import type { FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 
-/** Sends a contract's request for an HTTP request: its trace, account and request id. */
+/** A contract's request for an HTTP request (its trace, account, request id and deadline). */
+export type Asker = <C extends Contract>(
+  request: FastifyRequest,
+  contract: C,
+  body: RequestOf<C>,
+) => Promise<Result<ReplyOf<C>>>;
+
+/** The same, throwing the error (the error handler answers it). */
 export type Caller = <C extends Contract>(
   request: FastifyRequest,
   contract: C,

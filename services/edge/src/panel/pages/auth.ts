@@ -1,16 +1,14 @@
+import { appError, type AppError } from "@pasarela/errors";
 import { billing } from "@pasarela/contracts";
-import { kindOf, type AppError } from "@pasarela/errors";
 import type { FastifyInstance } from "fastify";
-import { statusOfKind } from "../../http/status.js";
+import { statusOf } from "../../http/status.js";
 import type { PanelContext } from "../context.js";
 import { field, queryParam } from "../form.js";
 import { html, type Interpolation } from "../html.js";
 import { csrfField, notice } from "../layout.js";
 import { clearSessionCookie, setSessionCookie } from "../plugin.js";
 
-const statusOf = (error: AppError) => statusOfKind[kindOf(error.code)];
 const PUBLIC = { config: { panelPublic: true } } as const;
-const MISMATCH = "Las contraseñas no coinciden";
 
 /** A new password and its repetition, with the sign-up rules the browser can check. */
 const newPasswordFields = (label: string, repeat: string) =>
@@ -154,19 +152,19 @@ export function registerAuthPages(app: FastifyInstance, ctx: PanelContext): void
       email: field(request, "email"),
     };
     const password = field(request, "password");
-    const again = (message: string, status: number) =>
+    const again = (error: AppError) =>
       ctx.render(
         reply,
         {
           title: "Crear una cuenta",
           section: "public",
-          body: signupForm(ctx.csrf(request), values, notice("error", message)),
+          body: signupForm(ctx.csrf(request), values, notice("error", error.message)),
         },
-        status,
+        statusOf(error),
       );
-    if (password !== field(request, "password2")) return again(MISMATCH, 400);
+    if (password !== field(request, "password2")) return again(appError("PASSWORDS_DIFFER"));
     const result = await ctx.ask(request, billing.userSignup, { ...values, password });
-    if (!result.ok) return again(result.error.message, statusOf(result.error));
+    if (!result.ok) return again(result.error);
     const id = await ctx.sessions.create({
       userId: result.value.userId,
       accountId: result.value.accountId,
@@ -221,7 +219,10 @@ export function registerAuthPages(app: FastifyInstance, ctx: PanelContext): void
         status,
       );
     const password = field(request, "password");
-    if (password !== field(request, "password2")) return again(notice("error", MISMATCH), 400);
+    if (password !== field(request, "password2")) {
+      const differ = appError("PASSWORDS_DIFFER");
+      return again(notice("error", differ.message), statusOf(differ));
+    }
     const result = await ctx.ask(request, billing.userPasswordChange, {
       userId: session.userId,
       current: field(request, "current"),
@@ -262,19 +263,20 @@ export function registerAuthPages(app: FastifyInstance, ctx: PanelContext): void
       email: field(request, "email"),
       baseUrl: ctx.settings.publicUrl(),
     });
-    // the same answer whether the address exists or not
-    const message =
-      result.ok || result.error.code !== "INVALID_FIELD"
-        ? notice("ok", "Si el e-mail corresponde a un usuario, te enviamos el enlace.")
-        : notice("error", result.error.message);
+    // the same answer whether the address exists or not; a refusal or an outage says so
     return ctx.render(
       reply,
       {
         title: "Olvidé mi contraseña",
         section: "public",
-        body: forgotForm(ctx.csrf(request), message),
+        body: forgotForm(
+          ctx.csrf(request),
+          result.ok
+            ? notice("ok", "Si el e-mail corresponde a un usuario, te enviamos el enlace.")
+            : notice("error", result.error.message),
+        ),
       },
-      result.ok || result.error.code !== "INVALID_FIELD" ? 200 : 400,
+      result.ok ? 200 : statusOf(result.error),
     );
   });
 
@@ -298,19 +300,19 @@ export function registerAuthPages(app: FastifyInstance, ctx: PanelContext): void
   app.post("/restablecer", PUBLIC, async (request, reply) => {
     const token = field(request, "token");
     const password = field(request, "password");
-    const again = (message: string, status: number) =>
+    const again = (error: AppError) =>
       ctx.render(
         reply,
         {
           title: "Elegí una contraseña nueva",
           section: "public",
-          body: resetForm(ctx.csrf(request), token, notice("error", message)),
+          body: resetForm(ctx.csrf(request), token, notice("error", error.message)),
         },
-        status,
+        statusOf(error),
       );
-    if (password !== field(request, "password2")) return again(MISMATCH, 400);
+    if (password !== field(request, "password2")) return again(appError("PASSWORDS_DIFFER"));
     const result = await ctx.ask(request, billing.userResetComplete, { token, password });
-    if (!result.ok) return again(result.error.message, statusOf(result.error));
+    if (!result.ok) return again(result.error);
     await ctx.sessions.revokeUser(result.value.userId);
     return reply.redirect("/panel/ingresar?listo=restablecida", 303);
   });

@@ -1,5 +1,5 @@
 import { billing, type ReplyOf } from "@pasarela/contracts";
-import { appError } from "@pasarela/errors";
+import { appError, invalidField } from "@pasarela/errors";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { z } from "zod";
 import { EdgeError } from "../../http/edge-error.js";
@@ -127,7 +127,9 @@ export function registerKeyPages(app: FastifyInstance, ctx: PanelContext): void 
   app.post("/claves", async (request, reply) => {
     const session = ctx.session(request);
     const scope = billing.keyScopeSchema.safeParse(field(request, "scope"));
-    if (!scope.success) throw new EdgeError(appError("PANEL_NOT_FOUND"));
+    if (!scope.success) {
+      throw new EdgeError(invalidField("scope", 'debe ser "read_only" o "read_write"'));
+    }
     const key = await ctx.call(request, billing.keyCreate, {
       accountId: session.accountId,
       scope: scope.data,

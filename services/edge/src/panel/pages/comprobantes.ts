@@ -1,7 +1,6 @@
 import { cobros, pdf, wsfe } from "@pasarela/contracts";
-import { kindOf } from "@pasarela/errors";
 import type { FastifyInstance, FastifyRequest } from "fastify";
-import { statusOfKind } from "../../http/status.js";
+import { statusOf } from "../../http/status.js";
 import type { PanelContext } from "../context.js";
 import { field, queryParam } from "../form.js";
 import { html, type Interpolation } from "../html.js";
@@ -277,7 +276,7 @@ export function registerComprobantePages(app: FastifyInstance, ctx: PanelContext
       result.ok
         ? notice("ok", html`E-mail en camino a ${result.value.to}.`)
         : notice("error", result.error.message),
-      result.ok ? 200 : statusOfKind[kindOf(result.error.code)],
+      result.ok ? 200 : statusOf(result.error),
     );
     return ctx.render(reply, { title: "Comprobantes", section: "comprobantes", body }, status);
   });

@@ -1,8 +1,8 @@
 import { ticket, type ReplyOf } from "@pasarela/contracts";
-import { appError, kindOf, type AppError } from "@pasarela/errors";
+import { appError } from "@pasarela/errors";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { EdgeError } from "../../http/edge-error.js";
-import { statusOfKind } from "../../http/status.js";
+import { statusOf } from "../../http/status.js";
 import type { PanelContext } from "../context.js";
 import { field, isUuid, queryParam } from "../form.js";
 import { html, type Html, type Interpolation } from "../html.js";
@@ -20,7 +20,6 @@ const ESTADOS: Record<Estado, Html> = {
   por_vencer: html`<span class="badge warn">Vence en menos de 30 días</span>`,
   vencido: html`<span class="badge bad">Vencido</span>`,
 };
-const statusOf = (error: AppError) => statusOfKind[kindOf(error.code)];
 
 const badge = (r: Pick<Resumen, "certificado">) =>
   r.certificado
@@ -384,9 +383,10 @@ export function registerRepresentadaPages(app: FastifyInstance, ctx: PanelContex
     ).trim();
     const privateKey = field(request, "claveArchivo").trim();
     if (!certificate) {
+      const missing = appError("CERTIFICATE_MISSING");
       return detailPage(request, reply, r, {
-        message: notice("error", "Elegí el archivo del certificado o pegá su PEM."),
-        status: 400,
+        message: notice("error", missing.message),
+        status: statusOf(missing),
       });
     }
     const result = await ctx.ask(request, ticket.cuentaCertificadoCreate, {

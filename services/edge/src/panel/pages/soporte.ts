@@ -1,8 +1,8 @@
 import { billing } from "@pasarela/contracts";
-import { appError, kindOf } from "@pasarela/errors";
+import { appError } from "@pasarela/errors";
 import type { FastifyInstance } from "fastify";
 import { EdgeError } from "../../http/edge-error.js";
-import { statusOfKind } from "../../http/status.js";
+import { statusOf } from "../../http/status.js";
 import type { PanelContext } from "../context.js";
 import { field, isUuid, queryParam } from "../form.js";
 import { html, type Interpolation } from "../html.js";
@@ -109,7 +109,7 @@ ${values.mensaje}</textarea>
           section: "soporte",
           body: await listPage(request, values, notice("error", result.error.message)),
         },
-        statusOfKind[kindOf(result.error.code)],
+        statusOf(result.error),
       );
     }
     return reply.redirect(`/panel/soporte/${result.value.id}`, 303);
