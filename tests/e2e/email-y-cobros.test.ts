@@ -14,6 +14,7 @@ import {
   type Scratch,
 } from "../support/operator.js";
 import { newUser, PanelClient } from "../support/panel.js";
+import { numeroComprobante } from "@pasarela/contracts";
 import { startTestSmtp, type ReceivedMail, type TestSmtp } from "../support/smtp.js";
 import { startE2EStack, type E2EStack } from "../support/stack.js";
 import { eventually } from "../support/wait.js";
@@ -99,8 +100,7 @@ describe("e-mail of vouchers and payment links, end to end", () => {
     eventually(`a message to ${address}`, () =>
       Promise.resolve(smtp.received.find((m: ReceivedMail) => m.rcptTo.includes(address))),
     );
-  const numero = (issued: Issued) =>
-    `${String(issued.ptoVta).padStart(4, "0")}-${String(issued.cbteNro).padStart(8, "0")}`;
+  const numero = (issued: Issued) => numeroComprobante(issued.ptoVta, issued.cbteNro);
 
   beforeAll(async () => {
     smtp = await startTestSmtp();
@@ -502,7 +502,7 @@ describe("e-mail of vouchers and payment links, end to end", () => {
       );
       const panel = new PanelClient(stack.edgeUrl);
       expect((await panel.login(user.email, user.password)).status).toBe(303);
-      const number = `${String(t.ptoVta).padStart(5, "0")}-${String(t.cbteNro).padStart(8, "0")}`;
+      const number = numeroComprobante(t.ptoVta, t.cbteNro);
       const row = async () => {
         const page = await panel.get(`/panel/comprobantes?entorno=${env}`);
         expect(page.status).toBe(200);

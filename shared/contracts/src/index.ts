@@ -6,6 +6,7 @@ configureZodMessages();
 export * from "./contract.js";
 export * from "./common/fields.js";
 export { documentoProblem, isValidCuit } from "./common/cuit.js";
+export { numeroComprobante } from "./common/cbte-tipo.js";
 export { healthContract } from "./common/health.js";
 export {
   AUTHORITY_QUERY_TIMEOUT_MS,

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { Bus, Handler } from "@pasarela/bus";
-import { wsfe, type cobros } from "@pasarela/contracts";
+import { numeroComprobante, wsfe, type cobros } from "@pasarela/contracts";
 import { appError, fail, invalidField, ok } from "@pasarela/errors";
 import type { CuentasRepository } from "../db/repositories/cuentas.js";
 import type { LinksRepository } from "../db/repositories/links.js";
@@ -51,7 +51,7 @@ export function makeLinkCreate(deps: LinkCreateDeps): Handler<typeof cobros.link
     const id = randomUUID();
     const preference = await deps.provider.createPreference(credentials.accessToken, {
       reference: id,
-      title: `Comprobante ${String(ptoVta).padStart(4, "0")}-${String(cbteNro).padStart(8, "0")} (CUIT ${representada})`,
+      title: `Comprobante ${numeroComprobante(ptoVta, cbteNro)} (CUIT ${representada})`,
       monto: monto.monto,
       moneda: "ARS",
       expiresAt: vence,

@@ -1,4 +1,4 @@
-import type { mail } from "@pasarela/contracts";
+import { numeroComprobante, type mail } from "@pasarela/contracts";
 
 /** Spanish names of the voucher types, for subjects and bodies. */
 const TIPOS: Record<number, string> = {
@@ -27,11 +27,6 @@ const TIPOS: Record<number, string> = {
 
 export function tipoComprobante(cbteTipo: number): string {
   return TIPOS[cbteTipo] ?? `Comprobante tipo ${cbteTipo}`;
-}
-
-/** "0003-00000042": the number as printed on the voucher. */
-export function numeroComprobante(ptoVta: number, cbteNro: number): string {
-  return `${String(ptoVta).padStart(4, "0")}-${String(cbteNro).padStart(8, "0")}`;
 }
 
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { classifySmtpFailure } from "../../src/adapters/smtp.js";
-import { comprobanteMessage, numeroComprobante } from "../../src/domain/message.js";
+import { numeroComprobante } from "@pasarela/contracts";
+import { comprobanteMessage } from "../../src/domain/message.js";
 import { nextStep, type RetryPolicy } from "../../src/domain/retry.js";
 
 const policy: RetryPolicy = { retryForMs: 60_000, baseMs: 1_000, maxDelayMs: 8_000 };
@@ -72,9 +73,9 @@ describe("the e-mail of a voucher", () => {
 
   it("says in Spanish which voucher it is, who issued it and where the link is", () => {
     const message = comprobanteMessage(job, "Mi Comercio SRL", link);
-    expect(message.subject).toBe("Factura B 0003-00000042 de Mi Comercio SRL");
+    expect(message.subject).toBe("Factura B 00003-00000042 de Mi Comercio SRL");
     expect(message.text).toContain(
-      "Te enviamos el comprobante Factura B 0003-00000042 emitido por Mi Comercio SRL.",
+      "Te enviamos el comprobante Factura B 00003-00000042 emitido por Mi Comercio SRL.",
     );
     expect(message.text).toContain("Adjuntamos el comprobante en PDF");
     expect(message.text).toContain(link.url);
@@ -95,6 +96,6 @@ describe("the e-mail of a voucher", () => {
   });
 
   it("prints the number as the voucher does", () => {
-    expect(numeroComprobante(12, 1)).toBe("0012-00000001");
+    expect(numeroComprobante(12, 1)).toBe("00012-00000001");
   });
 });

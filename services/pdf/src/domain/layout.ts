@@ -1,4 +1,4 @@
-import type { ticket, wsfe } from "@pasarela/contracts";
+import { numeroComprobante, type ticket, type wsfe } from "@pasarela/contracts";
 import type { Font } from "fontkit";
 import PDFDocument from "pdfkit";
 import QRCode from "qrcode";
@@ -388,7 +388,7 @@ class Printer {
     const { emitido } = this;
     const lines: [string, string][] = emitido.comprobantesAsociados.map((a) => [
       "Comprobante Asociado",
-      `${nombreComprobante(a.cbteTipo)} ${letraComprobante(a.cbteTipo)} N° ${pad(a.ptoVta, 5)}-${pad(a.cbteNro, 8)}${a.cbteFch ? ` del ${fecha(a.cbteFch)}` : ""}${a.cuit ? ` (CUIT ${a.cuit})` : ""}`,
+      `${nombreComprobante(a.cbteTipo)} ${letraComprobante(a.cbteTipo)} N° ${numeroComprobante(a.ptoVta, a.cbteNro)}${a.cbteFch ? ` del ${fecha(a.cbteFch)}` : ""}${a.cuit ? ` (CUIT ${a.cuit})` : ""}`,
     ]);
     for (const opcional of emitido.opcionales) {
       const label = FCE_OPCIONALES[opcional.id];
@@ -538,7 +538,7 @@ function creationDate(cbteFch: string): Date {
  */
 export function renderComprobante(impresion: Impresion, fonts: Fonts): Promise<Buffer> {
   const { emitido } = impresion;
-  const titulo = `${nombreComprobante(emitido.cbteTipo)} ${letraComprobante(emitido.cbteTipo)} ${pad(emitido.ptoVta, 5)}-${pad(emitido.cbteNro, 8)}`;
+  const titulo = `${nombreComprobante(emitido.cbteTipo)} ${letraComprobante(emitido.cbteTipo)} ${numeroComprobante(emitido.ptoVta, emitido.cbteNro)}`;
   const doc = new PDFDocument({
     size: A4,
     margin: 0,

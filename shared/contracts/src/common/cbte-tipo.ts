@@ -19,3 +19,7 @@ export function acceptedCbteTipoSchema(accepted: readonly number[]) {
     })
     .describe(`Tipo de comprobante. Tipos aceptados: ${accepted.join(", ")}`);
 }
+
+/** "00003-00000042": a voucher's point of sale and number as the authority prints them. */
+export const numeroComprobante = (ptoVta: number, cbteNro: number): string =>
+  `${String(ptoVta).padStart(5, "0")}-${String(cbteNro).padStart(8, "0")}`;

@@ -1,4 +1,4 @@
-import { cobros, pdf, wsfe } from "@pasarela/contracts";
+import { cobros, numeroComprobante, pdf, wsfe } from "@pasarela/contracts";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { statusOf } from "../../http/status.js";
 import type { PanelContext } from "../context.js";
@@ -200,8 +200,7 @@ export function registerComprobantePages(app: FastifyInstance, ctx: PanelContext
                       return html`<tr>
                         <td>${fecha(c.cbteFch)}</td>
                         <td class="mono">
-                          ${c.cbteTipo} ·
-                          ${String(c.ptoVta).padStart(5, "0")}-${String(c.cbteNro).padStart(8, "0")}
+                          ${c.cbteTipo} · ${numeroComprobante(c.ptoVta, c.cbteNro)}
                         </td>
                         <td class="mono">${c.representada}</td>
                         <td>
