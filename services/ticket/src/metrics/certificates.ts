@@ -1,9 +1,10 @@
+import { ticket } from "@pasarela/contracts";
 import { sql, type Kysely } from "@pasarela/db";
 import { gauge } from "@pasarela/telemetry";
 import type { TicketDatabase } from "../db/database.js";
 
-/** Days ahead within which an active certificate counts as expiring (the alert's window). */
-const EXPIRING_WITHIN_DAYS = 30;
+/** Days ahead within which an active certificate counts as expiring: the dashboard's por_vencer. */
+const EXPIRING_WITHIN_DAYS = ticket.CERTIFICATE_EXPIRING_DAYS;
 
 /**
  * Active certificates by environment that have expired or expire within 30 days, read from the

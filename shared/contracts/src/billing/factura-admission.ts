@@ -68,6 +68,6 @@ export const facturaComplete = defineContract({
     })
     .strict(),
   reply: z.object({ recorded: z.boolean() }).strict(),
-  errors: [],
+  errors: ["UNAUTHORIZED"],
   timeoutMs: 5_000,
 });

@@ -72,6 +72,8 @@ export const linkCreate = defineContract({
     .strict(),
   reply: linkCobroSchema,
   errors: [
+    "INVALID_FIELD",
+    "UNAUTHORIZED",
     "COMPROBANTE_NOT_FOUND",
     "COMPROBANTE_NO_AUTORIZADO",
     "PAYMENT_PROVIDER_NOT_CONFIGURED",
