@@ -46,14 +46,17 @@ export interface AsmxClientOptions {
 
 const SOAP11 = "http://schemas.xmlsoap.org/soap/envelope/";
 
-// Values stay strings: the service prints doubles in shortest form and ids such as "002" or
-// "5" are published as text; callers convert field by field.
-const parser = new XMLParser({
+// Values stay strings: the service prints doubles in shortest form, ids such as "002" or "5"
+// are published as text and the registry's ids are longs past 2^31; callers convert field by
+// field. Shared by the authority's clients written over httpPost (ASMX here, JAX-WS in padron).
+export const authorityXmlParser = new XMLParser({
   ignoreAttributes: true,
   removeNSPrefix: true,
   parseTagValue: false,
   trimValues: true,
   processEntities: true,
+  // no callbacks read the path, so the parser need not print it for every element
+  jPath: false,
 });
 
 const XML_ESCAPES: Record<string, string> = {
@@ -194,7 +197,7 @@ export function makeAsmxClient(options: AsmxClientOptions): AsmxClient {
     }
     let doc: unknown;
     try {
-      doc = parser.parse(text);
+      doc = authorityXmlParser.parse(text);
     } catch (error) {
       return status >= 300
         ? { ok: false, failure: { kind: "http", status } }

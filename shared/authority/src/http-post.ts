@@ -1,6 +1,8 @@
-import { Agent as HttpAgent, request as httpRequest } from "node:http";
-import { Agent as HttpsAgent, request as httpsRequest } from "node:https";
+import { EventEmitter } from "node:events";
+import { Agent as HttpAgent } from "node:http";
+import { Agent as HttpsAgent } from "node:https";
 import { rootCertificates } from "node:tls";
+import { Agent, type Dispatcher } from "undici";
 
 export interface PostAnswer {
   status: number;
@@ -27,19 +29,33 @@ class ResponseTooLarge extends Error {
 // Keep-alive pools shared by every client of the process: a query reuses a warm connection.
 // The authority's production hosts negotiate a DH key that OpenSSL 3 refuses at its default
 // security level (authority-ws.md §8.9), hence SECLEVEL=1 for these connections only.
+const TLS_CIPHERS = "DEFAULT@SECLEVEL=1";
+// `ca` replaces the default trust store, so the system roots are listed with the extras
+const caOption = (extraCas: readonly string[]) =>
+  extraCas.length === 0 ? {} : { ca: [...rootCertificates, ...extraCas] };
+
+/** undici's pool, for the hot path (httpPost). */
+const makeDispatcher = (extraCas: readonly string[]): Agent =>
+  new Agent({
+    connections: 128,
+    keepAliveTimeout: 10_000,
+    connect: { ciphers: TLS_CIPHERS, ...caOption(extraCas) },
+  });
+
+/** node's agents, for the clients built on axios (the `soap` package, for WSAA). */
 const httpAgent = new HttpAgent({ keepAlive: true, maxSockets: 128, keepAliveMsecs: 10_000 });
 const makeHttpsAgent = (extraCas: readonly string[]): HttpsAgent =>
   new HttpsAgent({
     keepAlive: true,
     maxSockets: 128,
     keepAliveMsecs: 10_000,
-    ciphers: "DEFAULT@SECLEVEL=1",
-    // `ca` replaces the default trust store, so the system roots are listed with the extras
-    ...(extraCas.length === 0 ? {} : { ca: [...rootCertificates, ...extraCas] }),
+    ciphers: TLS_CIPHERS,
+    ...caOption(extraCas),
   });
 
 const trusted: string[] = [];
 let httpsAgent = makeHttpsAgent(trusted);
+let dispatcher = makeDispatcher(trusted);
 
 /**
  * Trusts the CA certificates of a PEM (one or several) for the authority's HTTPS, besides the
@@ -50,9 +66,11 @@ let httpsAgent = makeHttpsAgent(trusted);
 export function trustAuthorityCa(pem: string): void {
   if (trusted.includes(pem)) return;
   trusted.push(pem);
-  const previous = httpsAgent;
+  const previous = { httpsAgent, dispatcher };
   httpsAgent = makeHttpsAgent(trusted);
-  previous.destroy();
+  dispatcher = makeDispatcher(trusted);
+  previous.httpsAgent.destroy();
+  void previous.dispatcher.close();
 }
 
 /**
@@ -67,66 +85,78 @@ export function authorityAxiosOptions(): {
   return { httpAgent, httpsAgent, maxContentLength: AUTHORITY_MAX_BODY_BYTES };
 }
 
+/** origin and path of each endpoint, parsed once */
+const targets = new Map<string, { origin: string; path: string }>();
+const targetOf = (endpoint: string) => {
+  let target = targets.get(endpoint);
+  if (!target) {
+    const url = new URL(endpoint);
+    target = { origin: url.origin, path: `${url.pathname}${url.search}` };
+    targets.set(endpoint, target);
+  }
+  return target;
+};
+
 /**
  * POSTs a body and reads the whole answer as UTF-8 text, with one deadline for the whole
- * exchange and a cap on its size. node:http over a keep-alive agent: on this hot path it
- * costs less than `fetch`, which allocates web streams and an AbortSignal per request.
+ * exchange and a cap on its size. undici's pool: on this hot path it costs about half the CPU
+ * of node:http per call (`npm run bench`), and far less than `fetch` with its web streams.
  */
-export function httpPost(
+export async function httpPost(
   endpoint: string,
   headers: Record<string, string>,
   body: string,
   timeoutMs: number,
 ): Promise<PostAnswer> {
-  return new Promise((resolve, reject) => {
-    const url = new URL(endpoint);
-    const secure = url.protocol === "https:";
-    const payload = Buffer.from(body, "utf8");
-    // destroying the request closes its socket: an oversized answer never returns to the pool
-    const tooLarge = () =>
-      request.destroy(
-        new ResponseTooLarge(`la respuesta supera el límite de ${AUTHORITY_MAX_BODY_BYTES} bytes`),
-      );
-    const request = (secure ? httpsRequest : httpRequest)(
-      url,
-      {
-        method: "POST",
-        agent: secure ? httpsAgent : httpAgent,
-        headers: { ...headers, "content-length": String(payload.length) },
-      },
-      (response) => {
-        if (Number(response.headers["content-length"] ?? 0) > AUTHORITY_MAX_BODY_BYTES) {
-          tooLarge();
-          return;
-        }
-        const chunks: Buffer[] = [];
-        let size = 0;
-        response.on("data", (chunk: Buffer) => {
-          size += chunk.length;
-          if (size > AUTHORITY_MAX_BODY_BYTES) tooLarge();
-          else chunks.push(chunk);
-        });
-        response.on("end", () => {
-          clearTimeout(timer);
-          resolve({
-            status: response.statusCode ?? 0,
-            text: Buffer.concat(chunks).toString("utf8"),
-          });
-        });
-        response.on("error", (error) => {
-          clearTimeout(timer);
-          reject(error);
-        });
-      },
-    );
-    const timer = setTimeout(
-      () => request.destroy(new PostTimeout(`no answer within ${timeoutMs} ms`)),
-      timeoutMs,
-    );
-    request.on("error", (error) => {
-      clearTimeout(timer);
-      reject(error);
+  // an emitter rather than an AbortController: undici listens to either, and this one is cheap
+  const abort = new EventEmitter();
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    abort.emit("abort");
+  }, timeoutMs);
+  try {
+    const response = await dispatcher.request({
+      ...targetOf(endpoint),
+      method: "POST",
+      headers,
+      body,
+      signal: abort,
     });
-    request.end(payload);
+    const text = await readCapped(response.headers["content-length"], response.body);
+    return { status: response.statusCode, text };
+  } catch (error) {
+    if (timedOut) throw new PostTimeout(`no answer within ${timeoutMs} ms`);
+    throw error;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * The body as text, or ResponseTooLarge past the cap; destroying an unread body closes its
+ * connection, so an oversized answer never returns to the pool.
+ */
+function readCapped(
+  announced: string | string[] | undefined,
+  body: Dispatcher.ResponseData["body"],
+): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const tooLarge = () =>
+      new ResponseTooLarge(`la respuesta supera el límite de ${AUTHORITY_MAX_BODY_BYTES} bytes`);
+    if (Number(announced ?? 0) > AUTHORITY_MAX_BODY_BYTES) {
+      body.destroy();
+      reject(tooLarge());
+      return;
+    }
+    const chunks: Buffer[] = [];
+    let size = 0;
+    body.on("data", (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= AUTHORITY_MAX_BODY_BYTES) chunks.push(chunk);
+      else body.destroy(tooLarge());
+    });
+    body.on("end", () => resolve(Buffer.concat(chunks, size).toString("utf8")));
+    body.on("error", reject);
   });
 }

@@ -17,6 +17,7 @@ export {
 export { classifyWsaaFailure, type WsaaFailureClass } from "./wsaa-faults.js";
 export {
   makeAsmxClient,
+  authorityXmlParser,
   xmlChild,
   xmlElement,
   xmlList,

@@ -1,5 +1,6 @@
 import {
   AUTHORITY_MAX_BODY_BYTES,
+  authorityXmlParser,
   httpPost,
   socketFailure,
   traceAuthorityCall,
@@ -8,7 +9,6 @@ import {
   type SoapFailure,
   type XmlObject,
 } from "@pasarela/authority";
-import { XMLParser } from "fast-xml-parser";
 
 /**
  * A client for the registry services' JAX-WS dialect (authority-ws.md §1.1, §5), written as
@@ -60,14 +60,6 @@ export interface JaxwsClientOptions {
 
 const SOAP11 = "http://schemas.xmlsoap.org/soap/envelope/";
 
-// values stay text: ids are longs past 2^31 and the caller converts field by field
-const parser = new XMLParser({
-  ignoreAttributes: true,
-  removeNSPrefix: true,
-  parseTagValue: false,
-  trimValues: true,
-  processEntities: true,
-});
 
 function record(value: unknown): Record<string, unknown> | undefined {
   return typeof value === "object" && value !== null && !Array.isArray(value)
@@ -85,7 +77,7 @@ export function readJaxwsAnswer(operation: string, answer: PostAnswer): JaxwsOut
   const { status, text: body } = answer;
   let doc: unknown;
   try {
-    doc = parser.parse(body);
+    doc = authorityXmlParser.parse(body);
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     return {
