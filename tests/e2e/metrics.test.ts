@@ -186,6 +186,11 @@ describe("metrics: every service serves Prometheus metrics on its own port", () 
     expect(
       moved(wsfe, wsfe0, "pasarela_issuance_total", { environment: env, outcome: "authorized" }),
     ).toBe(1);
+    // the voucher went alone: one batch of one
+    expect(moved(wsfe, wsfe0, "pasarela_issuance_batch_size_count", { environment: env })).toBe(1);
+    expect(
+      moved(wsfe, wsfe0, "pasarela_issuance_batch_size_bucket", { environment: env, le: "1" }),
+    ).toBe(1);
     // one TA asked of the ticket service, the other calls served from the cache
     expect(
       moved(wsfe, wsfe0, "pasarela_ticket_cache_lookups_total", {

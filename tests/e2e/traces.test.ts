@@ -10,7 +10,7 @@ import {
 } from "../support/operator.js";
 import { startOtlpReceiver, type OtlpReceiver, type ReceivedSpan } from "../support/otlp.js";
 import { startE2EStack, type E2EStack } from "../support/stack.js";
-import { sleep } from "../support/wait.js";
+import { eventually, sleep } from "../support/wait.js";
 
 const env = "homologacion" as const;
 const PTO_VTA = 3;
@@ -19,6 +19,7 @@ const UNKNOWN_PTO_VTA = 98;
 const SERVER = 2;
 const CLIENT = 3;
 const PRODUCER = 4;
+const CONSUMER = 5;
 const ERROR = 2;
 
 /** A W3C traceparent of a fresh trace, so the test knows which spans are its own. */
@@ -167,6 +168,8 @@ describe("traces: one tree per API call, from the edge through NATS to the autho
       "pasarela.account_id": account.accountId,
       "pasarela.cbte_nro": issued.cbteNro,
       "pasarela.cae": issued.cae,
+      // it went to the authority alone
+      "pasarela.batch_size": 1,
     });
 
     const ticket = one(spans, "ticket.access.get process", "ticket");
@@ -213,6 +216,30 @@ describe("traces: one tree per API call, from the edge through NATS to the autho
     const published = one(spans, "evt.wsfe.comprobante.autorizado publish", "wsfe");
     expect(published.kind).toBe(PRODUCER);
     expect(descends(spans, published, wsfe)).toBe(true);
+
+    // the durable consumers of the event: mail reads it alone, in the producer's trace;
+    // billing reads it in a batch whose span links to every producer
+    const linksTo = (span: ReceivedSpan) =>
+      span.links.some((l) => l.traceId === traceId && l.spanId === published.spanId);
+    const consumed = await eventually("the consumers' spans of the event", () => {
+      const mailSpan = receiver.spans.find(
+        (s) => s.service === "mail" && s.kind === CONSUMER && linksTo(s),
+      );
+      const billingSpan = receiver.spans.find(
+        (s) => s.service === "billing" && s.kind === CONSUMER && linksTo(s),
+      );
+      return mailSpan && billingSpan ? { mailSpan, billingSpan } : undefined;
+    });
+    expect(consumed.mailSpan.name).toBe("evt.wsfe.comprobante.autorizado process");
+    expect(consumed.mailSpan.traceId).toBe(traceId);
+    expect(consumed.mailSpan.parentSpanId).toBe(published.spanId);
+    expect(consumed.mailSpan.attributes).toMatchObject({
+      "messaging.system": "nats",
+      "messaging.operation.type": "process",
+      "messaging.message.delivery_count": 1,
+    });
+    expect(consumed.billingSpan.name).toMatch(/^evt\.wsfe\.comprobante\..* process$/);
+    expect(consumed.billingSpan.status).not.toBe(ERROR);
 
     expectNoSecrets(spans);
   });

@@ -24,6 +24,8 @@ import type {
   Contract,
   EventContract,
   EventOf,
+  JobContract,
+  JobOf,
   ParsedRequestOf,
   ReplyInputOf,
   ReplyOf,
@@ -127,10 +129,13 @@ export interface Bus {
     body: RequestOf<C>,
     options?: RequestOptions,
   ): Promise<Result<ReplyOf<C>>>;
-  /** Publishes an event to the EVENTS stream; resolves once the server stored it. */
-  publish<E extends EventContract>(
+  /**
+   * Publishes an event to the EVENTS stream, or a job to its work queue, under a PRODUCER
+   * span; resolves once the server stored it. Its `id` de-duplicates a second publication.
+   */
+  publish<E extends EventContract | JobContract>(
     event: E,
-    body: EventOf<E>,
+    body: EventOf<E> | JobOf<E>,
     options?: RequestOptions,
   ): Promise<void>;
   /** Every instance receives the event (core subscription), for cache invalidation. */
@@ -138,6 +143,16 @@ export interface Bus {
     event: E,
     handler: (body: EventOf<E>, ctx: HandlerContext) => Promise<void> | void,
   ): Subscription;
+  /**
+   * Runs the processing of messages a durable consumer took from JetStream inside a CONSUMER
+   * span `<subject> process`: in the producer's trace for one message, linked to every
+   * producer for a batch. A throw marks the span ERROR; `work` may mark it too.
+   */
+  consumed<T>(
+    subject: string,
+    headers: readonly (MsgHdrs | undefined)[],
+    work: (span: Span) => Promise<T>,
+  ): Promise<T>;
   /** Runs `onReconnect` after every reconnection (listeners may have missed events). */
   onReconnect(callback: () => void): void;
   /** Ensures the EVENTS stream exists (capturing `evt.>` only). */
@@ -176,6 +191,8 @@ export interface BusOptions {
 type WireReply = { ok: true; value: unknown } | { ok: false; error: AppError };
 
 const encoder = new TextEncoder();
+/** a batch's span links to this many producers at most */
+const MAX_SPAN_LINKS = 128;
 const decoder = new TextDecoder();
 
 const headerGetter = {
@@ -253,22 +270,30 @@ export async function connectBus(options: BusOptions): Promise<Bus> {
   }
 
   /**
-   * The processing span of one event: a CONSUMER span in the producer's trace, linked to the
-   * producer's span as the messaging conventions ask.
+   * The processing span of events: a CONSUMER span linked to each producer's span, as the
+   * messaging conventions ask, and in the producer's trace when there is one event.
    */
-  function consumerSpan(subject: string, headers: MsgHdrs | undefined) {
-    const producer = contextFrom(headers);
-    const producerSpan = trace.getSpanContext(producer);
+  function consumerSpan(subject: string, headers: readonly (MsgHdrs | undefined)[]) {
+    const producers = headers.map(contextFrom);
+    const parent = producers.length === 1 ? producers[0]! : context.active();
+    const links = producers
+      .map((producer) => trace.getSpanContext(producer))
+      .filter((link) => link !== undefined)
+      .slice(0, MAX_SPAN_LINKS)
+      .map((link) => ({ context: link }));
     const span = tracer.startSpan(
       `${subject} process`,
       {
         kind: SpanKind.CONSUMER,
-        attributes: messagingAttributes(subject, "process"),
-        links: producerSpan ? [{ context: producerSpan }] : [],
+        attributes: {
+          ...messagingAttributes(subject, "process"),
+          ...(producers.length > 1 ? { "messaging.batch.message_count": producers.length } : {}),
+        },
+        links,
       },
-      producer,
+      parent,
     );
-    return { span, spanContext: trace.setSpan(producer, span) };
+    return { span, spanContext: trace.setSpan(parent, span) };
   }
 
   function outgoingHeaders(requestOptions: RequestOptions | undefined): MsgHdrs {
@@ -533,7 +558,7 @@ export async function connectBus(options: BusOptions): Promise<Bus> {
             return;
           }
           const ctx = handlerContext(msg, event.subject);
-          const { span, spanContext } = consumerSpan(event.subject, msg.headers);
+          const { span, spanContext } = consumerSpan(event.subject, [msg.headers]);
           void context.with(spanContext, async () => {
             try {
               const parsed = event.schema.safeParse(JSON.parse(decoder.decode(msg.data)));
@@ -551,6 +576,18 @@ export async function connectBus(options: BusOptions): Promise<Bus> {
           });
         },
       });
+    },
+
+    async consumed(subject, headers, work) {
+      const { span, spanContext } = consumerSpan(subject, headers);
+      try {
+        return await context.with(spanContext, () => work(span));
+      } catch (error) {
+        span.setStatus({ code: SpanStatusCode.ERROR, message: "processing failed" });
+        throw error;
+      } finally {
+        span.end();
+      }
     },
 
     onReconnect(callback) {

@@ -88,7 +88,11 @@ export async function consumeEvents<E extends EventContract>(
     }
     if (batch.length === 0) return;
     try {
-      await options.handle(batch);
+      await bus.consumed(
+        filterOf(options.events),
+        taken.map((m) => m.headers),
+        () => options.handle(batch),
+      );
       for (const m of taken) m.ack();
     } catch (error) {
       options.logger.warn({ err: error, events: batch.length }, "event batch not applied");

@@ -1,4 +1,4 @@
-import { context, propagation } from "@opentelemetry/api";
+import { SpanStatusCode } from "@opentelemetry/api";
 import {
   AckPolicy,
   DeliverPolicy,
@@ -7,7 +7,6 @@ import {
   type ConsumerMessages,
   type JsMsg,
 } from "@nats-io/jetstream";
-import { headers as natsHeaders, type MsgHdrs } from "@nats-io/nats-core";
 import {
   jobStreamOf,
   type EventContract,
@@ -19,10 +18,6 @@ import type { Logger } from "@pasarela/telemetry";
 import type { Bus } from "./bus.js";
 
 const NANOS_PER_MS = 1_000_000;
-const encoder = new TextEncoder();
-const headerSetter = {
-  set: (carrier: MsgHdrs, key: string, value: string) => carrier.set(key, value),
-};
 
 /**
  * What a durable handler decided: `done` acknowledges; `retry` has the server redeliver after
@@ -70,23 +65,6 @@ export async function ensureJobStream(bus: Bus, job: JobContract): Promise<void>
   }
 }
 
-/** Queues a job; resolves once the server stored it. Its `id` de-duplicates a second queueing. */
-export async function enqueueJob<J extends JobContract>(
-  bus: Bus,
-  job: J,
-  body: JobOf<J>,
-): Promise<void> {
-  const parsed = job.schema.parse(body);
-  const h = natsHeaders();
-  propagation.inject(context.active(), h, headerSetter);
-  await bus
-    .jetstream()
-    .publish(prefixed(bus, job.subject), encoder.encode(JSON.stringify(parsed)), {
-      msgID: parsed.id,
-      headers: h,
-    });
-}
-
 export interface Durable {
   stop(): Promise<void>;
 }
@@ -95,6 +73,8 @@ interface ConsumeOptions<T> {
   stream: string;
   durable: string;
   filterSubject: string;
+  /** the subject its spans are named after, unprefixed */
+  subject: string;
   schema: { safeParse(value: unknown): { success: true; data: T } | { success: false } };
   handler: (body: T, info: DeliveryInfo) => Promise<DurableOutcome>;
   logger: Logger;
@@ -145,14 +125,24 @@ async function consumeDurable<T>(bus: Bus, options: ConsumeOptions<T>): Promise<
       m.term();
       return;
     }
-    let outcome: DurableOutcome;
-    try {
-      outcome = await options.handler(parsed.data, { attempt: m.info.deliveryCount, logger });
-    } catch (error) {
-      // a bug or a lost dependency: try again later rather than lose the work
-      logger.error({ err: error }, "durable handler failed");
-      outcome = { kind: "retry", delayMs: 5_000 };
-    }
+    const outcome = await bus.consumed(options.subject, [m.headers], async (span) => {
+      span.setAttribute("messaging.message.delivery_count", m.info.deliveryCount);
+      let settled: DurableOutcome;
+      try {
+        settled = await options.handler(parsed.data, { attempt: m.info.deliveryCount, logger });
+      } catch (error) {
+        // a bug or a lost dependency: try again later rather than lose the work
+        logger.error({ err: error }, "durable handler failed");
+        settled = { kind: "retry", delayMs: 5_000 };
+      }
+      if (settled.kind !== "done") {
+        span.setStatus({
+          code: SpanStatusCode.ERROR,
+          message: settled.kind === "retry" ? "to be retried" : settled.reason,
+        });
+      }
+      return settled;
+    });
     if (outcome.kind === "done") m.ack();
     else if (outcome.kind === "retry") m.nak(outcome.delayMs);
     else {
@@ -197,6 +187,7 @@ export function consumeJobs<J extends JobContract>(
     stream: jobStreamName(bus, job),
     durable: options.durable,
     filterSubject: prefixed(bus, job.subject),
+    subject: job.subject,
     schema: job.schema as ConsumeOptions<JobOf<J>>["schema"],
     handler: options.handler,
     logger: options.logger,
@@ -225,6 +216,7 @@ export async function consumeEachEvent<E extends EventContract>(
     stream: bus.eventStreamName(),
     durable: options.durable,
     filterSubject: prefixed(bus, event.subject),
+    subject: event.subject,
     schema: event.schema as ConsumeOptions<EventOf<E>>["schema"],
     handler: options.handler,
     logger: options.logger,

@@ -21,7 +21,6 @@ export {
   consumeEachEvent,
   consumeJobs,
   done,
-  enqueueJob,
   ensureJobStream,
   jobStreamName,
   type DeliveryInfo,

@@ -26,7 +26,7 @@ export function counter<L extends string>(
   return new client.Counter({ name, help, labelNames });
 }
 
-/** A histogram of durations in seconds, created once per process. */
+/** A histogram, of durations in seconds unless given other buckets, created once per process. */
 export function histogram<L extends string>(
   name: string,
   help: string,

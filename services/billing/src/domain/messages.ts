@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { enqueueJob, type Bus } from "@pasarela/bus";
+import type { Bus } from "@pasarela/bus";
 import { mail } from "@pasarela/contracts";
 
 /** A plain e-mail billing sends through the mail service. */
@@ -14,7 +14,7 @@ export type SendMessage = (message: Message) => Promise<void>;
 /** Queues `job.mail.mensaje`; resolves once JetStream stored it. */
 export function makeSendMessage(bus: Bus): SendMessage {
   return (message) =>
-    enqueueJob(bus, mail.mensajeJob, {
+    bus.publish(mail.mensajeJob, {
       id: randomUUID(),
       ...message,
       // the mail service's retry window counts from here on its own clock

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { enqueueJob, type Bus, type Handler } from "@pasarela/bus";
+import type { Bus, Handler } from "@pasarela/bus";
 import { catalog, mail, type wsfe } from "@pasarela/contracts";
 import { appError, fail, kindOf, ok, type Result } from "@pasarela/errors";
 import type { ComprobantesEmailRepository } from "../db/repositories/comprobantes-email.js";
@@ -87,7 +87,7 @@ export function makeEmailSend(deps: {
       jobId = randomUUID();
       await deps.emails.save(key, { to, status: "pending", error: null });
     }
-    await enqueueJob(deps.bus, mail.comprobanteJob, {
+    await deps.bus.publish(mail.comprobanteJob, {
       id: jobId,
       accountId,
       environment: request.environment,

@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { trace } from "@opentelemetry/api";
 import type { Environment, wsfe } from "@pasarela/contracts";
 import {
   appError,
@@ -10,7 +11,7 @@ import {
   type AppError,
   type Result,
 } from "@pasarela/errors";
-import type { Logger } from "@pasarela/telemetry";
+import { histogram, type Logger } from "@pasarela/telemetry";
 import type { WsfeAdapter, WsfeCaller } from "../adapters/wsfe.js";
 import type {
   ComprobantesRepository,
@@ -138,6 +139,13 @@ export function judgeBatch(
   });
 }
 
+const batchSizes = histogram(
+  "pasarela_issuance_batch_size",
+  "Vouchers sent in one FECAESolicitar (CantReg), by environment",
+  ["environment"],
+  [1, 2, 5, 10, 25, 50, 100, 250],
+);
+
 /**
  * Coalesced batches (ARCHITECTURE §5.3): the vouchers waiting on one series go together in one
  * FECAESolicitar, numbered consecutively, up to FECompTotXRequest (asked once per environment,
@@ -262,6 +270,8 @@ export function makeBatchIssuer(deps: BatchIssuerDeps): Issuer {
       return answerAll(fits, fail(busy(series)));
     }
 
+    batchSizes.observe({ environment: series.environment }, numbered.length);
+    trace.getActiveSpan()?.setAttribute("pasarela.batch_size", numbered.length);
     const outcome = await deps.wsfe.solicitar(callerFor(fits), {
       ptoVta,
       cbteTipo,
