@@ -25,6 +25,7 @@ import { ensureDatabase, startStack } from "@pasarela/stack";
 import { createLogger, startTracing } from "@pasarela/telemetry";
 import { dropDatabase, resolveTestInfra } from "@pasarela/testing";
 import { repoRoot } from "../support/cli.js";
+import { summarizeProfiles } from "./profile.js";
 
 const DURATION_MS = Number(process.env.BENCH_DURATION_MS ?? 8_000);
 const WARMUP_MS = 2_000;
@@ -40,6 +41,11 @@ const PDF_DIR = join(tmpdir(), `pasarela-bench-pdf-${process.pid}`);
 /** concurrent issuances on one series (a point of sale of their own) */
 const BATCH_SIZE = Number(process.env.BENCH_BATCH_SIZE ?? 500);
 const BATCH_PTO_VTA = 5;
+/**
+ * BENCH_PROFILE_DIR: run the query scenarios only, with every process of the stack under
+ * `--cpu-prof`, and print where each spends its time (profiles kept in that folder).
+ */
+const PROFILE_DIR = process.env.BENCH_PROFILE_DIR;
 
 interface Figures {
   scenario: string;
@@ -160,6 +166,15 @@ async function load(
   };
 }
 
+const figureTable = (figures: Figures[]) => [
+  `| scenario | concurrency | requests | errors | req/s | p50 ms | p99 ms |`,
+  `|---|---|---|---|---|---|---|`,
+  ...figures.map(
+    (f) =>
+      `| ${f.scenario} | ${f.concurrency} | ${f.requests} | ${f.errors} | ${f.rps} | ${f.p50} | ${f.p99} |`,
+  ),
+];
+
 async function main(): Promise<void> {
   const infra = await resolveTestInfra();
   const databaseUrl = await ensureDatabase(infra.databaseUrl, `pasarela_bench_${process.pid}`);
@@ -177,6 +192,7 @@ async function main(): Promise<void> {
       PDF_STORAGE_DIR: PDF_DIR,
     },
     output: "memory",
+    ...(PROFILE_DIR ? { nodeArgs: ["--cpu-prof", `--cpu-prof-dir=${PROFILE_DIR}`] } : {}),
   });
   const logger = createLogger({ service: "bench", level: "warn" });
   const bus = await connectBus({
@@ -280,6 +296,11 @@ async function main(): Promise<void> {
       figures.push(await load("simulator, bare SOAP loop (ceiling)", concurrency, bare));
       figures.push(await load("gateway /api/wsfe/ultimo-comprobante", concurrency, gateway));
       figures.push(await load("gateway, ptoVta omitted", concurrency, gatewayDefault));
+    }
+    if (PROFILE_DIR) {
+      await unrecorded.stop();
+      process.stdout.write(`${figureTable(figures).join("\n")}\n`);
+      return;
     }
     // usage recording on and off, alternated in rounds so a change in the machine's load
     // falls on both alike; the throughput of each is its requests over its time
@@ -478,12 +499,7 @@ async function main(): Promise<void> {
 
     const [bare1, gw1, , bare32, gw32] = figures;
     const lines = [
-      `| scenario | concurrency | requests | errors | req/s | p50 ms | p99 ms |`,
-      `|---|---|---|---|---|---|---|`,
-      ...figures.map(
-        (f) =>
-          `| ${f.scenario} | ${f.concurrency} | ${f.requests} | ${f.errors} | ${f.rps} | ${f.p50} | ${f.p99} |`,
-      ),
+      ...figureTable(figures),
       "",
       `gateway throughput at concurrency 32: ${Math.round((gw32!.rps / bare32!.rps) * 100)}% of the ceiling (target ≥ 50%)`,
       `gateway p50 overhead at concurrency 1: ${(gw1!.p50 - bare1!.p50).toFixed(2)} ms (target ≤ 2 ms)`,
@@ -544,6 +560,8 @@ async function main(): Promise<void> {
     rmSync(PDF_DIR, { recursive: true, force: true });
     await dropDatabase(infra.databaseUrl, `pasarela_bench_${process.pid}`);
     await infra.stop();
+    // the profiles are written as the processes exit
+    if (PROFILE_DIR) process.stdout.write(summarizeProfiles(PROFILE_DIR));
   }
 }
 
