@@ -1,5 +1,6 @@
 // `npm run bench`: FECompUltimoAutorizado answered by the simulator to a bare SOAP loop (the
-// ceiling), then /api/wsfe/ultimo-comprobante through the whole gateway (edge → NATS → wsfe →
+// ceiling) and to a SOAP library client built from the WSDL (the `soap` package: what an
+// integrator runs without the gateway), then /api/wsfe/ultimo-comprobante through the whole gateway (edge → NATS → wsfe →
 // SOAP → simulator) at concurrency 1 and 32, and the WSAA logins counted during the run. Then
 // issuance one voucher at a time on one series, with the simulator answering at once and at
 // 300 ms: the bare pair of calls an issuer needs (FECompUltimoAutorizado + FECAESolicitar)
@@ -23,6 +24,7 @@ import { connectBus } from "@pasarela/bus";
 import { billing, ticket } from "@pasarela/contracts";
 import { ensureDatabase, startStack } from "@pasarela/stack";
 import { createLogger, startTracing } from "@pasarela/telemetry";
+import { createClientAsync } from "soap";
 import { dropDatabase, resolveTestInfra } from "@pasarela/testing";
 import { repoRoot } from "../support/cli.js";
 import { summarizeProfiles } from "./profile.js";
@@ -264,6 +266,19 @@ async function main(): Promise<void> {
       );
       return answer.status === 200 && answer.text.includes("<CbteNro>");
     };
+    // what an integrator does without the gateway: a SOAP library client built from the WSDL
+    const library = await createClientAsync(`${wsfeUrl}?WSDL`);
+    const libraryArgs = {
+      Auth: { Token: ta.token, Sign: ta.sign, Cuit: CUIT },
+      PtoVta: PTO_VTA,
+      CbteTipo: CBTE_TIPO,
+    };
+    const viaLibrary = async () => {
+      const [result] = (await library.FECompUltimoAutorizadoAsync(libraryArgs)) as [
+        { FECompUltimoAutorizadoResult?: { CbteNro?: unknown } },
+      ];
+      return result.FECompUltimoAutorizadoResult?.CbteNro !== undefined;
+    };
     const unrecorded = await edgeWithoutUsage(stack.env);
     const gatewayCall = (body: Record<string, unknown>, edgeUrl = stack.edgeUrl) => {
       const text = JSON.stringify(body);
@@ -287,13 +302,15 @@ async function main(): Promise<void> {
     }
 
     // every process compiles its hot paths before anything is measured
-    for (const call of [bare, gateway, gatewayDefault, gatewayUnrecorded]) {
+    if (!(await viaLibrary())) throw new Error("the SOAP library client gets no CbteNro");
+    for (const call of [bare, viaLibrary, gateway, gatewayDefault, gatewayUnrecorded]) {
       await load("warm-up", 16, call);
     }
 
     const figures: Figures[] = [];
     for (const concurrency of [1, 32]) {
       figures.push(await load("simulator, bare SOAP loop (ceiling)", concurrency, bare));
+      figures.push(await load("simulator, SOAP library client (soap)", concurrency, viaLibrary));
       figures.push(await load("gateway /api/wsfe/ultimo-comprobante", concurrency, gateway));
       figures.push(await load("gateway, ptoVta omitted", concurrency, gatewayDefault));
     }
@@ -497,12 +514,13 @@ async function main(): Promise<void> {
     const stats = await control.stats("homologacion");
     const logins = Object.entries(stats.logins);
 
-    const [bare1, gw1, , bare32, gw32] = figures;
+    const [bare1, library1, gw1, , bare32, library32, gw32] = figures;
     const lines = [
       ...figureTable(figures),
       "",
       `gateway throughput at concurrency 32: ${Math.round((gw32!.rps / bare32!.rps) * 100)}% of the ceiling (target ≥ 50%)`,
       `gateway p50 overhead at concurrency 1: ${(gw1!.p50 - bare1!.p50).toFixed(2)} ms (target ≤ 2 ms)`,
+      `gateway against a SOAP library client of the simulator: ${Math.round((gw1!.rps / library1!.rps) * 100)}% of its throughput at concurrency 1, ${Math.round((gw32!.rps / library32!.rps) * 100)}% at 32`,
       ...recording.map(
         (r) =>
           `usage recording at concurrency ${r.concurrency}: ${r.on} requests recorded vs ${r.off} not (same time, alternated): ${(100 - (r.on / r.off) * 100).toFixed(1)}% less throughput (target ≤ 5%)`,
