@@ -41,6 +41,7 @@ export async function startEdge(
     logger,
     tracer: tracing.tracer,
     defaultTimeoutMs: config.NATS_REQUEST_TIMEOUT_MS,
+    streamReplicas: config.NATS_STREAM_REPLICAS,
   });
   await migrateToLatest(config.DATABASE_URL, schema, migrations);
   const database = openDatabase<EdgeDatabase>({

@@ -10,7 +10,7 @@ import {
   type Span,
   type Tracer,
 } from "@opentelemetry/api";
-import { jetstream, jetstreamManager, type JetStreamClient } from "@nats-io/jetstream";
+import { jetstream, type JetStreamClient } from "@nats-io/jetstream";
 import {
   headers as natsHeaders,
   type Msg,
@@ -47,6 +47,7 @@ import {
   type AppError,
   type Result,
 } from "@pasarela/errors";
+import { ensureStream } from "./streams.js";
 import { counter, histogram, secondsSince, type Logger } from "@pasarela/telemetry";
 import type { z } from "zod";
 
@@ -121,6 +122,8 @@ export interface Served {
 export interface Bus {
   readonly connection: NatsConnection;
   readonly prefix: string;
+  /** the replicas every JetStream stream it ensures is kept on */
+  readonly streamReplicas: number;
   /** false from the moment the connection to the server is lost until it is re-established */
   isConnected(): boolean;
   serve(options: ServeOptions, bindings: readonly Binding[]): Served;
@@ -181,6 +184,8 @@ export interface BusOptions {
   logger: Logger;
   tracer: Tracer;
   defaultTimeoutMs?: number;
+  /** replicas of the JetStream streams it creates: 1 on one server, 3 on a 3-node cluster */
+  streamReplicas?: number | undefined;
   /**
    * Turns what a handler threw into an expected failure when it is one (a lost database
    * connection is SERVICE_UNAVAILABLE); undefined leaves it an INTERNAL bug.
@@ -418,6 +423,7 @@ export async function connectBus(options: BusOptions): Promise<Bus> {
   const bus: Bus = {
     connection,
     prefix,
+    streamReplicas: options.streamReplicas ?? 1,
     isConnected: () => connected && !connection.isClosed(),
 
     serve(serveOptions, bindings) {
@@ -595,21 +601,13 @@ export async function connectBus(options: BusOptions): Promise<Bus> {
     },
 
     async ensureEventStream() {
-      const jsm = await jetstreamManager(connection);
-      const subjects = [subjectOf("evt.>")];
-      try {
-        const info = await jsm.streams.info(streamName);
-        if (info.config.subjects.join() !== subjects.join()) {
-          await jsm.streams.update(streamName, { ...info.config, subjects });
-        }
-      } catch {
-        await jsm.streams.add({
-          name: streamName,
-          subjects,
-          duplicate_window: 2 * 60 * 1_000_000_000,
-          max_age: 7 * 24 * 3600 * 1_000_000_000,
-        });
-      }
+      await ensureStream(connection, {
+        name: streamName,
+        subjects: [subjectOf("evt.>")],
+        num_replicas: options.streamReplicas ?? 1,
+        duplicate_window: 2 * 60 * 1_000_000_000,
+        max_age: 7 * 24 * 3600 * 1_000_000_000,
+      });
     },
 
     jetstream: () => js,

@@ -16,6 +16,7 @@ import {
 } from "@pasarela/contracts";
 import type { Logger } from "@pasarela/telemetry";
 import type { Bus } from "./bus.js";
+import { ensureStream } from "./streams.js";
 
 const NANOS_PER_MS = 1_000_000;
 
@@ -50,19 +51,14 @@ export function jobStreamName(bus: Bus, job: JobContract): string {
  * acknowledges it, then removed. It captures `job.` subjects only, never a request subject.
  */
 export async function ensureJobStream(bus: Bus, job: JobContract): Promise<void> {
-  const jsm = await jetstreamManager(bus.connection);
-  const name = jobStreamName(bus, job);
-  try {
-    await jsm.streams.info(name);
-  } catch {
-    await jsm.streams.add({
-      name,
-      subjects: [prefixed(bus, job.subject)],
-      retention: RetentionPolicy.Workqueue,
-      duplicate_window: 2 * 60 * 1_000 * NANOS_PER_MS,
-      max_age: 7 * 24 * 3600 * 1_000 * NANOS_PER_MS,
-    });
-  }
+  await ensureStream(bus.connection, {
+    name: jobStreamName(bus, job),
+    subjects: [prefixed(bus, job.subject)],
+    num_replicas: bus.streamReplicas,
+    retention: RetentionPolicy.Workqueue,
+    duplicate_window: 2 * 60 * 1_000 * NANOS_PER_MS,
+    max_age: 7 * 24 * 3600 * 1_000 * NANOS_PER_MS,
+  });
 }
 
 export interface Durable {

@@ -68,6 +68,8 @@ export const natsConfig = {
       .optional(),
   ),
   NATS_REQUEST_TIMEOUT_MS: envInt().pipe(z.number().min(100)).default(10_000),
+  /** replicas of the JetStream streams a service creates: 1 on one server, 3 on a cluster */
+  NATS_STREAM_REPLICAS: envInt().pipe(z.number().int().min(1).max(5)).default(1),
   /**
    * This process's own NATS identity (deploy/nats grants each only its subjects): a user and
    * password, or a credentials file (nkey/JWT). Unset: an anonymous connection, as a plain

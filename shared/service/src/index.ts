@@ -22,6 +22,7 @@ export interface BaseSettings {
   NATS_URL: string;
   NATS_PREFIX?: string | undefined;
   NATS_REQUEST_TIMEOUT_MS: number;
+  NATS_STREAM_REPLICAS?: number | undefined;
   /** the service's own NATS identity (deploy/nats); unset: anonymous */
   NATS_USER?: string | undefined;
   NATS_PASSWORD?: string | undefined;
@@ -100,6 +101,7 @@ export async function startService<DB, Deps>(
     logger,
     tracer: tracing.tracer,
     defaultTimeoutMs: settings.NATS_REQUEST_TIMEOUT_MS,
+    streamReplicas: settings.NATS_STREAM_REPLICAS,
     // a dropped database connection is a momentary outage (503), not a bug (500)
     ...(db ? { classifyFailure: classifyDatabaseFailure } : {}),
   });

@@ -60,7 +60,6 @@ export interface JaxwsClientOptions {
 
 const SOAP11 = "http://schemas.xmlsoap.org/soap/envelope/";
 
-
 function record(value: unknown): Record<string, unknown> | undefined {
   return typeof value === "object" && value !== null && !Array.isArray(value)
     ? (value as Record<string, unknown>)
