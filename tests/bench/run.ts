@@ -274,7 +274,9 @@ async function main(): Promise<void> {
       CbteTipo: CBTE_TIPO,
     };
     const viaLibrary = async () => {
-      const [result] = (await library.FECompUltimoAutorizadoAsync(libraryArgs)) as [
+      // the soap package builds its methods from the WSDL at run time: untyped
+      const call = library.FECompUltimoAutorizadoAsync as (args: unknown) => Promise<unknown>;
+      const [result] = (await call(libraryArgs)) as [
         { FECompUltimoAutorizadoResult?: { CbteNro?: unknown } },
       ];
       return result.FECompUltimoAutorizadoResult?.CbteNro !== undefined;
