@@ -1,4 +1,4 @@
-import { jetstreamManager } from "@nats-io/jetstream";
+import { jetstreamManager, type JetStreamManager } from "@nats-io/jetstream";
 import type { Bus } from "@pasarela/bus";
 import { gauge } from "@pasarela/telemetry";
 
@@ -10,6 +10,12 @@ import { gauge } from "@pasarela/telemetry";
  */
 export function watchConsumerLag(bus: Bus, service: string): void {
   const owned = (name: string) => name === service || name.startsWith(`${service}-`);
+  // made once (it asks the server whether JetStream is enabled), again after a failure
+  let manager: Promise<JetStreamManager> | undefined;
+  const jsm = () => (manager ??= jetstreamManager(bus.connection));
+  const forget = () => {
+    manager = undefined;
+  };
   // one read of the server per scrape fills both gauges (this one is registered, and so
   // collected, first)
   gauge(
@@ -17,7 +23,7 @@ export function watchConsumerLag(bus: Bus, service: string): void {
     "Events of the stream not yet delivered to the service's durable consumer",
     ["consumer"],
     async function collect() {
-      const lag = await readLag(bus, owned);
+      const lag = await readLag(bus, jsm, forget, owned);
       this.reset();
       ackPending.reset();
       for (const { consumer, pending, ack } of lag) {
@@ -35,13 +41,14 @@ export function watchConsumerLag(bus: Bus, service: string): void {
 
 async function readLag(
   bus: Bus,
+  jsm: () => Promise<JetStreamManager>,
+  forget: () => void,
   owned: (name: string) => boolean,
 ): Promise<{ consumer: string; pending: number; ack: number }[]> {
   if (!bus.isConnected()) return [];
   try {
-    const jsm = await jetstreamManager(bus.connection);
     const out: { consumer: string; pending: number; ack: number }[] = [];
-    for await (const info of jsm.consumers.list(bus.eventStreamName())) {
+    for await (const info of (await jsm()).consumers.list(bus.eventStreamName())) {
       const name = info.config.durable_name ?? info.name;
       if (!owned(name)) continue;
       out.push({ consumer: name, pending: info.num_pending, ack: info.num_ack_pending });
@@ -49,6 +56,7 @@ async function readLag(
     return out;
   } catch {
     // no stream yet, or NATS unreachable: nothing to report rather than a failed scrape
+    forget();
     return [];
   }
 }
