@@ -1,5 +1,5 @@
 import { appError, type AppError } from "@pasarela/errors";
-import { Kysely, Migrator, type Migration, type MigrationResultSet } from "kysely";
+import { Kysely, Migrator, sql, type Migration, type MigrationResultSet } from "kysely";
 import { PostgresJSDialect } from "kysely-postgres-js";
 import postgres from "postgres";
 import { tracedDialect } from "./tracing.js";
@@ -124,5 +124,22 @@ export function classifyDatabaseFailure(error: unknown): AppError | undefined {
     ? appError("SERVICE_UNAVAILABLE", { reason: "database unavailable" })
     : undefined;
 }
+
+/**
+ * SQLSTATE 23505: the row breaks a unique index; with `constraint`, that index only (postgres.js
+ * names it). Any other failure stays what it is.
+ */
+export function isUniqueViolation(error: unknown, constraint?: string): boolean {
+  if (typeof error !== "object" || error === null) return false;
+  const { code, constraint_name: name } = error as { code?: unknown; constraint_name?: unknown };
+  return code === "23505" && (constraint === undefined || name === constraint);
+}
+
+/**
+ * A transaction-scoped advisory lock named by text: transactions taking the same name queue
+ * up until the holder commits or rolls back.
+ */
+export const advisoryXactLock = (name: string) =>
+  sql`select pg_advisory_xact_lock(hashtextextended(${name}, 0))`;
 
 export { sql, type Kysely, type Migration } from "kysely";

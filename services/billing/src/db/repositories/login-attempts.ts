@@ -1,6 +1,6 @@
+import { advisoryXactLock } from "@pasarela/db";
 import type { Kysely } from "kysely";
 import type { BillingDatabase } from "../database.js";
-import { advisoryLock } from "./users.js";
 
 export interface ThrottleSettings {
   /** failed logins of one e-mail address within the window before it is throttled */
@@ -24,8 +24,8 @@ export function makeLoginAttemptsRepository(db: Kysely<BillingDatabase>, limits:
   return {
     async admit(email: string, ip: string, now: Date): Promise<LoginAdmission> {
       return db.transaction().execute(async (trx) => {
-        await advisoryLock(`login:email:${email}`).execute(trx);
-        await advisoryLock(`login:ip:${ip}`).execute(trx);
+        await advisoryXactLock(`login:email:${email}`).execute(trx);
+        await advisoryXactLock(`login:ip:${ip}`).execute(trx);
         const since = new Date(now.getTime() - limits.windowMs);
         const failures = (scope: "email" | "ip", key: string) =>
           trx

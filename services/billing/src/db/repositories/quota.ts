@@ -1,4 +1,5 @@
-import { sql, type Kysely } from "kysely";
+import { advisoryXactLock } from "@pasarela/db";
+import type { Kysely } from "kysely";
 import type { BillingDatabase, QuotaResource } from "../database.js";
 
 /**
@@ -12,9 +13,7 @@ export function makeQuotaRepository(db: Kysely<BillingDatabase>) {
      * concurrent calls never both take the last unit.
      */
     async lock(accountId: string, resource: QuotaResource): Promise<void> {
-      await sql`select pg_advisory_xact_lock(hashtextextended(${`quota:${accountId}:${resource}`}, 0))`.execute(
-        db,
-      );
+      await advisoryXactLock(`quota:${accountId}:${resource}`).execute(db);
     },
     async used(
       accountId: string,

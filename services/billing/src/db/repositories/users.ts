@@ -1,14 +1,10 @@
-import { sql, type Kysely, type Selectable } from "kysely";
+import { isUniqueViolation } from "@pasarela/db";
+import type { Kysely, Selectable } from "kysely";
 import type { BillingDatabase, UsersTable } from "../database.js";
 
 export type UserRow = Selectable<UsersTable>;
 
-/** postgres.js raises SQLSTATE 23505 with the index's name. */
-function isEmailTaken(error: unknown): boolean {
-  if (typeof error !== "object" || error === null) return false;
-  const { code, constraint_name: name } = error as { code?: unknown; constraint_name?: unknown };
-  return code === "23505" && name === "users_email_key";
-}
+const isEmailTaken = (error: unknown) => isUniqueViolation(error, "users_email_key");
 
 export type NewUser = Omit<UserRow, "created_at" | "password_changed_at">;
 
@@ -62,7 +58,3 @@ export function makeUsersRepository(db: Kysely<BillingDatabase>) {
 }
 
 export type UsersRepository = ReturnType<typeof makeUsersRepository>;
-
-/** One transaction-scoped advisory lock per name: concurrent logins of one key queue up. */
-export const advisoryLock = (name: string) =>
-  sql`select pg_advisory_xact_lock(hashtextextended(${name}, 0))`;

@@ -4,7 +4,7 @@ import { sql, type Kysely, type Selectable, type Updateable } from "kysely";
 import { ACCENTED, containsPattern, UNACCENTED } from "../../domain/search.js";
 import type { CatalogDatabase, ClientesTable } from "../database.js";
 import { keysetPage, type KeysetPage, type KeysetQuery } from "./keyset.js";
-import { isUniqueViolation } from "./unique-violation.js";
+import { isUniqueViolation } from "@pasarela/db";
 
 const DOCUMENTO_VIVO = "clientes_documento_vivo_key";
 

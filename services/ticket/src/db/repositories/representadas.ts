@@ -1,3 +1,4 @@
+import { isUniqueViolation } from "@pasarela/db";
 import type { Insertable, Kysely, Selectable } from "kysely";
 import type {
   CertificatesTable,
@@ -8,7 +9,6 @@ import type {
 
 export type RepresentadaRow = Selectable<RepresentadasTable>;
 
-const UNIQUE_VIOLATION = "23505";
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export function makeRepresentadasRepository(db: Kysely<TicketDatabase>) {
@@ -35,7 +35,7 @@ export function makeRepresentadasRepository(db: Kysely<TicketDatabase>) {
           return inserted;
         });
       } catch (error) {
-        if ((error as { code?: unknown }).code === UNIQUE_VIOLATION) return "duplicate";
+        if (isUniqueViolation(error)) return "duplicate";
         throw error;
       }
     },

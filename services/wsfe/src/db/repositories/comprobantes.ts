@@ -1,3 +1,4 @@
+import { isUniqueViolation } from "@pasarela/db";
 import { sql, type Kysely, type Selectable } from "kysely";
 import type { AuthorityMessage } from "../../domain/cae-answer.js";
 import type { FECAEDetRequest } from "../../domain/issuance/index.js";
@@ -115,10 +116,6 @@ function toStored(row: Selectable<ComprobantesTable>): StoredComprobante {
     answeredAt: row.answered_at,
     eventPublishedAt: row.event_published_at,
   };
-}
-
-function isUniqueViolation(error: unknown): boolean {
-  return (error as { code?: unknown } | null)?.code === "23505";
 }
 
 /**
