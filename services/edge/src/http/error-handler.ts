@@ -37,8 +37,6 @@ export function sendError(reply: FastifyReply, error: AppError): FastifyReply {
   if (error.code === "REJECTION_CAP" && typeof error.details?.retryAfterSeconds === "number") {
     void reply.header("retry-after", String(error.details.retryAfterSeconds));
   }
-  reply.request.span?.setAttribute("pasarela.error_code", error.code);
-  reply.errorCode = error.code;
   return reply.code(statusOf(error)).send(errorBody(error));
 }
 

@@ -12,13 +12,6 @@ const seconds = histogram(
   ["method", "route"],
 );
 
-declare module "fastify" {
-  interface FastifyReply {
-    /** the catalogue code of the error answered, for metrics */
-    errorCode?: string;
-  }
-}
-
 /** Rate, errors and duration of every API call, per route (the route's pattern, never its ids). */
 export function registerMetrics(app: FastifyInstance): void {
   app.addHook("onResponse", (request, reply, done) => {
@@ -27,7 +20,8 @@ export function registerMetrics(app: FastifyInstance): void {
       method: request.method,
       route,
       status: String(reply.statusCode),
-      code: reply.errorCode ?? (reply.statusCode < 400 ? "" : "UNKNOWN"),
+      // the code noted for the usage history: an error answered now or replayed
+      code: request.usage?.code ?? (reply.statusCode < 400 ? "" : "UNKNOWN"),
     });
     seconds.observe({ method: request.method, route }, reply.elapsedTime / 1000);
     done();

@@ -11,9 +11,13 @@ declare module "fastify" {
   }
 }
 
-/** The catalogue code an error answer carried (set by the error handler). */
+/**
+ * The catalogue code an error answer carried, set by the error handler and by a replayed
+ * answer alike: the usage history, the metrics and the request's span all read it here.
+ */
 export function noteErrorCode(request: FastifyRequest, code: string): void {
   request.usage = { ...request.usage, code };
+  request.span?.setAttribute("pasarela.error_code", code);
 }
 
 /** The call consumed a unit of the account's quota (a production CAE or registry lookup). */
