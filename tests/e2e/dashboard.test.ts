@@ -368,6 +368,8 @@ describe("dashboard in a real browser", { timeout: 180_000 }, () => {
       const throttled = await client.login(user.email, user.password);
       expect(throttled.status).toBe(429);
       expect(throttled.text).toContain("Demasiados intentos fallidos de inicio de sesión");
+      // the page says when, and so does the header
+      expect(Number(throttled.headers.get("retry-after"))).toBeGreaterThan(0);
     });
 
     it("never shows one account's data to another: swapped ids are a 404 page", async () => {

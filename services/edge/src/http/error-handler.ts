@@ -4,7 +4,7 @@ import { attachedError } from "@pasarela/contracts";
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { hasZodFastifySchemaValidationErrors } from "fastify-type-provider-zod";
 import { EdgeError } from "./edge-error.js";
-import { statusOf } from "./status.js";
+import { retryAfterOf, statusOf } from "./status.js";
 import { traceFields } from "./tracing.js";
 import { noteErrorCode } from "./usage.js";
 
@@ -34,9 +34,8 @@ export function errorAnswer(error: AppError): { status: number; body: Record<str
 
 export function sendError(reply: FastifyReply, error: AppError): FastifyReply {
   noteErrorCode(reply.request, error.code);
-  if (error.code === "REJECTION_CAP" && typeof error.details?.retryAfterSeconds === "number") {
-    void reply.header("retry-after", String(error.details.retryAfterSeconds));
-  }
+  const retryAfter = retryAfterOf(error);
+  if (retryAfter !== undefined) void reply.header("retry-after", retryAfter);
   return reply.code(statusOf(error)).send(errorBody(error));
 }
 

@@ -24,3 +24,14 @@ export const statusOfKind: Record<ErrorKind, number> = {
 
 /** The HTTP status of a catalogued error: its kind's. */
 export const statusOf = (error: Pick<AppError, "code">): number => statusOfKind[kindOf(error.code)];
+
+/**
+ * The Retry-After header of an error that says when to try again (the rejection cap, login
+ * throttling): whole seconds, or undefined when it does not say.
+ */
+export function retryAfterOf(error: Pick<AppError, "details">): string | undefined {
+  const seconds = error.details?.retryAfterSeconds;
+  return typeof seconds === "number" && Number.isFinite(seconds) && seconds >= 0
+    ? String(Math.ceil(seconds))
+    : undefined;
+}

@@ -1,7 +1,7 @@
 import { appError, type AppError } from "@pasarela/errors";
 import { billing } from "@pasarela/contracts";
 import type { FastifyInstance } from "fastify";
-import { statusOf } from "../../http/status.js";
+import { retryAfterOf, statusOf } from "../../http/status.js";
 import type { PanelContext } from "../context.js";
 import { field, queryParam } from "../form.js";
 import { html, type Interpolation } from "../html.js";
@@ -84,6 +84,8 @@ export function registerAuthPages(app: FastifyInstance, ctx: PanelContext): void
       ip: request.ip,
     });
     if (!result.ok) {
+      const retryAfter = retryAfterOf(result.error);
+      if (retryAfter !== undefined) void reply.header("retry-after", retryAfter);
       return ctx.render(
         reply,
         {
