@@ -229,6 +229,9 @@ describe("dashboard in a real browser", { timeout: 180_000 }, () => {
       expect(pdf.status()).toBe(200);
       expect(pdf.headers()["content-type"]).toContain("application/pdf");
       expect((await pdf.body()).subarray(0, 4).toString()).toBe("%PDF");
+      // served inside the session: no public link is minted for a click
+      expect(pdf.url()).toContain("/panel/comprobantes/pdf?");
+      expect(pdf.headers()["content-disposition"]).toMatch(/^inline; filename=".+\.pdf"$/);
     } finally {
       dir.remove();
       await context.close();

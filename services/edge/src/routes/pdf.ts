@@ -18,8 +18,8 @@ const failed = errorBody(
   "PDF_RENDER_FAILED o PDF_STORAGE_FAILED: falló el generador o el almacenamiento del PDF; reintentá sin cambios",
 );
 
-/** The PDF itself, with its download name. */
-function sendPdf(
+/** The PDF itself, with its download name (the API's answer and the dashboard's). */
+export function sendPdf(
   reply: FastifyReply,
   document: pdf.PdfDocument,
   disposition: "attachment" | "inline",

@@ -1,6 +1,7 @@
 import { cobros, numeroComprobante, pdf, wsfe } from "@pasarela/contracts";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { statusOf } from "../../http/status.js";
+import { sendPdf } from "../../routes/pdf.js";
 import type { PanelContext } from "../context.js";
 import { field, queryParam } from "../form.js";
 import { html, type Interpolation } from "../html.js";
@@ -254,14 +255,18 @@ export function registerComprobantePages(app: FastifyInstance, ctx: PanelContext
     return ctx.render(reply, { title: "Comprobantes", section: "comprobantes", body }, status);
   });
 
-  // a fresh shareable link of the account's voucher; another account's is the 404 page
+  // the account's printed voucher, inside the session: no public link is minted per click;
+  // another account's is the 404 page
   app.get("/comprobantes/pdf", async (request, reply) => {
-    const link = await ctx.call(
+    const document = await ctx.call(
       request,
-      pdf.linkCreate,
+      pdf.comprobanteRender,
       keyOf((name) => queryParam(request, name)),
     );
-    return reply.redirect(link.url, 303);
+    // the pages' policy (object-src 'none') would keep the browser's PDF viewer from showing
+    // it; a PDF runs no page script, and the other headers stay
+    void reply.removeHeader("content-security-policy");
+    return sendPdf(reply, document, "inline");
   });
 
   app.post("/comprobantes/email", async (request, reply) => {
