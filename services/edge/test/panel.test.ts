@@ -195,11 +195,20 @@ describe("panel: sessions, form tokens, API keys pages", () => {
 
   it("renders Uso with the quota bars, the 30-day chart and the history", async () => {
     const a = await loggedIn();
-    await get("/api/cuenta", { authorization: `Bearer ${a.secret}` });
-    const page = await get("/panel/uso", { cookie: a.cookie });
+    const call = await get("/api/cuenta", { authorization: `Bearer ${a.secret}` });
+    expect(call.statusCode).toBe(200);
+    const requestId = String(call.headers["x-request-id"]);
+    // the call reaches the history through the usage events: the page shows it once recorded
+    let page = await get("/panel/uso", { cookie: a.cookie });
+    for (let i = 0; i < 100 && !page.body.includes(requestId); i++) {
+      await sleep(100);
+      page = await get("/panel/uso", { cookie: a.cookie });
+    }
     expect(page.statusCode).toBe(200);
-    expect(page.body).toContain("<svg");
     expect(page.body).toContain('id="cuota-facturas"');
-    expect(page.body).toContain("Historial de llamadas");
+    const [chart, history] = page.body.split("Historial de llamadas");
+    expect(chart).toContain("<svg");
+    expect(history).toContain(requestId);
+    expect(history).toContain("/api/cuenta");
   });
 });

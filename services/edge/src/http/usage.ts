@@ -133,7 +133,8 @@ export function registerUsageRecording(app: FastifyInstance, recorder: UsageReco
       const body = (typeof request.body === "object" && request.body) || {};
       const { environment, representada } = body as Record<string, unknown>;
       recorder.record({
-        id: randomUUID(),
+        // the call's X-Request-Id: what the caller saw is what Uso and a support ticket show
+        id: request.id,
         accountId: principal.accountId,
         keyId: principal.keyId,
         at: new Date(Date.now() - reply.elapsedTime).toISOString(),
