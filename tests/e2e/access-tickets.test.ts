@@ -26,7 +26,7 @@ const AUTHORITY_TIMEOUT_MS = 8_000;
 const TEST_TIMEOUT_MS = 180_000;
 
 /**
- * Issue 9: access tickets over the real processes and the simulator. A ticket the authority
+ * Access tickets over the real processes and the simulator. A ticket the authority
  * refuses is replaced (item 11); a replaced certificate stops reaching the authority at once
  * (item 6); a slow authority ends as 502 before the edge stops waiting (item 4).
  */

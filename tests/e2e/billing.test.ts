@@ -26,7 +26,7 @@ interface Answer {
 }
 
 /**
- * Plans, quotas and the rejection cap through the running stack (issue 12): every refusal is
+ * Plans, quotas and the rejection cap through the running stack: every refusal is
  * decided by billing before the authority is asked, which the simulator's own counters prove.
  */
 // each test opens an account with a representada per environment through the CLIs

@@ -15,7 +15,7 @@ import { startTestSmtp, type TestSmtp } from "../support/smtp.js";
 import { startE2EStack, type E2EStack } from "../support/stack.js";
 
 /**
- * The dashboard driven in headless Chromium against the whole running gateway (issue 16):
+ * The dashboard driven in headless Chromium against the whole running gateway:
  * what a business owner does, page by page, and what the API then accepts or refuses.
  */
 describe("dashboard in a real browser", { timeout: 180_000 }, () => {

@@ -25,7 +25,7 @@ interface Answer {
 }
 
 /**
- * Idempotency-Key through the running stack (issue 11): the key is the account's, the first
+ * Idempotency-Key through the running stack: the key is the account's, the first
  * answer is replayed, another body is a 422, a repeat in flight a 409, and a refusal before
  * the authority leaves the key free. The simulator's counters prove no second voucher.
  */

@@ -15,7 +15,7 @@ export const billingConfigSchema = z.object({
   API_KEY_PEPPER: z
     .string({ error: "is required (32+ random bytes, base64)" })
     .min(32, "must be at least 32 characters (32+ random bytes, base64)"),
-  /** how long an Idempotency-Key is kept; at least 24 h (issue 11) */
+  /** how long an Idempotency-Key is kept; at least 24 h */
   IDEMPOTENCY_TTL_MS: envInt().pipe(z.number().min(86_400_000)).default(86_400_000),
   /** how long an issuance answers 409 to a repeat of its key before it is looked up instead */
   IDEMPOTENCY_LEASE_MS: envInt().pipe(z.number().min(1_000)).default(130_000),

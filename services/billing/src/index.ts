@@ -60,7 +60,7 @@ export async function startBilling(
         settings,
         intervalMs: config.BILLING_SWEEP_INTERVAL_MS,
         logger: log,
-        // retention of the usage history (issue 12: 13 months by default)
+        // retention of the usage history (13 months by default)
         extra: [
           (now) => {
             const before = new Date(now);

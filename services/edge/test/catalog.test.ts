@@ -602,7 +602,7 @@ describe("edge: /api/clientes and /api/productos", () => {
     ]);
     const post = document.paths["/api/clientes"]!.post!;
     expect(post.summary).toBeTruthy();
-    // 402, 404 and 502 come from the registry lookup of autocompletar (issue 13)
+    // 402, 404 and 502 come from the registry lookup of autocompletar
     expect(Object.keys(post.responses).sort()).toEqual([
       "201",
       "400",

@@ -59,7 +59,7 @@ export function ticketBindings(deps: {
     bind(ticket.perfilGet, makePerfilGet({ representadas, perfiles })),
     bind(ticket.certificateCreate, makeCertificateCreate(upload)),
     bind(ticket.accessGet, accessGet),
-    // the account's own (issue 16): scoped by the bus header
+    // the account's own: scoped by the bus header
     bind(ticket.cuentaRepresentadaList, makeCuentaRepresentadaList(cuenta)),
     bind(ticket.cuentaRepresentadaGet, makeCuentaRepresentadaGet(cuenta)),
     bind(ticket.cuentaRepresentadaCreate, makeCuentaRepresentadaCreate({ ...cuenta, sealer })),

@@ -176,7 +176,7 @@ describe("totals (spec §7.4): exact decimals, each line and each rate rounded o
   });
 });
 
-describe("422 rules before the authority (spec §7.4, issue 10), naming the field and the rule", () => {
+describe("422 rules before the authority (spec §7.4), naming the field and the rule", () => {
   it("lists the accepted rates for a rate outside them", () => {
     const error = refused({ ...facturaA, items: [{ ...facturaA.items[0], alicuotaIva: 19 }] });
     expect(error.code).toBe("TOTALS_INVALID");

@@ -161,7 +161,7 @@ export function makeAccessTicketCache(
 }
 
 /**
- * Keeps `cache` in step with certificates on every instance (issue 9 item 6): the TAs of a
+ * Keeps `cache` in step with certificates on every instance: the TAs of a
  * representada whose certificate was activated or replaced are dropped on the event, and all
  * of them after a NATS reconnection, when events may have been missed.
  */

@@ -24,8 +24,8 @@ export interface TicketKey {
 
 /**
  * Runs `attempt` with the cached TA; when the adapter says the authority refused the TA
- * itself, drops it, reports it to `ticket` (which replaces it if it is still the stored one,
- * issue 9 item 11) and tries once more with the TA answered. A second refusal is answered as
+ * itself, drops it, reports it to `ticket` (which replaces it if it is still the stored one)
+ * and tries once more with the TA answered. A second refusal is answered as
  * the adapter classified it, without another report: retrying in a loop would only hammer WSAA.
  *
  * With a deadline, `attempt` gets the milliseconds its call may take (its own timeout may be

@@ -320,7 +320,7 @@ export function authorityRejected(answer: {
 }
 
 /**
- * Issue 13: the registry has no person with this id. The message is the registry's own text,
+ * The registry has no person with this id. The message is the registry's own text,
  * the same for every service; who was asked goes in `details`.
  */
 export function personaNotFound(idPersona: string, service: WebService): AppError {
@@ -332,7 +332,7 @@ export function personaNotFound(idPersona: string, service: WebService): AppErro
 }
 
 /**
- * Issue 13: A13 and A10 refuse an inactive key; the constancia (/api/padron/constancia) still
+ * A13 and A10 refuse an inactive key; the constancia (/api/padron/constancia) still
  * shows it, with `estadoClave` INACTIVO, and A13's record of the active key lists it.
  */
 export function personaInactiva(
@@ -348,7 +348,7 @@ export function personaInactiva(
 }
 
 /**
- * Issue 16 ("probar conexión"): the step at the authority that cures a refused login or a
+ * "Probar conexión": the step at the authority that cures a refused login or a
  * missing relation, in the words of its web apps. `alias` is the certificate's CN (the
  * "computador fiscal"), `cuit` the representada.
  */

@@ -114,7 +114,7 @@ export const catalogue = {
   /** read_only key on a write route; the message ending depends on the route group (spec §5.5) */
   READ_ONLY_KEY: entry("forbidden", false, "Esta API key es de solo lectura"),
 
-  // --- dashboard sessions (/panel, issue 16, 403/404) ---
+  // --- dashboard sessions (/panel, 403/404) ---
   /** a dashboard form without its token, with another session's, or after the session ended */
   CSRF_INVALID: entry(
     "forbidden",
@@ -220,7 +220,7 @@ export const catalogue = {
   /** operator reference to an API key that does not exist */
   KEY_NOT_FOUND: entry("not_found", false, "La API key no existe"),
 
-  // --- dashboard users and support (issue 16) ---
+  // --- dashboard users and support ---
   /** sign-up or operator add with an e-mail another user already has */
   USER_EMAIL_TAKEN: entry("conflict", false, "Ya existe un usuario con ese e-mail"),
   /** unknown e-mail or wrong password: the same answer for both, never which one */
@@ -252,7 +252,7 @@ export const catalogue = {
   /** docTipo + docNro already used by a live customer of the account */
   CLIENTE_DUPLICATE: entry("conflict", false, "Ya tenés un cliente con ese documento"),
 
-  // --- registry lookups (/api/padron/*, issue 13, 404) ---
+  // --- registry lookups (/api/padron/*, 404) ---
   /** the registry holds no person with the id asked for (A13, A10, constancia) */
   PERSONA_NOT_FOUND: entry("not_found", false, "No existe persona con ese Id"),
   /** the key asked for is inactive: A13 and A10 do not show inactive keys (the constancia does) */
@@ -262,7 +262,7 @@ export const catalogue = {
     "La clave (CUIT/CUIL) consultada está inactiva en el padrón de la AFIP",
   ),
 
-  // --- printed vouchers (/api/wsfe/comprobantes/pdf, issue 14, 404/422) ---
+  // --- printed vouchers (/api/wsfe/comprobantes/pdf, 404/422) ---
   /** no voucher this account issued through the gateway matches all five fields (spec §7.2) */
   COMPROBANTE_NOT_FOUND: entry("not_found", false, "Comprobante no encontrado"),
   /** the voucher was rejected by the authority: it has no printed representation (spec §3) */
@@ -274,7 +274,7 @@ export const catalogue = {
   /** a shareable link that does not exist, was altered or has expired: the same answer */
   PDF_LINK_NOT_FOUND: entry("not_found", false, "El link del comprobante no existe o venció"),
 
-  // --- e-mail and payment links (/api/wsfe/comprobantes/email, /api/links-de-cobro, issue 15) ---
+  // --- e-mail and payment links (/api/wsfe/comprobantes/email, /api/links-de-cobro) ---
   /** no `to` in the request, no e-mail on the receiver customer and none given at issuance */
   EMAIL_RECIPIENT_MISSING: entry(
     "invalid",

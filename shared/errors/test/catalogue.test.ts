@@ -116,7 +116,7 @@ describe("error catalogue", () => {
   });
 });
 
-describe("registry lookups (issue 13)", () => {
+describe("registry lookups", () => {
   it("answers an unknown person with the registry's text, the id and service in details", () => {
     expect(personaNotFound("20444555662", "ws_sr_padron_a13")).toEqual({
       code: "PERSONA_NOT_FOUND",

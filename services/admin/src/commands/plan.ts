@@ -2,7 +2,7 @@ import { billing } from "@pasarela/contracts";
 import { z } from "zod";
 import { defineCommand } from "../command.js";
 
-/** Plans and their assignment to accounts (issue 12), and what an account used this period. */
+/** Plans and their assignment to accounts, and what an account used this period. */
 export const planCommands = [
   defineCommand({
     resource: "plan",

@@ -2,7 +2,7 @@ import { billing } from "@pasarela/contracts";
 import { z } from "zod";
 import { defineCommand } from "../command.js";
 
-/** Support tickets (issue 16): the operator's queue, answers (e-mailed to the author) and closing. */
+/** Support tickets: the operator's queue, answers (e-mailed to the author) and closing. */
 export const soporteCommands = [
   defineCommand({
     resource: "soporte",

@@ -4,7 +4,7 @@ import { ok } from "@pasarela/errors";
 import { z } from "zod";
 import { defineCommand } from "../command.js";
 
-/** Dashboard users (issue 16): the operator adds one to an existing account. */
+/** Dashboard users: the operator adds one to an existing account. */
 export const userCommands = [
   defineCommand({
     resource: "user",

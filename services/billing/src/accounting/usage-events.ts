@@ -55,7 +55,7 @@ export function consumeUsageEvents(deps: {
 }
 
 /**
- * Paid payment links in the usage history (issue 15): one row per link, when the provider
+ * Paid payment links in the usage history: one row per link, when the provider
  * confirmed the payment, with the voucher it collects and no API key.
  */
 export function consumePaidLinks(deps: {

@@ -1,5 +1,5 @@
 /**
- * Billing periods are anchored on the account's start day (issue 12): a monthly plan of an
+ * Billing periods are anchored on the account's start day: a monthly plan of an
  * account opened on the 31st runs 31 Jan → 28 Feb → 31 Mar…, each start clamped to the last
  * day of a shorter month. Everything in UTC.
  */

@@ -13,7 +13,7 @@ function canonicalJson(value: unknown): string {
 }
 
 /**
- * The Idempotency-Key fingerprint of a request body (issue 11): sha256 of the canonical JSON of
+ * The Idempotency-Key fingerprint of a request body: sha256 of the canonical JSON of
  * the body as validated, so key order, whitespace and equal amounts written differently
  * ("10.50" and 10.5: the schemas normalise decimals) are the same request.
  */

@@ -123,7 +123,7 @@ export function makeUsageRecorder(
 }
 
 /**
- * Issue 12: every authenticated API call goes to the usage history. The call is handed to the
+ * Every authenticated API call goes to the usage history. The call is handed to the
  * recorder after the answer is sent, so recording costs the hot path no round trip.
  */
 export function registerUsageRecording(app: FastifyInstance, recorder: UsageRecorder): void {

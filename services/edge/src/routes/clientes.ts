@@ -45,7 +45,7 @@ const listQuery = z
   .strict();
 
 /**
- * The body of POST /api/clientes: a customer, or (issue 13) `autocompletar: true` with a CUIT
+ * The body of POST /api/clientes: a customer, or `autocompletar: true` with a CUIT
  * or CUIL,
  * `environment` and `representada`, the gateway filling `razonSocial`, `domicilio` and
  * `condicionIvaReceptorId` from the constancia. Explicit fields win, null included.
@@ -89,7 +89,7 @@ const clienteCreateBodySchema = catalog.clienteInputSchema
 type ClienteCreateBody = z.output<typeof clienteCreateBodySchema>;
 
 /**
- * Issue 13 `autocompletar`: the customer the catalog is asked to store, its gaps filled from
+ * `autocompletar`: the customer the catalog is asked to store, its gaps filled from
  * the constancia. A customer that already exists answers 409 before a lookup is spent; a name
  * the registry does not give (errorConstancia) must come in the body.
  */

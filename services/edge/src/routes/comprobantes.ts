@@ -29,7 +29,7 @@ const listQuery = z
   .strict();
 
 /**
- * `GET /api/wsfe/comprobantes` (issue 16, the dashboard's Comprobantes page): the vouchers the
+ * `GET /api/wsfe/comprobantes` (the dashboard's Comprobantes page): the vouchers the
  * account issued through the gateway. A read: read_only keys may list.
  */
 export const comprobantesRoutes: RouteModule = {

@@ -9,7 +9,7 @@ El envío es asíncrono y durable: responde 202 con status "pending" y /api/wsfe
 
 Sin to se usa el e-mail del cliente receptor (si la emisión usó clienteId) y, si no tiene, el email de la emisión.`;
 
-/** `POST /api/wsfe/comprobantes/email` (issue 15): e-mail belongs to the issuance write group. */
+/** `POST /api/wsfe/comprobantes/email`: e-mail belongs to the issuance write group. */
 export const emailRoutes: RouteModule = {
   name: "email",
   services: ["wsfe", "mail", "pdf"],

@@ -41,7 +41,7 @@ Todo 400 y 422 propio se responde antes de llamar a la AFIP y no mueve la numera
 
 Ítems sin IVA: alicuotaIva "no_gravado" (va a ImpTotConc) o "exento" (va a ImpOpEx). Moneda extranjera sin cotizacion: la del día de la AFIP.`;
 
-/** `POST /api/wsfe/facturas` (issue 10): issuance, in the "emision" write group. */
+/** `POST /api/wsfe/facturas`: issuance, in the "emision" write group. */
 export const facturasRoutes: RouteModule = {
   name: "facturas",
   services: ["wsfe", "ticket", "catalog"],

@@ -88,7 +88,7 @@ const publicCobrosRoutes: FastifyPluginAsyncZod<RouteDeps> = (app, { call }) => 
   return Promise.resolve();
 };
 
-/** `/api/links-de-cobro` (issue 15): creating one is the "links" write group (spec §5.5). */
+/** `/api/links-de-cobro`: creating one is the "links" write group (spec §5.5). */
 export const linksDeCobroRoutes: RouteModule = {
   name: "links-de-cobro",
   services: ["cobros", "wsfe"],

@@ -45,7 +45,7 @@ const nothingHeld: QuotaHold = {
 export const unmeteredRegistry: RegistryQuota = { reserve: () => Promise.resolve(nothingHeld) };
 
 /**
- * Billing's registry quota (issue 12): a unit reserved before the authority is asked (402
+ * Billing's registry quota: a unit reserved before the authority is asked (402
  * when none is left), committed on a 200, released otherwise. A commit or release that does
  * not reach billing is logged and left to the reservation's expiry: the answer stands.
  */
@@ -116,7 +116,7 @@ const errors = (service: string) => ({
 });
 
 /**
- * `/api/padron/*`: registry lookups (issue 13). They read, so a read_only key may use them;
+ * `/api/padron/*`: registry lookups. They read, so a read_only key may use them;
  * each needs its own web service delegated (spec §5.9).
  */
 export const padronRoutes: RouteModule = {

@@ -91,7 +91,7 @@ export const publicPdfRoutes: FastifyPluginAsyncZod<RouteDeps> = (app, { call })
 };
 
 /**
- * `/api/wsfe/comprobantes/pdf` and `/api/wsfe/comprobantes/pdf-link` (issue 14). Printing
+ * `/api/wsfe/comprobantes/pdf` and `/api/wsfe/comprobantes/pdf-link`. Printing
  * reads, so a read_only key may use them.
  */
 export const pdfRoutes: RouteModule = {

@@ -66,7 +66,7 @@ const listQuerySchema = z
   .strict();
 
 /**
- * `/api/representadas` (issue 16): the account's representadas, their certificates, issuer
+ * `/api/representadas`: the account's representadas, their certificates, issuer
  * profiles and the "probar conexión" check. Writes belong to the "datos" group; the probe
  * changes nothing and is open to read_only keys. Another account's id is an unknown one.
  */

@@ -24,7 +24,7 @@ const listQuery = z
   .strict();
 
 /**
- * `GET /api/uso`, `GET /api/uso/resumen` (issue 12): the calling account's own usage history
+ * `GET /api/uso`, `GET /api/uso/resumen`: the calling account's own usage history
  * and its period's quota; another account's history is never reachable (billing filters by
  * the key's account, never by a parameter).
  */

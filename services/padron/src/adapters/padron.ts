@@ -263,7 +263,7 @@ export function makePadronAdapter(deps: {
           return ok(typeof ret === "object" && !Array.isArray(ret) ? idPersonas(ret) : []);
         },
         {
-          // a document nobody holds is an answer, not a failure (issue 13)
+          // a document nobody holds is an answer, not a failure
           onFault: (outcome) =>
             !outcome.ok &&
             outcome.failure.kind === "fault" &&

@@ -58,7 +58,7 @@ export interface AccessTicketsTable {
   login_lease_until: NullableTimestamp;
 }
 
-/** The issuer profile a printed voucher shows (issue 14); every field optional. */
+/** The issuer profile a printed voucher shows; every field optional. */
 export interface RepresentadaPerfilesTable {
   representada_id: string;
   razon_social: string | null;

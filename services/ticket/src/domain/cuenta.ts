@@ -3,7 +3,7 @@ import { ticket } from "@pasarela/contracts";
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 /**
- * The dashboard's word for the representada's current key/certificate (issue 16): the CSR
+ * The dashboard's word for the representada's current key/certificate: the CSR
  * alone is `pendiente`; an active certificate is `vencido` past notAfter, `por_vencer` within
  * CERTIFICATE_EXPIRING_DAYS of it, `activo` otherwise. Undefined when there is none to show.
  */

@@ -42,7 +42,7 @@ export interface AccessPolicy extends TicketPolicy {
   readonly retryAfterMs: number;
 }
 
-/** How logins are serialised across instances (issue 9 item 12). */
+/** How logins are serialised across instances. */
 export interface LoginLeasePolicy {
   /** longer than a whole login (signing, WSAA's timeout, the write): then a dead holder's runs out */
   readonly leaseMs: number;

@@ -29,7 +29,7 @@ export function makeCertificateCreate(
   };
 }
 
-/** The account's own upload (issue 16): another account's id is an unknown one. */
+/** The account's own upload: another account's id is an unknown one. */
 export function makeCuentaCertificadoCreate(
   deps: UploadDeps & { representadas: RepresentadasRepository },
 ): Handler<typeof ticket.cuentaCertificadoCreate> {

@@ -14,7 +14,7 @@ type CreateRequest = Omit<
 
 /**
  * Registers (account, cuit, environment) with a fresh key (sealed) and its pending CSR. Shared
- * by the operator's subject and the account's own (issue 16).
+ * by the operator's subject and the account's own.
  */
 export async function createRepresentada(
   deps: { representadas: RepresentadasRepository; sealer: Sealer },

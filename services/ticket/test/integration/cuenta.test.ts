@@ -11,7 +11,7 @@ const NOT_FOUND = {
   error: { code: "REPRESENTADA_ID_NOT_FOUND", message: "Representada no encontrada" },
 };
 
-/** Issue 16: the account's own subjects act for the bus header's account and nothing else. */
+/** The account's own subjects act for the bus header's account and nothing else. */
 describe("ticket: the account's own representadas", () => {
   let infra: FileInfra;
   let sim: Simulator;

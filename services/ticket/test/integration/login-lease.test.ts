@@ -17,7 +17,7 @@ const CUIT = "20111111112";
 const SLOW_WSAA_MS = 3_000;
 
 /**
- * Issue 9 item 12: a login in progress must not pin a database connection for the length of
+ * A login in progress must not pin a database connection for the length of
  * the WSAA call, or a burst of first logins starves every lookup behind them.
  */
 describe("ticket: logins in flight leave the database pool to lookups", () => {

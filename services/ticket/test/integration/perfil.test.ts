@@ -12,7 +12,7 @@ import { connectClient, newAccount, startInstance } from "./helpers.js";
 const CUIT = "20111111112";
 const PNG = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3]);
 
-/** The issuer profile a printed voucher shows (issue 14): ticket.perfil.* and the CLI. */
+/** The issuer profile a printed voucher shows: ticket.perfil.* and the CLI. */
 describe("ticket: the representada's issuer profile", () => {
   let infra: FileInfra;
   let sim: Simulator;

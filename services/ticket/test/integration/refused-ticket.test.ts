@@ -14,7 +14,7 @@ const CUIT = "20111111112";
 const MINUTE = 60_000;
 
 /**
- * Issue 9 item 11: a caller reports the TA the authority refused; `ticket` replaces exactly
+ * A caller reports the TA the authority refused; `ticket` replaces exactly
  * that TA, once, under the login lease, and never turns refusals into a loop of logins.
  */
 describe("ticket: a TA the authority refused", () => {

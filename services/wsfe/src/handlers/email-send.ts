@@ -15,7 +15,7 @@ function clienteIdOf(stored: StoredComprobante): string | null {
 }
 
 /**
- * The recipient when the request names none (issue 15): the receiver customer's e-mail, else
+ * The recipient when the request names none: the receiver customer's e-mail, else
  * the issuance's `email`. A customer deleted since issuance simply has no e-mail any more; a
  * catalog that does not answer is the gateway's momentary outage, answered as such.
  */

@@ -17,7 +17,7 @@ export const authorityQueryErrors = [
 ] as const;
 
 /*
- * The time budget of an API call, from the outside in (issue 9 item 4): a slow authority must
+ * The time budget of an API call, from the outside in: a slow authority must
  * end as a 502 from the layer that waited on it, before any outer layer stops waiting, so a
  * 503 stays reserved for the gateway's own services not answering. With the defaults
  * (API_TIMEOUT_MS = 65 s, AUTHORITY_TIMEOUT_MS = 30 s), for a query that starts at t:

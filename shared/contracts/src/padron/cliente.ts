@@ -35,7 +35,7 @@ export function domicilioEnUnaLinea(domicilio: Domicilio | null): string | null 
 }
 
 /**
- * Issue 13 (`autocompletar`): what a customer takes from the registry. Each value is null when
+ * `autocompletar`: what a customer takes from the registry. Each value is null when
  * the constancia does not have it; the caller's explicit fields win over these.
  */
 export function clienteDesdeConstancia(constancia: Constancia): {

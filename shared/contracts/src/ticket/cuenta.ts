@@ -14,7 +14,7 @@ import { aliasSchema, pemTextSchema } from "./fields.js";
 import { perfilFields, perfilSchema } from "./perfil.js";
 
 /*
- * The account's own view of its representadas (issue 16: the HTTP API and the dashboard).
+ * The account's own view of its representadas (the HTTP API and the dashboard).
  * Every subject here acts for the account of the bus header and for nothing else: an id of
  * another account, an unknown id and a malformed one answer the same REPRESENTADA_ID_NOT_FOUND,
  * and a request without an account finds nothing. The operator's subjects

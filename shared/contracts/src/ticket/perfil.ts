@@ -3,7 +3,7 @@ import { defineContract } from "../contract.js";
 import { emailSchema } from "../catalog/fields.js";
 import { environmentSchema, idSchema, representadaSchema } from "../common/fields.js";
 
-/** The largest logo printed on the vouchers (issue 14): 200 KB of PNG or JPEG. */
+/** The largest logo printed on the vouchers: 200 KB of PNG or JPEG. */
 export const LOGO_MAX_BYTES = 200 * 1024;
 
 export const logoSchema = z
@@ -32,7 +32,7 @@ export const perfilFields = {
   ingresosBrutos: z.string().trim().min(1).max(40),
   inicioActividades: z.string().regex(/^\d{8}$/, fechaProblem),
   logo: logoSchema,
-  /** where replies to the vouchers' e-mails go (issue 15) */
+  /** where replies to the vouchers' e-mails go */
   email: emailSchema,
 };
 

@@ -6,7 +6,7 @@ import { facturaIssueReplySchema } from "./factura-issue.js";
 const noteSchema = z.object({ code: z.number().int(), msg: z.string() }).strict();
 
 /**
- * `wsfe.factura.get` (issue 11): what became of the account's issuance under an
+ * `wsfe.factura.get`: what became of the account's issuance under an
  * Idempotency-Key. A voucher still `pending`/`unknown` is first settled with the authority as
  * its series' writer (the reconciliation an issuance runs before numbering), so a retry after
  * a 502 gets the voucher the authority actually issued. `not_issued`: nothing under the key

@@ -398,7 +398,7 @@ const facturaFields = {
 export const facturaBodySchema = z.object(facturaFields).strict();
 export type FacturaBody = z.output<typeof facturaBodySchema>;
 
-/** The `Idempotency-Key` header's value, as the edge passes it (issue 11 gives it meaning). */
+/** The `Idempotency-Key` header's value, as the edge passes it. */
 const idempotencyKeySchema = z
   .string({ error: required("debe ser un texto de 1 a 255 caracteres") })
   .min(1, "no puede estar vacío")
@@ -524,7 +524,7 @@ export function facturaRejectedHttpBody(
 const FACTURA_ISSUE_TIMEOUT_MS = 125_000;
 
 /**
- * `wsfe.factura.issue` (FECAESolicitar, issue 10): one voucher, numbered by the gateway (last
+ * `wsfe.factura.issue` (FECAESolicitar): one voucher, numbered by the gateway (last
  * authorized + 1 on its series). Every 400/422 of spec §7.2–§7.4 is answered before the
  * authority is called and leaves numbering unchanged.
  */

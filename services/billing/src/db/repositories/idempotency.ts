@@ -3,7 +3,7 @@ import type { BillingDatabase, IdempotencyRecordsTable } from "../database.js";
 
 export type IdempotencyRecord = Selectable<IdempotencyRecordsTable>;
 
-/** Idempotency-Key records, scoped to the account (issue 11). */
+/** Idempotency-Key records, scoped to the account. */
 export function makeIdempotencyRepository(db: Kysely<BillingDatabase>) {
   return {
     /** The record, locked until the transaction ends. */

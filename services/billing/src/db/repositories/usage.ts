@@ -12,7 +12,7 @@ export interface UsageFilter {
   environment?: string | undefined;
 }
 
-/** The per-call usage history (issue 12). */
+/** The per-call usage history. */
 export function makeUsageRepository(db: Kysely<BillingDatabase>) {
   return {
     /** One statement per batch; a record delivered again is ignored by its id. */

@@ -55,7 +55,7 @@ export interface LoginLease {
 /**
  * The row of one (environment, fingerprint, service) and the login lease on it. Every call is
  * one short statement outside any transaction: a login holds no pooled connection while it
- * waits on WSAA, however many logins are in flight (issue 9 item 12).
+ * waits on WSAA, however many logins are in flight.
  */
 export function makeAccessTicketsRepository(db: Kysely<TicketDatabase>) {
   const forKey = (key: AccessTicketKey) =>

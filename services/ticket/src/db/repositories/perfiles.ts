@@ -8,7 +8,7 @@ export type PerfilChanges = Omit<
   "representada_id" | "updated_at"
 >;
 
-/** The representadas' issuer profiles (issue 14). */
+/** The representadas' issuer profiles. */
 export function makePerfilesRepository(db: Kysely<TicketDatabase>) {
   return {
     find(representadaId: string): Promise<PerfilRow | undefined> {

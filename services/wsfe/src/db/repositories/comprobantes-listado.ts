@@ -48,7 +48,7 @@ export interface ListadoRow {
   created_at: Date;
 }
 
-/** The dashboard's list of vouchers (issue 16), over comprobantes_account_listado_idx. */
+/** The dashboard's list of vouchers, over comprobantes_account_listado_idx. */
 export function makeComprobantesListadoRepository(db: Kysely<WsfeDatabase>) {
   return {
     /** `limit` rows of the filter, newest first; the e-mail of authorized ones joined. */

@@ -1,5 +1,5 @@
 /**
- * Issuance (issue 10), pure: what the gateway decides about a voucher before and after the
+ * Issuance, pure: what the gateway decides about a voucher before and after the
  * authority, with no NATS, SOAP or database. The handler resolves references through the
  * catalog, numbers the voucher and calls the authority; everything it sends and answers is
  * computed here.

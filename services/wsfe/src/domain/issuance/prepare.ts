@@ -61,7 +61,7 @@ export interface ResolvedReferences {
 }
 
 /**
- * Everything the gateway judges before the authority (spec §7.2–§7.4, issue 10), in order:
+ * Everything the gateway judges before the authority (spec §7.2–§7.4), in order:
  * references (400: spec §7.2's exact
  * messages); values missing once references are resolved (400 naming the field); then the
  * voucher rules (422 TOTALS_INVALID naming the field and the rule): items, rates and totals,
@@ -147,7 +147,7 @@ export interface Authorization {
   readonly observaciones: readonly wsfe.CodigoMensaje[];
 }
 
-/** The 200 of an authorized voucher (issue 10), with its RG 4892 QR. */
+/** The 200 of an authorized voucher, with its RG 4892 QR. */
 export function authorizedReply(
   voucher: PreparedVoucher,
   granted: Authorization,
