@@ -327,9 +327,12 @@ describe("exactly-once issuance: two wsfe processes, batches, reconciliation, a 
     );
     expect(recovered.cae).toBe((await held(POS.crash)).get(1));
     expect(Object.values(stack.restarts()).reduce((a, b) => a + b, 0)).toBe(1);
-    const [published] = await sql<{ event_published_at: Date | null }[]>`
-      select event_published_at from wsfe.comprobantes where idempotency_key = ${key}`;
-    expect(published?.event_published_at).not.toBeNull();
+    // its event follows the reconciliation (published, then marked so)
+    await eventually("the recovered voucher's event published", async () => {
+      const [published] = await sql<{ event_published_at: Date | null }[]>`
+        select event_published_at from wsfe.comprobantes where idempotency_key = ${key}`;
+      return published?.event_published_at ?? undefined;
+    });
     // a restart with backoff, then the dead writer's lease to run out: more than the default
   }, 90_000);
 });

@@ -32,16 +32,18 @@ export async function planAndPeriod(
 
 /**
  * Takes one unit of `resource` under `ref`, or answers its 402. Must run inside a
- * transaction: the advisory lock it takes is held until that transaction ends.
+ * transaction: the advisory lock it takes is held until that transaction ends. `known` is
+ * the plan and period the caller already read in that transaction, if it did.
  */
 export async function reserveUnit(
   trx: Kysely<BillingDatabase>,
   settings: AccountingSettings,
   hold: { accountId: string; resource: QuotaResource; ref: string },
+  known?: { plan: PlanRow; period: Period },
 ): Promise<Result<void>> {
   const now = settings.now();
   const quota = makeQuotaRepository(trx);
-  const current = await planAndPeriod(trx, hold.accountId, now);
+  const current = known ?? (await planAndPeriod(trx, hold.accountId, now));
   if (!current) return fail(appError(exhausted[hold.resource]));
   await quota.lock(hold.accountId, hold.resource);
   const used = await quota.used(hold.accountId, hold.resource, current.period, now);

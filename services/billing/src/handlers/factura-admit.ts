@@ -87,5 +87,5 @@ async function admitNew(
     return fail(rejectionCap(seconds, clears, cap));
   }
   if (!isMetered(environment)) return ok(undefined);
-  return reserveUnit(trx, settings, { accountId, resource: "facturas", ref });
+  return reserveUnit(trx, settings, { accountId, resource: "facturas", ref }, current);
 }

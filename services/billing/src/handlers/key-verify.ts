@@ -13,7 +13,11 @@ export function makeKeyVerify(deps: {
 }): Handler<typeof billing.keyVerify> {
   return async ({ secret }) => {
     const prefix = prefixOf(secret);
-    const row = prefix ? await deps.keys.findByPrefix(prefix) : undefined;
+    const row = prefix ? await deps.keys.findByPrefix(prefix) : null;
+    if (row === "unanswered") {
+      // never a 401 for what the database did not say: the caller may retry
+      return fail(appError("SERVICE_UNAVAILABLE", { reason: "api key lookup unanswered" }));
+    }
     const matches = deps.hasher.matches(secret, row?.secret_hash ?? NO_MATCH);
     if (!row || !matches || row.revoked_at !== null) return fail(appError("UNAUTHORIZED"));
     return ok({ keyId: row.id, accountId: row.account_id, scope: row.scope });

@@ -1,4 +1,4 @@
-import type { Kysely, Selectable } from "kysely";
+import { sql, type Kysely, type Selectable } from "kysely";
 import type { ApiKeysTable, BillingDatabase } from "../database.js";
 
 export type ApiKeyRow = Selectable<ApiKeysTable>;
@@ -8,8 +8,24 @@ export function makeKeysRepository(db: Kysely<BillingDatabase>) {
     async insert(key: Omit<ApiKeyRow, "created_at" | "revoked_at">): Promise<ApiKeyRow> {
       return db.insertInto("api_keys").values(key).returningAll().executeTakeFirstOrThrow();
     },
-    async findByPrefix(prefix: string): Promise<ApiKeyRow | undefined> {
-      return db.selectFrom("api_keys").selectAll().where("prefix", "=", prefix).executeTakeFirst();
+    /**
+     * The key with this prefix, none (`null`), or `"unanswered"` when the database's answer is
+     * not the one row this query always returns. The row comes from a one-row table joined
+     * to the key, so "no such key" is a row the database wrote, never the mere absence of
+     * rows: an answer lost or cut short on a dying connection cannot pass for an unknown key
+     * (and a 401 for a good one).
+     */
+    async findByPrefix(prefix: string): Promise<ApiKeyRow | null | "unanswered"> {
+      const { rows } = await sql<
+        { answered: unknown } & { [K in keyof ApiKeyRow]: ApiKeyRow[K] | null }
+      >`
+        select true as answered, k.*
+        from (values (1)) as one (x) left join api_keys k on k.prefix = ${prefix}`.execute(db);
+      const [row, extra] = rows;
+      if (!row || extra || row.answered !== true) return "unanswered";
+      if (row.id === null) return null;
+      const { answered: _answered, ...key } = row;
+      return key as ApiKeyRow;
     },
     /** The account's keys, each with its latest call in the usage history (null if none). */
     async listByAccount(accountId: string): Promise<(ApiKeyRow & { last_used_at: Date | null })[]> {

@@ -82,17 +82,20 @@ export function makeSoporteRepository(db: Kysely<BillingDatabase>) {
         const current = await load(trx, id, scope, true);
         if (!current) return undefined;
         if (current.ticket.estado === "cerrado") return "cerrado";
-        await trx
+        // the thread as read (under the lock) plus what this writes: no second read
+        const added = await trx
           .insertInto("soporte_mensajes")
           .values({ ticket_id: id, ...message })
-          .execute();
+          .returningAll()
+          .executeTakeFirstOrThrow();
         const estado: Estado = message.autor === "operador" ? "respondido" : "abierto";
-        await trx
+        const ticket = await trx
           .updateTable("soporte_tickets")
           .set({ estado, updated_at: message.at })
           .where("id", "=", id)
-          .execute();
-        const updated = (await load(trx, id, "operador"))!;
+          .returningAll()
+          .executeTakeFirstOrThrow();
+        const updated = { ticket, messages: [...current.messages, added] };
         if (then) await then(updated.ticket);
         return updated;
       });
