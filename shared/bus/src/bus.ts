@@ -564,22 +564,19 @@ export async function connectBus(options: BusOptions): Promise<Bus> {
             return;
           }
           const ctx = handlerContext(msg, event.subject);
-          const { span, spanContext } = consumerSpan(event.subject, [msg.headers]);
-          void context.with(spanContext, async () => {
-            try {
+          // a failed handler is logged here and marks the span; nothing is rethrown
+          void bus
+            .consumed(event.subject, [msg.headers], async () => {
               const parsed = event.schema.safeParse(JSON.parse(decoder.decode(msg.data)));
               if (!parsed.success) {
                 ctx.logger.error({ issues: parsed.error.issues }, "event breaks its schema");
                 return;
               }
               await handler(parsed.data as EventOf<typeof event>, ctx);
-            } catch (failure) {
+            })
+            .catch((failure: unknown) => {
               ctx.logger.error({ err: failure }, "event handler failed");
-              span.setStatus({ code: SpanStatusCode.ERROR, message: "event handler failed" });
-            } finally {
-              span.end();
-            }
-          });
+            });
         },
       });
     },
@@ -604,7 +601,7 @@ export async function connectBus(options: BusOptions): Promise<Bus> {
       await ensureStream(connection, {
         name: streamName,
         subjects: [subjectOf("evt.>")],
-        num_replicas: options.streamReplicas ?? 1,
+        num_replicas: bus.streamReplicas,
         duplicate_window: 2 * 60 * 1_000_000_000,
         max_age: 7 * 24 * 3600 * 1_000_000_000,
       });
