@@ -1,14 +1,17 @@
-import { XMLParser } from "fast-xml-parser";
 import { AUTHORITY_MAX_BODY_BYTES, httpPost, type PostAnswer } from "./http-post.js";
 import { localName, socketFailure, type SoapFailure } from "./soap-failure.js";
 import { traceAuthorityCall, type SpanOutcome } from "./tracing.js";
+import { readXml, type XmlObject, type XmlValue } from "./xml-reader.js";
+
+export type { XmlObject, XmlValue } from "./xml-reader.js";
 
 /**
  * A SOAP 1.1 client for the authority's .NET ASMX services (WSFEv1, WSFEXv1), written as XML
- * templates over node:http rather than with the `soap` package: ASMX silently ignores unqualified
- * or misplaced elements (authority-ws.md §1.1, §8.11), so the request text is spelled out by
- * the caller in WSDL order under one default namespace, and the hot path of a query costs one
- * string concatenation and one parse instead of a WSDL-driven serializer.
+ * templates over the shared keep-alive transport (`httpPost`) rather than with the `soap`
+ * package: ASMX silently ignores unqualified or misplaced elements (authority-ws.md §1.1,
+ * §8.11), so the request text is spelled out by the caller in WSDL order under one default
+ * namespace, and the hot path of a query costs one string concatenation and one parse instead
+ * of a WSDL-driven serializer.
  */
 export interface AsmxClient {
   readonly endpoint: string;
@@ -25,12 +28,6 @@ export type AsmxOutcome =
   | { readonly ok: true; readonly result: XmlObject }
   | { readonly ok: false; readonly failure: SoapFailure };
 
-/** What fast-xml-parser makes of an element: text, a child record, or a list of repeats. */
-export type XmlValue = string | XmlObject | XmlValue[];
-export interface XmlObject {
-  readonly [name: string]: XmlValue;
-}
-
 export interface AsmxClientOptions {
   endpoint: string;
   /** target namespace of the service, with its trailing slash */
@@ -40,24 +37,11 @@ export interface AsmxClientOptions {
   service: string;
   /** the environment this endpoint belongs to, for traces */
   environment?: string;
-  /** injectable for tests; by default node:http over a keep-alive agent */
+  /** injectable for tests; by default `httpPost` over a keep-alive pool */
   fetch?: typeof fetch;
 }
 
 const SOAP11 = "http://schemas.xmlsoap.org/soap/envelope/";
-
-// Values stay strings: the service prints doubles in shortest form, ids such as "002" or "5"
-// are published as text and the registry's ids are longs past 2^31; callers convert field by
-// field. Shared by the authority's clients written over httpPost (ASMX here, JAX-WS in padron).
-export const authorityXmlParser = new XMLParser({
-  ignoreAttributes: true,
-  removeNSPrefix: true,
-  parseTagValue: false,
-  trimValues: true,
-  processEntities: true,
-  // no callbacks read the path, so the parser need not print it for every element
-  jPath: false,
-});
 
 const XML_ESCAPES: Record<string, string> = {
   "&": "&amp;",
@@ -197,7 +181,7 @@ export function makeAsmxClient(options: AsmxClientOptions): AsmxClient {
     }
     let doc: unknown;
     try {
-      doc = authorityXmlParser.parse(text);
+      doc = readXml(text);
     } catch (error) {
       return status >= 300
         ? { ok: false, failure: { kind: "http", status } }

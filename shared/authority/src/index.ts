@@ -17,7 +17,6 @@ export {
 export { classifyWsaaFailure, type WsaaFailureClass } from "./wsaa-faults.js";
 export {
   makeAsmxClient,
-  authorityXmlParser,
   xmlChild,
   xmlElement,
   xmlList,
@@ -41,5 +40,6 @@ export {
   trustAuthorityCa,
   type PostAnswer,
 } from "./http-post.js";
+export { readXml } from "./xml-reader.js";
 export { describeTransportFailure } from "./transport-failure.js";
 export { traceAuthorityCall, type AuthorityTarget, type SpanOutcome } from "./tracing.js";

@@ -1,7 +1,7 @@
 import {
   AUTHORITY_MAX_BODY_BYTES,
-  authorityXmlParser,
   httpPost,
+  readXml,
   socketFailure,
   traceAuthorityCall,
   xmlElement,
@@ -76,7 +76,7 @@ export function readJaxwsAnswer(operation: string, answer: PostAnswer): JaxwsOut
   const { status, text: body } = answer;
   let doc: unknown;
   try {
-    doc = authorityXmlParser.parse(body);
+    doc = readXml(body);
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     return {
