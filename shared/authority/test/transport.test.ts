@@ -64,6 +64,46 @@ async function eventually(check: () => boolean, timeoutMs = 5_000): Promise<void
   }
 }
 
+describe("one deadline for the whole exchange", () => {
+  it("ends a call whose answer stops half-way, closes its connection, and the next call works", async () => {
+    const closed: boolean[] = [];
+    let calls = 0;
+    const server: Server = createServer((req, res) => {
+      req.resume();
+      req.on("end", () => {
+        calls++;
+        if (calls === 1) {
+          // headers and a first chunk, then nothing
+          res.writeHead(200, { "content-type": "text/xml; charset=utf-8" });
+          res.write("<a>");
+          res.socket?.once("close", () => closed.push(true));
+          return;
+        }
+        res.end("<ok/>");
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/service.asmx`;
+    try {
+      const started = Date.now();
+      const outcome = await httpPost(url, {}, "<x/>", 300).then(
+        () => "resolved",
+        (error: Error) => error.name,
+      );
+      expect(outcome).toBe("TimeoutError");
+      expect(Date.now() - started).toBeLessThan(5_000);
+      await eventually(() => closed.length > 0);
+      await expect(httpPost(url, {}, "<x/>", 5_000)).resolves.toEqual({
+        status: 200,
+        text: "<ok/>",
+      });
+    } finally {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+  });
+});
+
 describe("authority response bodies are capped", () => {
   it("refuses a streamed answer past the cap and closes the connection before it ends", async () => {
     const authority = await oversizedAuthority(AUTHORITY_MAX_BODY_BYTES * 4, false);
