@@ -89,7 +89,7 @@ export async function buildApp(deps: AppDeps): Promise<EdgeApp> {
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app);
-  registerTracing(app, deps.tracer);
+  registerTracing(app, deps.tracer, deps.logger);
   registerMetrics(app);
   let usage: UsageRecorder | undefined;
   if (deps.recordUsage ?? true) {

@@ -412,11 +412,9 @@ export async function connectBus(options: BusOptions): Promise<Bus> {
       endSpan(span, reply.ok ? undefined : reply.error);
       handled.inc({ subject: contract.subject, outcome: reply.ok ? "ok" : reply.error.code });
       handleSeconds.observe({ subject: contract.subject }, secondsSince(startedAt));
-      if (msg.reply) {
-        const h = natsHeaders();
-        propagation.inject(trace.setSpan(parentContext, span), h, headerSetter);
-        msg.respond(encodeReply(reply), { headers: h });
-      }
+      // the reply goes without headers: the caller's span already covers the exchange, and
+      // nothing on its side reads them
+      if (msg.reply) msg.respond(encodeReply(reply));
     });
   }
 
@@ -497,26 +495,21 @@ export async function connectBus(options: BusOptions): Promise<Bus> {
         };
         if (!bus.isConnected()) return unavailable("nats disconnected");
         let lose = () => {};
-        const lost = new Promise<"lost">((resolve) => {
-          lose = () => resolve("lost");
-        });
-        inFlight.add(lose);
         let msg: Msg;
         try {
-          const pending = connection.request(
-            subjectOf(contract.subject),
-            encoder.encode(JSON.stringify(body)),
-            {
-              timeout,
-              headers: outgoingHeaders(requestOptions),
-            },
-          );
-          const answer = await Promise.race([pending, lost]);
-          if (answer === "lost") {
-            // the abandoned request still ends (by its timeout); nobody awaits it any more
-            pending.catch(() => {});
-            return unavailable("nats connection lost");
-          }
+          // one promise settled by whichever comes first: the reply, its failure, or the
+          // connection lost (an abandoned request still ends by its timeout, unheard)
+          const answer = await new Promise<Msg | "lost">((resolve, reject) => {
+            lose = () => resolve("lost");
+            inFlight.add(lose);
+            connection
+              .request(subjectOf(contract.subject), encoder.encode(JSON.stringify(body)), {
+                timeout,
+                headers: outgoingHeaders(requestOptions),
+              })
+              .then(resolve, reject);
+          });
+          if (answer === "lost") return unavailable("nats connection lost");
           msg = answer;
         } catch (error) {
           return unavailable(describeRequestFailure(error));

@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { hash } from "node:crypto";
 import type { billing } from "@pasarela/contracts";
 import { appError, fail, ok, type Result } from "@pasarela/errors";
 
@@ -32,7 +32,8 @@ interface InFlight {
 export function makeKeyCache(ttlMs: number) {
   const entries = new Map<string, { principal: Principal; expiresAt: number }>();
   const inFlight = new Set<InFlight>();
-  const digest = (secret: string) => createHash("sha256").update(secret).digest("base64");
+  // the one-shot hash: no Hash object per request
+  const digest = (secret: string) => hash("sha256", secret, "base64");
 
   function cached(secret: string): Principal | undefined {
     const key = digest(secret);

@@ -10,6 +10,7 @@ import {
   type Tracer,
 } from "@opentelemetry/api";
 import { ENVIRONMENTS } from "@pasarela/errors";
+import type { Logger } from "@pasarela/telemetry";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 
 declare module "fastify" {
@@ -24,9 +25,13 @@ declare module "fastify" {
  * The response carries `traceparent` back, and every bus request made for it carries the same
  * trace in NATS headers.
  */
-export function registerTracing(app: FastifyInstance, tracer: Tracer): void {
+export function registerTracing(app: FastifyInstance, tracer: Tracer, logger: Logger): void {
   app.addHook("onRequest", (request, reply, done) => {
-    const parent = propagation.extract(ROOT_CONTEXT, request.headers);
+    // most callers send no trace context: nothing to extract then
+    const parent =
+      request.headers.traceparent === undefined
+        ? ROOT_CONTEXT
+        : propagation.extract(ROOT_CONTEXT, request.headers);
     const span = tracer.startSpan(
       `${request.method} ${request.routeOptions.url ?? "unmatched"}`,
       {
@@ -57,18 +62,21 @@ export function registerTracing(app: FastifyInstance, tracer: Tracer): void {
       if (reply.statusCode >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
       span.end();
     }
-    request.log.info(
-      {
-        ...traceFields(request),
-        requestId: request.id,
-        method: request.method,
-        route: request.routeOptions.url,
-        status: reply.statusCode,
-        ms: Math.round(reply.elapsedTime * 10) / 10,
-        accountId: request.principal?.accountId,
-      },
-      "request",
-    );
+    // the line's fields are not even gathered when the level is off
+    if (logger.isLevelEnabled("info")) {
+      request.log.info(
+        {
+          ...traceFields(request),
+          requestId: request.id,
+          method: request.method,
+          route: request.routeOptions.url,
+          status: reply.statusCode,
+          ms: Math.round(reply.elapsedTime * 10) / 10,
+          accountId: request.principal?.accountId,
+        },
+        "request",
+      );
+    }
     done();
   });
 }

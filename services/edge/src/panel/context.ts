@@ -11,6 +11,11 @@ declare module "fastify" {
     panelPublic?: boolean;
     /** the panel's stylesheet and script: no session, no cookie */
     panelAsset?: boolean;
+    /**
+     * a document the browser shows in its own viewer (a PDF): the pages' content policy
+     * (object-src 'none') would keep the viewer from showing it, and a PDF runs no page script
+     */
+    panelDocument?: boolean;
   }
   interface FastifyRequest {
     /** the dashboard session of the cookie, when it is live (only ever set under /panel) */

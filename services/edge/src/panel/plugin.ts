@@ -30,14 +30,17 @@ declare module "fastify" {
   }
 }
 
-/** Same-origin only; nothing inline; never framed; no URL (reset tokens) in a Referer. */
+/** Never framed; no URL (reset tokens) in a Referer; for every answer under /panel. */
 const SECURITY_HEADERS = {
-  "content-security-policy":
-    "default-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'; object-src 'none'",
   "x-frame-options": "DENY",
   "referrer-policy": "no-referrer",
   "x-content-type-options": "nosniff",
   "cross-origin-opener-policy": "same-origin",
+};
+/** The pages' policy: same-origin only, nothing inline. */
+const PAGE_POLICY = {
+  "content-security-policy":
+    "default-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'; object-src 'none'",
 };
 
 export interface PanelDeps {
@@ -124,8 +127,10 @@ export async function panelPlugin(app: FastifyInstance, deps: PanelDeps): Promis
     );
 
   app.addHook("onRequest", async (request, reply) => {
+    const config = request.routeOptions.config;
     void reply.headers(SECURITY_HEADERS);
-    if (request.routeOptions.config.panelAsset) return;
+    if (!config.panelDocument) void reply.headers(PAGE_POLICY);
+    if (config.panelAsset) return;
     const raw = request.cookies[SESSION_COOKIE];
     if (looksLikeSessionId(raw)) {
       const found = await sessions.find(raw);
@@ -134,7 +139,6 @@ export async function panelPlugin(app: FastifyInstance, deps: PanelDeps): Promis
         request.panelSessionId = raw;
       }
     }
-    const config = request.routeOptions.config;
     if (config.panelPublic) {
       const pre = request.cookies[PRE_COOKIE];
       if (pre && /^[A-Za-z0-9_-]{43}$/.test(pre)) request.panelPreToken = pre;

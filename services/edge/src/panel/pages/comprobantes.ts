@@ -257,15 +257,12 @@ export function registerComprobantePages(app: FastifyInstance, ctx: PanelContext
 
   // the account's printed voucher, inside the session: no public link is minted per click;
   // another account's is the 404 page
-  app.get("/comprobantes/pdf", async (request, reply) => {
+  app.get("/comprobantes/pdf", { config: { panelDocument: true } }, async (request, reply) => {
     const document = await ctx.call(
       request,
       pdf.comprobanteRender,
       keyOf((name) => queryParam(request, name)),
     );
-    // the pages' policy (object-src 'none') would keep the browser's PDF viewer from showing
-    // it; a PDF runs no page script, and the other headers stay
-    void reply.removeHeader("content-security-policy");
     return sendPdf(reply, document, "inline");
   });
 
