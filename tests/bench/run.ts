@@ -1,7 +1,8 @@
 // `npm run bench`: FECompUltimoAutorizado answered by the simulator to a bare SOAP loop (the
 // ceiling) and to a SOAP library client built from the WSDL (the `soap` package: what an
 // integrator runs without the gateway), then /api/wsfe/ultimo-comprobante through the whole gateway (edge → NATS → wsfe →
-// SOAP → simulator) at concurrency 1 and 32, and the WSAA logins counted during the run. Then
+// SOAP → simulator) at concurrency 1 and 32, the ceiling and the gateway in alternating rounds,
+// and the WSAA logins counted during the run. Then
 // issuance one voucher at a time on one series, with the simulator answering at once and at
 // 300 ms: the bare pair of calls an issuer needs (FECompUltimoAutorizado + FECAESolicitar)
 // against POST /api/wsfe/facturas, whose difference is the gateway's own time per voucher.
@@ -10,7 +11,9 @@
 // Last, printed vouchers: POST /api/wsfe/comprobantes/pdf rendering a 1-item and a 200-item
 // voucher (its stored file removed before each call) and served from storage.
 // The query path is also measured through a second edge with usage recording off, to show
-// what publishing every call to the usage history costs.
+// what publishing every call to the usage history costs. Each query scenario also reports the
+// CPU every process on its path spent per request (from /proc): steadier than the rates on a
+// machine whose speed varies from run to run, and it shows which process a change relieved.
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { createServer } from "node:net";
@@ -27,10 +30,13 @@ import { createLogger, startTracing } from "@pasarela/telemetry";
 import { createClientAsync } from "soap";
 import { dropDatabase, resolveTestInfra } from "@pasarela/testing";
 import { repoRoot } from "../support/cli.js";
+import { cpuSnapshot, cpuSpent, pidsOf, type Watched } from "./process-cpu.js";
 import { summarizeProfiles } from "./profile.js";
 
 const DURATION_MS = Number(process.env.BENCH_DURATION_MS ?? 8_000);
 const WARMUP_MS = 2_000;
+/** rounds the compared query scenarios alternate in */
+const ROUNDS = 4;
 const CUIT = "20111111112";
 const PTO_VTA = 3;
 const CBTE_TIPO = 6;
@@ -48,6 +54,8 @@ const BATCH_PTO_VTA = 5;
  * `--cpu-prof`, and print where each spends its time (profiles kept in that folder).
  */
 const PROFILE_DIR = process.env.BENCH_PROFILE_DIR;
+/** BENCH_NODE_ARGS: flags for every node process of the stack, to try runtime settings */
+const NODE_ARGS = (process.env.BENCH_NODE_ARGS ?? "").split(" ").filter((arg) => arg !== "");
 
 interface Figures {
   scenario: string;
@@ -57,6 +65,8 @@ interface Figures {
   rps: number;
   p50: number;
   p99: number;
+  /** microseconds of CPU per request in each process the scenario runs through */
+  cpuUs?: Record<string, number>;
 }
 
 /** BATCH_SIZE issuances sent together on one series, at one authority latency */
@@ -99,7 +109,7 @@ async function edgeWithoutUsage(
   const port = await freePort();
   const child = spawn(
     process.execPath,
-    [join(repoRoot, "services", "edge", "dist", "src", "main.js")],
+    [...NODE_ARGS, join(repoRoot, "services", "edge", "dist", "src", "main.js")],
     {
       env: { ...process.env, ...env, EDGE_PORT: String(port), EDGE_USAGE_RECORDING: "off" },
       stdio: "ignore",
@@ -125,23 +135,37 @@ async function edgeWithoutUsage(
   };
 }
 
-/** Runs `call` from `concurrency` loops for the duration; latencies in ms after a warm-up. */
-async function load(
-  scenario: string,
-  concurrency: number,
-  call: () => Promise<boolean>,
-): Promise<Figures> {
-  // warm up at the measured concurrency, so every process has compiled its hot paths
+/** What one stretch of load measured. */
+interface Sample {
+  latencies: number[];
+  errors: number;
+  elapsedMs: number;
+  /** CPU milliseconds each watched process spent during it */
+  cpuMs: Record<string, number>;
+}
+
+/** Warms `call` up at the measured concurrency, so every process has compiled its hot paths. */
+async function warmUp(concurrency: number, call: () => Promise<boolean>): Promise<void> {
   const warmUntil = performance.now() + WARMUP_MS;
   await Promise.all(
     Array.from({ length: concurrency }, async () => {
       while (performance.now() < warmUntil) await call();
     }),
   );
+}
+
+/** Runs `call` from `concurrency` loops for `durationMs`; latencies in ms. */
+async function measure(
+  concurrency: number,
+  call: () => Promise<boolean>,
+  durationMs: number,
+  watched: Watched | undefined,
+): Promise<Sample> {
   const latencies: number[] = [];
   let errors = 0;
+  const cpuBefore = watched ? cpuSnapshot(watched) : {};
   const started = performance.now();
-  const until = started + DURATION_MS;
+  const until = started + durationMs;
   await Promise.all(
     Array.from({ length: concurrency }, async () => {
       while (performance.now() < until) {
@@ -152,9 +176,27 @@ async function load(
       }
     }),
   );
-  const elapsed = performance.now() - started;
+  const elapsedMs = performance.now() - started;
+  const cpuMs = watched ? cpuSpent(cpuBefore, cpuSnapshot(watched)) : {};
+  return { latencies, errors, elapsedMs, cpuMs };
+}
+
+/** One scenario's figures from its samples: requests over their time, latencies pooled. */
+function figuresOf(scenario: string, concurrency: number, samples: readonly Sample[]): Figures {
+  const latencies = samples.flatMap((s) => s.latencies).sort((a, b) => a - b);
+  const elapsed = samples.reduce((sum, s) => sum + s.elapsedMs, 0);
+  const errors = samples.reduce((sum, s) => sum + s.errors, 0);
+  const cpuMs: Record<string, number> = {};
+  for (const sample of samples) {
+    for (const [name, ms] of Object.entries(sample.cpuMs)) cpuMs[name] = (cpuMs[name] ?? 0) + ms;
+  }
+  const cpuUs = Object.fromEntries(
+    Object.entries(cpuMs).map(([name, ms]) => [
+      name,
+      Math.round((ms * 1000) / Math.max(latencies.length, 1)),
+    ]),
+  );
   const rate = (latencies.length / elapsed) * 1000;
-  latencies.sort((a, b) => a - b);
   const round = (n: number) => Math.round(n * 100) / 100;
   return {
     scenario,
@@ -165,7 +207,54 @@ async function load(
     rps: rate < 100 ? Math.round(rate * 100) / 100 : Math.round(rate),
     p50: round(percentile(latencies, 50)),
     p99: round(percentile(latencies, 99)),
+    ...(Object.keys(cpuUs).length > 0 ? { cpuUs } : {}),
   };
+}
+
+/** Runs `call` from `concurrency` loops for DURATION_MS after a warm-up. */
+async function load(
+  scenario: string,
+  concurrency: number,
+  call: () => Promise<boolean>,
+): Promise<Figures> {
+  await warmUp(concurrency, call);
+  return figuresOf(scenario, concurrency, [
+    await measure(concurrency, call, DURATION_MS, undefined),
+  ]);
+}
+
+/**
+ * Scenarios compared with each other, measured in alternating rounds (DURATION_MS each in all),
+ * so a change in the machine's speed during the run falls on all of them alike.
+ */
+async function alternated(
+  concurrency: number,
+  scenarios: readonly (readonly [string, () => Promise<boolean>])[],
+  watched: Watched,
+): Promise<Figures[]> {
+  for (const [, call] of scenarios) await warmUp(concurrency, call);
+  const samples: Sample[][] = scenarios.map(() => []);
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const [i, [, call]] of scenarios.entries()) {
+      samples[i]!.push(await measure(concurrency, call, DURATION_MS / ROUNDS, watched));
+    }
+  }
+  return scenarios.map(([scenario], i) => figuresOf(scenario, concurrency, samples[i]!));
+}
+
+/** CPU per request by process, for the scenarios that measured it. */
+function cpuTable(figures: readonly Figures[]): string[] {
+  const measured = figures.filter((f) => f.cpuUs !== undefined);
+  const names = [...new Set(measured.flatMap((f) => Object.keys(f.cpuUs!)))];
+  if (names.length === 0) return [];
+  return [
+    `| CPU µs per request | concurrency | ${names.join(" | ")} |`,
+    `|---|---|${names.map(() => "---|").join("")}`,
+    ...measured.map(
+      (f) =>
+        `| ${f.scenario} | ${f.concurrency} | ${names.map((n) => f.cpuUs![n] ?? "").join(" | ")} |`,
+    ),
+  ];
 }
 
 const figureTable = (figures: Figures[]) => [
@@ -194,7 +283,10 @@ async function main(): Promise<void> {
       PDF_STORAGE_DIR: PDF_DIR,
     },
     output: "memory",
-    ...(PROFILE_DIR ? { nodeArgs: ["--cpu-prof", `--cpu-prof-dir=${PROFILE_DIR}`] } : {}),
+    nodeArgs: [
+      ...NODE_ARGS,
+      ...(PROFILE_DIR ? ["--cpu-prof", `--cpu-prof-dir=${PROFILE_DIR}`] : []),
+    ],
   });
   const logger = createLogger({ service: "bench", level: "warn" });
   const bus = await connectBus({
@@ -309,16 +401,45 @@ async function main(): Promise<void> {
       await load("warm-up", 16, call);
     }
 
+    // the processes a query runs through; the NATS server is whichever runs here
+    const pidOf = (name: string) => () => {
+      const pid = stack.pid(name);
+      return pid === undefined ? [] : [pid];
+    };
+    // looked up once: a scan of /proc at every snapshot would be the bench's own work
+    const natsServers = pidsOf("nats-server");
+    const watched: Watched = {
+      bench: () => [process.pid],
+      edge: pidOf("edge"),
+      "nats-server": () => natsServers,
+      wsfe: pidOf("wsfe"),
+      billing: pidOf("billing"),
+      "authority-sim": pidOf("authority-sim"),
+    };
+    // The ceiling and the gateway alternate; the SOAP library client, a reference row that
+    // leaves much garbage behind in this process, runs after them.
     const figures: Figures[] = [];
     for (const concurrency of [1, 32]) {
-      figures.push(await load("simulator, bare SOAP loop (ceiling)", concurrency, bare));
-      figures.push(await load("simulator, SOAP library client (soap)", concurrency, viaLibrary));
-      figures.push(await load("gateway /api/wsfe/ultimo-comprobante", concurrency, gateway));
-      figures.push(await load("gateway, ptoVta omitted", concurrency, gatewayDefault));
+      figures.push(
+        ...(await alternated(
+          concurrency,
+          [
+            ["simulator, bare SOAP loop (ceiling)", bare],
+            ["gateway /api/wsfe/ultimo-comprobante", gateway],
+            ["gateway, ptoVta omitted", gatewayDefault],
+          ],
+          watched,
+        )),
+        ...(await alternated(
+          concurrency,
+          [["simulator, SOAP library client (soap)", viaLibrary]],
+          watched,
+        )),
+      );
     }
     if (PROFILE_DIR) {
       await unrecorded.stop();
-      process.stdout.write(`${figureTable(figures).join("\n")}\n`);
+      process.stdout.write(`${[...figureTable(figures), "", ...cpuTable(figures)].join("\n")}\n`);
       return;
     }
     // usage recording on and off, alternated in rounds so a change in the machine's load
@@ -516,9 +637,11 @@ async function main(): Promise<void> {
     const stats = await control.stats("homologacion");
     const logins = Object.entries(stats.logins);
 
-    const [bare1, library1, gw1, , bare32, library32, gw32] = figures;
+    const [bare1, gw1, , library1, bare32, gw32, , library32] = figures;
     const lines = [
       ...figureTable(figures),
+      "",
+      ...cpuTable(figures),
       "",
       `gateway throughput at concurrency 32: ${Math.round((gw32!.rps / bare32!.rps) * 100)}% of the ceiling (target ≥ 50%)`,
       `gateway p50 overhead at concurrency 1: ${(gw1!.p50 - bare1!.p50).toFixed(2)} ms (target ≤ 2 ms)`,
