@@ -16,7 +16,6 @@
 // machine whose speed varies from run to run, and it shows which process a change relieved.
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { createServer } from "node:net";
 import { writeFileSync, mkdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -25,7 +24,7 @@ import { httpPost } from "@pasarela/authority";
 import { makeControlClient } from "@pasarela/authority-sim";
 import { connectBus } from "@pasarela/bus";
 import { billing, ticket } from "@pasarela/contracts";
-import { ensureDatabase, startStack } from "@pasarela/stack";
+import { ensureDatabase, freePort, startStack } from "@pasarela/stack";
 import { createLogger, startTracing } from "@pasarela/telemetry";
 import { createClientAsync } from "soap";
 import { dropDatabase, resolveTestInfra } from "@pasarela/testing";
@@ -85,19 +84,6 @@ const percentile = (sorted: number[], p: number) =>
   sorted.length === 0
     ? 0
     : sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
-
-/** A free local port, for a process that must be told one. */
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const server = createServer().listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      server.close(() =>
-        typeof address === "object" && address
-          ? resolve(address.port)
-          : reject(new Error("no port")),
-      );
-    });
-  });
 
 /**
  * A second edge process on the same bus with EDGE_USAGE_RECORDING=off: the same query path

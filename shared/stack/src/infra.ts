@@ -1,5 +1,13 @@
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { chmodSync, chownSync, existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  chownSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  writeFileSync,
+} from "node:fs";
 import { connect as tcpConnect, createServer } from "node:net";
 import { join } from "node:path";
 import postgres from "postgres";
@@ -14,16 +22,62 @@ export interface Running {
   stop(): Promise<void>;
 }
 
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
+/** Whether nothing listens on 127.0.0.1:`port` (0: the kernel picks one); the port if so. */
+async function bindable(port: number): Promise<number | undefined> {
+  return new Promise((resolve) => {
     const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
+    server.once("error", () => resolve(undefined));
+    server.listen(port, "127.0.0.1", () => {
       const address = server.address();
-      const port = typeof address === "object" && address ? address.port : 0;
-      server.close(() => resolve(port));
+      const bound = typeof address === "object" && address ? address.port : undefined;
+      server.close(() => resolve(bound));
     });
   });
+}
+
+const BLOCK_SIZE = 1_024;
+const BLOCKS = 12;
+
+/**
+ * The ports this process hands out, when it is one of several test workers: a block of its own
+ * below the kernel's ephemeral range, chosen by the worker's pool id. A port the kernel picks
+ * is free only until someone binds it, and a process told to use it binds it a second later:
+ * two picks in that window (two services of one stack, or two workers) can be the same port.
+ * Ports of a block are never picked by the kernel for anyone and belong to one worker.
+ */
+function portBlock(): { first: number; size: number } | undefined {
+  const poolId = Number(process.env.VITEST_POOL_ID);
+  if (!Number.isInteger(poolId) || poolId < 1) return undefined;
+  let ephemeralLow = 32_768;
+  try {
+    const range = readFileSync("/proc/sys/net/ipv4/ip_local_port_range", "utf8");
+    ephemeralLow = Number(range.trim().split(/\s+/)[0]) || ephemeralLow;
+  } catch {
+    // not Linux: the default range
+  }
+  const first = ephemeralLow - BLOCKS * BLOCK_SIZE + ((poolId - 1) % BLOCKS) * BLOCK_SIZE;
+  return first >= 1_024 ? { first, size: BLOCK_SIZE } : undefined;
+}
+
+const block = portBlock();
+// start anywhere in the block, so a worker's next test file does not retry the same ports first
+let cursor = block ? Math.floor(Math.random() * block.size) : 0;
+const handedOut = new Set<number>();
+
+/**
+ * A port nothing listens on, for a process about to be started. In a test worker it comes from
+ * the worker's own block (see `portBlock`), and a port comes back only after the whole block
+ * has gone round; elsewhere the kernel picks, and this process never takes the same one twice.
+ */
+export async function freePort(): Promise<number> {
+  for (let attempt = 0; attempt < (block?.size ?? 0) + 100; attempt++) {
+    const candidate = block && attempt < block.size ? block.first + (cursor++ % block.size) : 0;
+    const port = await bindable(candidate);
+    if (port === undefined || (candidate === 0 && handedOut.has(port))) continue;
+    handedOut.add(port);
+    return port;
+  }
+  throw new Error("no free TCP port on 127.0.0.1");
 }
 
 export async function tcpAnswers(host: string, port: number, timeoutMs = 1_000): Promise<boolean> {
