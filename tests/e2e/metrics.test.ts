@@ -8,32 +8,11 @@ import {
   type Registered,
   type Scratch,
 } from "../support/operator.js";
+import { laggingConsumers, parsePrometheus as parse, type Sample } from "../support/prometheus.js";
 import { startE2EStack, type E2EStack } from "../support/stack.js";
 
 const env = "homologacion" as const;
 const PTO_VTA = 4;
-
-interface Sample {
-  name: string;
-  labels: Record<string, string>;
-  value: number;
-}
-
-/** Prometheus text format → samples (comments skipped; label values unescaped). */
-function parse(text: string): Sample[] {
-  const samples: Sample[] = [];
-  for (const line of text.split("\n")) {
-    if (line === "" || line.startsWith("#")) continue;
-    const match = /^([a-zA-Z_:][\w:]*)(?:\{(.*)\})?\s+(\S+)/.exec(line);
-    if (!match) continue;
-    const labels: Record<string, string> = {};
-    for (const [, key, raw] of (match[2] ?? "").matchAll(/(\w+)="((?:[^"\\]|\\.)*)"/g)) {
-      labels[key!] = raw!.replace(/\\(.)/g, (_, c: string) => (c === "n" ? "\n" : c));
-    }
-    samples.push({ name: match[1]!, labels, value: Number(match[3]) });
-  }
-  return samples;
-}
 
 describe("metrics: every service serves Prometheus metrics on its own port", () => {
   let stack: E2EStack;
@@ -223,5 +202,31 @@ describe("metrics: every service serves Prometheus metrics on its own port", () 
         outcome: "ok",
       }),
     ).toBeGreaterThan(0);
+  });
+
+  it("reports the lag of every durable consumer, of events and of job queues, caught up after the calls", async () => {
+    // the usage of the calls above and the voucher's event reach billing, and nothing waits
+    await expect
+      .poll(async () =>
+        value(await scrape("billing"), "pasarela_jetstream_consumer_pending", {
+          consumer: "billing-uso",
+        }),
+      )
+      .toBe(0);
+    const [billing, mail] = await Promise.all([scrape("billing"), scrape("mail")]);
+    expect(laggingConsumers(billing)).toEqual([
+      "billing-cobros on EVENTS",
+      "billing-comprobantes on EVENTS",
+      "billing-uso on EVENTS",
+    ]);
+    // mail reads an event and two work queues
+    expect(laggingConsumers(mail)).toEqual([
+      "mail on MAIL_JOBS",
+      "mail on MAIL_MENSAJES",
+      "mail-emision on EVENTS",
+    ]);
+    for (const sample of mail.filter((s) => s.name.startsWith("pasarela_jetstream_consumer_"))) {
+      expect(sample.value, JSON.stringify(sample.labels)).toBe(0);
+    }
   });
 });

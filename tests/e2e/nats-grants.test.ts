@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { npmRun } from "../support/cli.js";
+import { laggingConsumers, scrapeMetrics } from "../support/prometheus.js";
 import { startE2EStack, type E2EStack } from "../support/stack.js";
 
 // The whole stack on a NATS server that grants each process only its subjects (deploy/nats):
@@ -28,6 +29,20 @@ describe("e2e: the stack under least-privilege NATS", () => {
     };
     expect(ready.ready).toBe(true);
     expect(Object.values(ready.services).every(Boolean)).toBe(true);
+  });
+
+  it("reads each durable consumer's lag with no grant beyond the consumer's own", async () => {
+    // a refused read leaves no sample: every consumer present is one the grant let through
+    expect(laggingConsumers(await scrapeMetrics(stack.metricsUrls.mail!))).toEqual([
+      "mail on MAIL_JOBS",
+      "mail on MAIL_MENSAJES",
+      "mail-emision on EVENTS",
+    ]);
+    expect(laggingConsumers(await scrapeMetrics(stack.metricsUrls.billing!))).toEqual([
+      "billing-cobros on EVENTS",
+      "billing-comprobantes on EVENTS",
+      "billing-uso on EVENTS",
+    ]);
   });
 
   it("lets the operator create an account and a key that the edge then verifies and forgets on revocation", async () => {

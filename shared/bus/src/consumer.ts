@@ -2,6 +2,7 @@ import { AckPolicy, jetstreamManager, type JsMsg } from "@nats-io/jetstream";
 import type { EventContract, EventOf } from "@pasarela/contracts";
 import type { Logger } from "@pasarela/telemetry";
 import type { Bus } from "./bus.js";
+import { trackDurable } from "./durables.js";
 
 /** One event of a batch, parsed against its contract. */
 export interface ConsumedEvent<E extends EventContract> {
@@ -64,6 +65,7 @@ export async function consumeEvents<E extends EventContract>(
   });
   const consumer = await bus.jetstream().consumers.get(stream, options.durable);
   const bySubject = new Map(options.events.map((e) => [prefixed(e.subject), e]));
+  const forget = trackDurable(bus, { stream, durable: options.durable });
   let stopped = false;
 
   async function round(): Promise<void> {
@@ -115,6 +117,7 @@ export async function consumeEvents<E extends EventContract>(
   return {
     async stop() {
       stopped = true;
+      forget();
       await loop;
     },
   };

@@ -16,6 +16,7 @@ import {
 } from "@pasarela/contracts";
 import type { Logger } from "@pasarela/telemetry";
 import type { Bus } from "./bus.js";
+import { trackDurable } from "./durables.js";
 import { ensureStream } from "./streams.js";
 
 const NANOS_PER_MS = 1_000_000;
@@ -103,6 +104,7 @@ async function consumeDurable<T>(bus: Bus, options: ConsumeOptions<T>): Promise<
   }
   const consumer = await bus.jetstream().consumers.get(options.stream, options.durable);
   const messages: ConsumerMessages = await consumer.consume({ max_messages: options.concurrency });
+  const forget = trackDurable(bus, { stream: options.stream, durable: options.durable });
   const running = new Set<Promise<void>>();
 
   async function handle(m: JsMsg): Promise<void> {
@@ -160,6 +162,7 @@ async function consumeDurable<T>(bus: Bus, options: ConsumeOptions<T>): Promise<
 
   return {
     async stop() {
+      forget();
       await messages.close();
       await loop;
       await Promise.all(running);

@@ -27,3 +27,4 @@ export {
   type Durable,
   type DurableOutcome,
 } from "./durable.js";
+export { durablesOf, type DurableRef } from "./durables.js";

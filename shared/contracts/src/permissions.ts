@@ -267,8 +267,8 @@ export function permissionsOf(identity: NatsIdentity, prefix?: string): Permissi
     ? [...contractsOf(grant.serves), healthContract(identity)].map((c) => subject(c.subject))
     : [];
   const jsApi = grant.serves
-    ? // every service reports its consumers' lag (shared/service consumer-lag)
-      ["$JS.API.INFO", `$JS.API.CONSUMER.LIST.${stream}`]
+    ? // a JetStream manager (durable consumers, their lag in shared/service) asks this first
+      ["$JS.API.INFO"]
     : [];
   if (grant.managesStream) jsApi.push(...streamManagement(stream));
   for (const durable of grant.consumes ?? []) jsApi.push(...consumerApi(stream, durable));

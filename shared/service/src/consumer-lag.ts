@@ -1,62 +1,74 @@
 import { jetstreamManager, type JetStreamManager } from "@nats-io/jetstream";
-import type { Bus } from "@pasarela/bus";
+import { durablesOf, type Bus } from "@pasarela/bus";
 import { gauge } from "@pasarela/telemetry";
+
+interface Lag {
+  stream: string;
+  consumer: string;
+  pending: number;
+  ack: number;
+}
+
+// the buses of this process whose consumers are reported (one in a deployed service)
+const watched = new Set<Bus>();
+// one manager per bus, made once (it asks the server whether JetStream is enabled), again
+// after a failure
+const managers = new WeakMap<Bus, Promise<JetStreamManager>>();
 
 /**
  * JetStream consumer lag as Prometheus gauges, read from the server when metrics are scraped:
- * for each durable consumer of the event stream that this service owns (its durable name
- * begins with the service's name), the events not yet delivered and those delivered but not
- * yet acknowledged.
+ * for each durable consumer this process reads (event consumers and job work queues alike),
+ * the messages not yet delivered and those delivered but not yet acknowledged. Each is read
+ * with the consumer's own INFO subject, which the service's NATS grant already holds.
  */
-export function watchConsumerLag(bus: Bus, service: string): void {
-  const owned = (name: string) => name === service || name.startsWith(`${service}-`);
-  // made once (it asks the server whether JetStream is enabled), again after a failure
-  let manager: Promise<JetStreamManager> | undefined;
-  const jsm = () => (manager ??= jetstreamManager(bus.connection));
-  const forget = () => {
-    manager = undefined;
-  };
+export function watchConsumerLag(bus: Bus): void {
+  watched.add(bus);
   // one read of the server per scrape fills both gauges (this one is registered, and so
   // collected, first)
   gauge(
     "pasarela_jetstream_consumer_pending",
-    "Events of the stream not yet delivered to the service's durable consumer",
-    ["consumer"],
+    "Messages of the stream not yet delivered to the service's durable consumer",
+    ["stream", "consumer"],
     async function collect() {
-      const lag = await readLag(bus, jsm, forget, owned);
+      const lag = (await Promise.all([...watched].map(readLag))).flat();
       this.reset();
       ackPending.reset();
-      for (const { consumer, pending, ack } of lag) {
-        this.set({ consumer }, pending);
-        ackPending.set({ consumer }, ack);
+      for (const { stream, consumer, pending, ack } of lag) {
+        this.set({ stream, consumer }, pending);
+        ackPending.set({ stream, consumer }, ack);
       }
     },
   );
   const ackPending = gauge(
     "pasarela_jetstream_consumer_ack_pending",
-    "Events delivered to the service's durable consumer and not yet acknowledged",
-    ["consumer"],
+    "Messages delivered to the service's durable consumer and not yet acknowledged",
+    ["stream", "consumer"],
   );
 }
 
-async function readLag(
-  bus: Bus,
-  jsm: () => Promise<JetStreamManager>,
-  forget: () => void,
-  owned: (name: string) => boolean,
-): Promise<{ consumer: string; pending: number; ack: number }[]> {
-  if (!bus.isConnected()) return [];
+async function readLag(bus: Bus): Promise<Lag[]> {
+  const durables = durablesOf(bus);
+  if (durables.length === 0 || !bus.isConnected()) return [];
+  let manager: JetStreamManager;
   try {
-    const out: { consumer: string; pending: number; ack: number }[] = [];
-    for await (const info of (await jsm()).consumers.list(bus.eventStreamName())) {
-      const name = info.config.durable_name ?? info.name;
-      if (!owned(name)) continue;
-      out.push({ consumer: name, pending: info.num_pending, ack: info.num_ack_pending });
-    }
-    return out;
+    let made = managers.get(bus);
+    if (!made) managers.set(bus, (made = jetstreamManager(bus.connection)));
+    manager = await made;
   } catch {
-    // no stream yet, or NATS unreachable: nothing to report rather than a failed scrape
-    forget();
+    // NATS unreachable: nothing to report rather than a failed scrape
+    managers.delete(bus);
     return [];
   }
+  const read = await Promise.all(
+    durables.map(async ({ stream, durable }): Promise<Lag | undefined> => {
+      try {
+        const info = await manager.consumers.info(stream, durable);
+        return { stream, consumer: durable, pending: info.num_pending, ack: info.num_ack_pending };
+      } catch {
+        // the consumer or its stream is gone (being recreated): no sample for it this time
+        return undefined;
+      }
+    }),
+  );
+  return read.filter((lag) => lag !== undefined);
 }

@@ -116,7 +116,7 @@ export async function startService<DB, Deps>(
   );
   // The server must know the subscriptions before anyone is told the service is up.
   await bus.connection.flush();
-  watchConsumerLag(bus, definition.name);
+  watchConsumerLag(bus);
   const metrics: MetricsServer | undefined =
     settings.METRICS_PORT === undefined
       ? undefined
