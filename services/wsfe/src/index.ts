@@ -126,9 +126,9 @@ export async function startWsfe(
           writer,
           reconcile,
         }),
-        stop: () => {
-          sweep.stop();
-          return Promise.resolve(certificates.stop());
+        stop: async () => {
+          await sweep.stop();
+          certificates.stop();
         },
       };
     },

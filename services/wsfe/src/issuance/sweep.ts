@@ -13,7 +13,8 @@ const UNPUBLISHED_BATCH = 200;
 export interface ReconciliationSweep {
   /** one pass over every unsettled series and unpublished event; never throws */
   run(): Promise<void>;
-  stop(): void;
+  /** no further pass starts; resolves once the pass under way (if any) has ended */
+  stop(): Promise<void>;
 }
 
 /**
@@ -58,13 +59,18 @@ export function startReconciliationSweep(deps: {
       }
     }
     for (const v of await deps.comprobantes.unpublished(UNPUBLISHED_AFTER_MS, UNPUBLISHED_BATCH)) {
+      if (stopped) return;
       await deps.events.publishOutcome(v);
     }
   }
 
   function run(): Promise<void> {
     running ??= pass()
-      .catch((error: unknown) => deps.logger.warn({ err: error }, "reconciliation sweep failed"))
+      .catch((error: unknown) => {
+        // a pass cut short by the service stopping (its connections closing) is no failure
+        if (stopped) deps.logger.debug({ err: error }, "reconciliation sweep ended by the stop");
+        else deps.logger.warn({ err: error }, "reconciliation sweep failed");
+      })
       .finally(() => {
         running = undefined;
       });
@@ -82,9 +88,12 @@ export function startReconciliationSweep(deps: {
 
   return {
     run,
-    stop() {
+    async stop() {
       stopped = true;
       clearTimeout(timer);
+      // the pass checks `stopped` between series: it ends after the one in hand, before the
+      // service closes the connections it uses
+      await running;
     },
   };
 }
