@@ -33,21 +33,41 @@ const TLS_CIPHERS = "DEFAULT@SECLEVEL=1";
 const caOption = (extraCas: readonly string[]) =>
   extraCas.length === 0 ? {} : { ca: [...rootCertificates, ...extraCas] };
 
+/**
+ * How long an idle keep-alive connection is kept when the server does not say (with a
+ * `Keep-Alive: timeout=N` header, which both clients honour, closing a second or two before).
+ * Below the 5 s most servers keep idle connections: a request sent on a connection the
+ * server is closing at that moment fails with ECONNRESET ("socket hang up") before it is read,
+ * so the client closes first.
+ */
+const IDLE_CONNECTION_MS = 4_000;
+
 /** undici's pool, for the hot path (httpPost). */
 const makeDispatcher = (extraCas: readonly string[]): Agent =>
   new Agent({
     connections: 128,
-    keepAliveTimeout: 10_000,
+    keepAliveTimeout: IDLE_CONNECTION_MS,
     connect: { ciphers: TLS_CIPHERS, ...caOption(extraCas) },
   });
 
-/** node's agents, for the clients built on axios (the `soap` package, for WSAA). */
-const httpAgent = new HttpAgent({ keepAlive: true, maxSockets: 128, keepAliveMsecs: 10_000 });
+/**
+ * node's agents, for the clients built on axios (the `soap` package, for WSAA). `timeout` is
+ * what closes an idle socket, and only with it set does the agent honour the server's
+ * `Keep-Alive` hint; during a call axios's own deadline replaces it. (`keepAliveMsecs` is the
+ * TCP keep-alive probe delay, not an idle limit.)
+ */
+const httpAgent = new HttpAgent({
+  keepAlive: true,
+  maxSockets: 128,
+  keepAliveMsecs: 10_000,
+  timeout: IDLE_CONNECTION_MS,
+});
 const makeHttpsAgent = (extraCas: readonly string[]): HttpsAgent =>
   new HttpsAgent({
     keepAlive: true,
     maxSockets: 128,
     keepAliveMsecs: 10_000,
+    timeout: IDLE_CONNECTION_MS,
     ciphers: TLS_CIPHERS,
     ...caOption(extraCas),
   });

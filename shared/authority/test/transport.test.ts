@@ -1,5 +1,5 @@
 import { generateKeyPairSync } from "node:crypto";
-import { createServer, type Server } from "node:http";
+import { createServer, request, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { rootCertificates } from "node:tls";
 import { makeControlClient, startSimulator, type Simulator } from "@pasarela/authority-sim";
@@ -100,6 +100,54 @@ describe("one deadline for the whole exchange", () => {
     } finally {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+  });
+});
+
+describe("idle keep-alive connections", () => {
+  it("are closed by the WSAA client before the server closes them, as the server announces", async () => {
+    // the server keeps idle connections 2 s and says so (Keep-Alive: timeout=2); a request
+    // sent on one the server is closing at that moment would fail with "socket hang up"
+    const connections: number[] = [];
+    const server = createServer((req, res) => {
+      req.resume();
+      req.on("end", () => res.end("ok"));
+    });
+    server.keepAliveTimeout = 2_000;
+    server.on("connection", (socket) => connections.push(socket.remotePort ?? 0));
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const { port } = server.address() as AddressInfo;
+    const { httpAgent } = authorityAxiosOptions();
+    const post = () =>
+      new Promise<string>((resolve, reject) => {
+        const req = request(
+          {
+            host: "127.0.0.1",
+            port,
+            method: "POST",
+            path: "/ws/services/LoginCms",
+            agent: httpAgent,
+          },
+          (res) => {
+            let body = "";
+            res.on("data", (chunk: Buffer) => (body += chunk.toString()));
+            res.on("end", () => resolve(body));
+          },
+        );
+        req.on("error", reject);
+        req.end("<x/>");
+      });
+    try {
+      expect(await post()).toBe("ok");
+      expect(await post()).toBe("ok");
+      expect(connections).toHaveLength(1);
+      // past the announced limit less the agent's margin, before the server's own
+      await new Promise((resolve) => setTimeout(resolve, 1_500));
+      expect(await post()).toBe("ok");
+      expect(connections).toHaveLength(2);
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
     }
   });
 });
