@@ -62,18 +62,23 @@ function portBlock(): { first: number; size: number } | undefined {
 const block = portBlock();
 // start anywhere in the block, so a worker's next test file does not retry the same ports first
 let cursor = block ? Math.floor(Math.random() * block.size) : 0;
+// the ports the kernel picked for this process (outside a block)
 const handedOut = new Set<number>();
 
 /**
  * A port nothing listens on, for a process about to be started. In a test worker it comes from
  * the worker's own block (see `portBlock`), and a port comes back only after the whole block
- * has gone round; elsewhere the kernel picks, and this process never takes the same one twice.
+ * has gone round; elsewhere (or with the whole block taken) the kernel picks, and this process
+ * never takes the same one twice.
  */
 export async function freePort(): Promise<number> {
-  for (let attempt = 0; attempt < (block?.size ?? 0) + 100; attempt++) {
-    const candidate = block && attempt < block.size ? block.first + (cursor++ % block.size) : 0;
-    const port = await bindable(candidate);
-    if (port === undefined || (candidate === 0 && handedOut.has(port))) continue;
+  for (let tried = 0; block && tried < block.size; tried++) {
+    const port = await bindable(block.first + (cursor++ % block.size));
+    if (port !== undefined) return port;
+  }
+  for (let tried = 0; tried < 100; tried++) {
+    const port = await bindable(0);
+    if (port === undefined || handedOut.has(port)) continue;
     handedOut.add(port);
     return port;
   }
