@@ -17,7 +17,7 @@ export function trackDurable(bus: Bus, ref: DurableRef): () => void {
     tracked.set(bus, refs);
   }
   const key = `${ref.stream}\u0000${ref.durable}`;
-  const entry = refs.get(key) ?? { ref: { stream: ref.stream, durable: ref.durable }, count: 0 };
+  const entry = refs.get(key) ?? { ref, count: 0 };
   entry.count++;
   refs.set(key, entry);
   let forgotten = false;

@@ -9,11 +9,10 @@ interface Lag {
   ack: number;
 }
 
-// the buses of this process whose consumers are reported (one in a deployed service)
-const watched = new Set<Bus>();
-// one manager per bus, made once (it asks the server whether JetStream is enabled), again
-// after a failure
-const managers = new WeakMap<Bus, Promise<JetStreamManager>>();
+// the buses of this process whose consumers are reported (one in a deployed service), each
+// with its JetStream manager once made (making one asks the server whether JetStream is on);
+// a bus leaves when its connection has closed
+const watched = new Map<Bus, Promise<JetStreamManager> | undefined>();
 
 /**
  * JetStream consumer lag as Prometheus gauges, read from the server when metrics are scraped:
@@ -22,7 +21,7 @@ const managers = new WeakMap<Bus, Promise<JetStreamManager>>();
  * with the consumer's own INFO subject, which the service's NATS grant already holds.
  */
 export function watchConsumerLag(bus: Bus): void {
-  watched.add(bus);
+  watched.set(bus, undefined);
   // one read of the server per scrape fills both gauges (this one is registered, and so
   // collected, first)
   gauge(
@@ -30,7 +29,7 @@ export function watchConsumerLag(bus: Bus): void {
     "Messages of the stream not yet delivered to the service's durable consumer",
     ["stream", "consumer"],
     async function collect() {
-      const lag = (await Promise.all([...watched].map(readLag))).flat();
+      const lag = (await Promise.all([...watched.keys()].map(readLag))).flat();
       this.reset();
       ackPending.reset();
       for (const { stream, consumer, pending, ack } of lag) {
@@ -47,16 +46,20 @@ export function watchConsumerLag(bus: Bus): void {
 }
 
 async function readLag(bus: Bus): Promise<Lag[]> {
+  if (bus.connection.isClosed()) {
+    watched.delete(bus);
+    return [];
+  }
   const durables = durablesOf(bus);
   if (durables.length === 0 || !bus.isConnected()) return [];
   let manager: JetStreamManager;
   try {
-    let made = managers.get(bus);
-    if (!made) managers.set(bus, (made = jetstreamManager(bus.connection)));
+    let made = watched.get(bus);
+    if (!made) watched.set(bus, (made = jetstreamManager(bus.connection)));
     manager = await made;
   } catch {
-    // NATS unreachable: nothing to report rather than a failed scrape
-    managers.delete(bus);
+    // NATS unreachable: nothing to report rather than a failed scrape; made again next time
+    watched.set(bus, undefined);
     return [];
   }
   const read = await Promise.all(
