@@ -10,7 +10,7 @@ async function insertCalls(
   usage: UsageRepository,
   calls: readonly billing.UsageCall[],
 ): Promise<void> {
-  // 2,000 rows (24,000 parameters) per statement stay under PostgreSQL's 65,535
+  // bounded statements: one event round can carry 50,000 calls
   for (let i = 0; i < calls.length; i += 2_000) {
     await usage.insertMany(
       calls.slice(i, i + 2_000).map((e) => ({
