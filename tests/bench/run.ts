@@ -29,7 +29,14 @@ import { createLogger, startTracing } from "@pasarela/telemetry";
 import { createClientAsync } from "soap";
 import { dropDatabase, resolveTestInfra } from "@pasarela/testing";
 import { repoRoot } from "../support/cli.js";
-import { cpuSnapshot, cpuSpent, pidsOf, type Watched } from "./process-cpu.js";
+import {
+  addCpu,
+  cpuSnapshot,
+  cpuSpent,
+  pidsOf,
+  type CpuTime,
+  type Watched,
+} from "./process-cpu.js";
 import { summarizeProfiles } from "./profile.js";
 
 const DURATION_MS = Number(process.env.BENCH_DURATION_MS ?? 8_000);
@@ -53,6 +60,8 @@ const BATCH_PTO_VTA = 5;
  * `--cpu-prof`, and print where each spends its time (profiles kept in that folder).
  */
 const PROFILE_DIR = process.env.BENCH_PROFILE_DIR;
+/** BENCH_QUERY_ONLY=1: the query scenarios only (ceiling, gateway, library client), for a quick look */
+const QUERY_ONLY = process.env.BENCH_QUERY_ONLY === "1";
 /** BENCH_NODE_ARGS: flags for every node process of the stack, to try runtime settings */
 const NODE_ARGS = (process.env.BENCH_NODE_ARGS ?? "").split(" ").filter((arg) => arg !== "");
 
@@ -65,7 +74,7 @@ interface Figures {
   p50: number;
   p99: number;
   /** microseconds of CPU per request in each process the scenario runs through */
-  cpuUs?: Record<string, number>;
+  cpuUs?: Record<string, { total: number; system: number }>;
 }
 
 /** BATCH_SIZE issuances sent together on one series, at one authority latency */
@@ -126,8 +135,8 @@ interface Sample {
   latencies: number[];
   errors: number;
   elapsedMs: number;
-  /** CPU milliseconds each watched process spent during it */
-  cpuMs: Record<string, number>;
+  /** the CPU time each watched process spent during it */
+  cpu: Record<string, CpuTime>;
 }
 
 /** Warms `call` up at the measured concurrency, so every process has compiled its hot paths. */
@@ -163,8 +172,8 @@ async function measure(
     }),
   );
   const elapsedMs = performance.now() - started;
-  const cpuMs = watched ? cpuSpent(cpuBefore, cpuSnapshot(watched)) : {};
-  return { latencies, errors, elapsedMs, cpuMs };
+  const cpu = watched ? cpuSpent(cpuBefore, cpuSnapshot(watched)) : {};
+  return { latencies, errors, elapsedMs, cpu };
 }
 
 /** One scenario's figures from its samples: requests over their time, latencies pooled. */
@@ -172,14 +181,17 @@ function figuresOf(scenario: string, concurrency: number, samples: readonly Samp
   const latencies = samples.flatMap((s) => s.latencies).sort((a, b) => a - b);
   const elapsed = samples.reduce((sum, s) => sum + s.elapsedMs, 0);
   const errors = samples.reduce((sum, s) => sum + s.errors, 0);
-  const cpuMs: Record<string, number> = {};
+  const cpu: Record<string, CpuTime> = {};
   for (const sample of samples) {
-    for (const [name, ms] of Object.entries(sample.cpuMs)) cpuMs[name] = (cpuMs[name] ?? 0) + ms;
+    for (const [name, time] of Object.entries(sample.cpu)) {
+      cpu[name] = addCpu(cpu[name] ?? { totalMs: 0, systemMs: 0 }, time);
+    }
   }
+  const perRequestUs = (ms: number) => Math.round((ms * 1000) / Math.max(latencies.length, 1));
   const cpuUs = Object.fromEntries(
-    Object.entries(cpuMs).map(([name, ms]) => [
+    Object.entries(cpu).map(([name, time]) => [
       name,
-      Math.round((ms * 1000) / Math.max(latencies.length, 1)),
+      { total: perRequestUs(time.totalMs), system: perRequestUs(time.systemMs) },
     ]),
   );
   const rate = (latencies.length / elapsed) * 1000;
@@ -228,17 +240,20 @@ async function alternated(
   return scenarios.map(([scenario], i) => figuresOf(scenario, concurrency, samples[i]!));
 }
 
-/** CPU per request by process, for the scenarios that measured it. */
+/** CPU per request by process, in all and (in brackets) in the kernel, for the scenarios that measured it. */
 function cpuTable(figures: readonly Figures[]): string[] {
   const measured = figures.filter((f) => f.cpuUs !== undefined);
   const names = [...new Set(measured.flatMap((f) => Object.keys(f.cpuUs!)))];
   if (names.length === 0) return [];
+  const cell = (f: Figures, name: string) => {
+    const time = f.cpuUs![name];
+    return time === undefined ? "" : `${time.total} (${time.system})`;
+  };
   return [
-    `| CPU µs per request | concurrency | ${names.join(" | ")} |`,
+    `| CPU µs per request (of it in the kernel) | concurrency | ${names.join(" | ")} |`,
     `|---|---|${names.map(() => "---|").join("")}`,
     ...measured.map(
-      (f) =>
-        `| ${f.scenario} | ${f.concurrency} | ${names.map((n) => f.cpuUs![n] ?? "").join(" | ")} |`,
+      (f) => `| ${f.scenario} | ${f.concurrency} | ${names.map((n) => cell(f, n)).join(" | ")} |`,
     ),
   ];
 }
@@ -387,13 +402,15 @@ async function main(): Promise<void> {
       await load("warm-up", 16, call);
     }
 
-    // the processes a query runs through; the NATS server is whichever runs here
+    // the processes a query runs through; the NATS and PostgreSQL servers are whichever run
+    // here (PostgreSQL stores the usage history billing writes)
     const pidOf = (name: string) => () => {
       const pid = stack.pid(name);
       return pid === undefined ? [] : [pid];
     };
     // looked up once: a scan of /proc at every snapshot would be the bench's own work
     const natsServers = pidsOf("nats-server");
+    const postgresProcesses = pidsOf("postgres");
     const watched: Watched = {
       bench: () => [process.pid],
       edge: pidOf("edge"),
@@ -401,6 +418,7 @@ async function main(): Promise<void> {
       wsfe: pidOf("wsfe"),
       billing: pidOf("billing"),
       "authority-sim": pidOf("authority-sim"),
+      postgres: () => postgresProcesses,
     };
     // The ceiling and the gateway alternate; the SOAP library client, a reference row that
     // leaves much garbage behind in this process, runs after them.
@@ -423,7 +441,7 @@ async function main(): Promise<void> {
         )),
       );
     }
-    if (PROFILE_DIR) {
+    if (PROFILE_DIR || QUERY_ONLY) {
       await unrecorded.stop();
       process.stdout.write(`${[...figureTable(figures), "", ...cpuTable(figures)].join("\n")}\n`);
       return;
