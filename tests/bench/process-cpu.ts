@@ -57,15 +57,20 @@ export function cpuSnapshot(watched: Watched): Record<string, CpuTime> {
     const times = pids()
       .map(cpuOf)
       .filter((time) => time !== undefined);
-    if (times.length > 0) out[name] = times.reduce(addCpu, { totalMs: 0, systemMs: 0 });
+    if (times.length > 0) out[name] = times.reduce(addCpu, NO_CPU);
   }
   return out;
 }
 
-export const addCpu = (a: CpuTime, b: CpuTime): CpuTime => ({
-  totalMs: a.totalMs + b.totalMs,
-  systemMs: a.systemMs + b.systemMs,
+export const NO_CPU: CpuTime = { totalMs: 0, systemMs: 0 };
+
+/** `a + sign × b`, field by field */
+const combine = (a: CpuTime, b: CpuTime, sign: 1 | -1): CpuTime => ({
+  totalMs: a.totalMs + sign * b.totalMs,
+  systemMs: a.systemMs + sign * b.systemMs,
 });
+
+export const addCpu = (a: CpuTime, b: CpuTime): CpuTime => combine(a, b, 1);
 
 /** The CPU time each watched name spent between two snapshots (names seen in both). */
 export function cpuSpent(
@@ -75,12 +80,7 @@ export function cpuSpent(
   const out: Record<string, CpuTime> = {};
   for (const [name, time] of Object.entries(after)) {
     const start = before[name];
-    if (start !== undefined) {
-      out[name] = {
-        totalMs: time.totalMs - start.totalMs,
-        systemMs: time.systemMs - start.systemMs,
-      };
-    }
+    if (start !== undefined) out[name] = combine(time, start, -1);
   }
   return out;
 }

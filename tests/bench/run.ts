@@ -33,6 +33,7 @@ import {
   addCpu,
   cpuSnapshot,
   cpuSpent,
+  NO_CPU,
   pidsOf,
   type CpuTime,
   type Watched,
@@ -184,7 +185,7 @@ function figuresOf(scenario: string, concurrency: number, samples: readonly Samp
   const cpu: Record<string, CpuTime> = {};
   for (const sample of samples) {
     for (const [name, time] of Object.entries(sample.cpu)) {
-      cpu[name] = addCpu(cpu[name] ?? { totalMs: 0, systemMs: 0 }, time);
+      cpu[name] = addCpu(cpu[name] ?? NO_CPU, time);
     }
   }
   const perRequestUs = (ms: number) => Math.round((ms * 1000) / Math.max(latencies.length, 1));
