@@ -38,6 +38,7 @@ import {
   type CpuTime,
   type Watched,
 } from "./process-cpu.js";
+import { measureIdleWake, type IdleWake } from "./idle-wake.js";
 import { summarizeProfiles } from "./profile.js";
 
 const DURATION_MS = Number(process.env.BENCH_DURATION_MS ?? 8_000);
@@ -259,6 +260,9 @@ function cpuTable(figures: readonly Figures[]): string[] {
   ];
 }
 
+const idleWakeLine = (wake: IdleWake) =>
+  `this machine's cost of waking a sleeping process: a bare node:http server spends ${wake.backToBackUs} µs of CPU per request back to back and ${wake.afterIdleUs} µs after ${wake.idleGapMs} ms asleep (${(wake.afterIdleUs / Math.max(wake.backToBackUs, 1)).toFixed(1)}×)`;
+
 const figureTable = (figures: Figures[]) => [
   `| scenario | concurrency | requests | errors | req/s | p50 ms | p99 ms |`,
   `|---|---|---|---|---|---|---|`,
@@ -442,9 +446,13 @@ async function main(): Promise<void> {
         )),
       );
     }
+    // measured right after, so it describes the same spell of the machine
+    const idleWake = await measureIdleWake();
     if (PROFILE_DIR || QUERY_ONLY) {
       await unrecorded.stop();
-      process.stdout.write(`${[...figureTable(figures), "", ...cpuTable(figures)].join("\n")}\n`);
+      process.stdout.write(
+        `${[...figureTable(figures), "", ...cpuTable(figures), "", idleWakeLine(idleWake)].join("\n")}\n`,
+      );
       return;
     }
     // usage recording on and off, alternated in rounds so a change in the machine's load
@@ -655,6 +663,7 @@ async function main(): Promise<void> {
         (r) =>
           `usage recording at concurrency ${r.concurrency}: ${r.on} requests recorded vs ${r.off} not (same time, alternated): ${(100 - (r.on / r.off) * 100).toFixed(1)}% less throughput (target ≤ 5%)`,
       ),
+      idleWakeLine(idleWake),
       `WSAA logins during the run: ${logins.map(([k, n]) => `${k}: ${n}`).join(", ") || "none"} (target: exactly 1 per certificate and service)`,
       "",
       `| issuance, one at a time on one series | vouchers | errors | vouchers/s | p50 ms | p99 ms |`,
@@ -692,6 +701,7 @@ async function main(): Promise<void> {
           at: new Date().toISOString(),
           durationMs: DURATION_MS,
           figures,
+          idleWake,
           recording,
           issuance,
           printing,
