@@ -1,13 +1,14 @@
 // What this machine charges a process for being woken after it slept: a plain node:http server
 // answering a small JSON body, its CPU per request (from /proc) when requests arrive back to
 // back and when it sleeps IDLE_GAP_MS between them. At concurrency 1 every process on the
-// gateway's path sleeps between its messages (edge, NATS server, wsfe and simulator wake eight
-// times per request in all, the bare loop's two processes twice), so this figure, printed with
-// each run, tells how much of the concurrency-1 rate the machine's current spell decides.
+// gateway's path sleeps between its messages (a request wakes the load generator, edge, NATS
+// server, wsfe and simulator eight times in all; the bare loop's two processes twice), so this
+// figure, printed with each run, tells how much of the concurrency-1 rate the machine's current
+// spell decides.
 import { spawn } from "node:child_process";
-import { once } from "node:events";
 import { performance } from "node:perf_hooks";
 import { httpPost } from "@pasarela/authority";
+import { percentile } from "./percentile.js";
 import { cpuSnapshot, cpuSpent, type Watched } from "./process-cpu.js";
 
 const IDLE_GAP_MS = 2;
@@ -39,14 +40,22 @@ export interface IdleWake {
   idleGapMs: number;
 }
 
-const median = (values: number[]) =>
-  [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+const median = (values: readonly number[]) =>
+  percentile(
+    [...values].sort((a, b) => a - b),
+    50,
+  );
 
 export async function measureIdleWake(): Promise<IdleWake> {
   const child = spawn(process.execPath, ["-e", SERVER], { stdio: ["ignore", "pipe", "inherit"] });
   try {
-    const [line] = (await once(child.stdout, "data")) as [Buffer];
-    const url = `http://127.0.0.1:${line.toString().trim()}/`;
+    // the port it listens on, or a failure if it exits or cannot start first
+    const port = await new Promise<string>((resolve, reject) => {
+      child.stdout.once("data", (line: Buffer) => resolve(line.toString().trim()));
+      child.once("error", reject);
+      child.once("exit", (code) => reject(new Error(`the idle-wake server exited (${code})`)));
+    });
+    const url = `http://127.0.0.1:${port}/`;
     const watched: Watched = { server: () => (child.pid === undefined ? [] : [child.pid]) };
     const headers = { "content-type": "application/json" };
     /** CPU µs per request of the server over `requests` calls, each after `gapMs` */

@@ -39,6 +39,7 @@ import {
   type Watched,
 } from "./process-cpu.js";
 import { measureIdleWake, type IdleWake } from "./idle-wake.js";
+import { percentile } from "./percentile.js";
 import { summarizeProfiles } from "./profile.js";
 
 const DURATION_MS = Number(process.env.BENCH_DURATION_MS ?? 8_000);
@@ -90,11 +91,6 @@ interface Batched {
   /** vouchers/s against the one-at-a-time gateway rate at the same latency */
   speedup: number;
 }
-
-const percentile = (sorted: number[], p: number) =>
-  sorted.length === 0
-    ? 0
-    : sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 
 /**
  * A second edge process on the same bus with EDGE_USAGE_RECORDING=off: the same query path
