@@ -10,7 +10,7 @@ export const AMOUNT_SIGNIFICANT_DIGITS = 15;
 
 const DECIMAL_TEXT = /^-?(\d+)(?:\.(\d+))?$/;
 
-/** Digits from the first non-zero to the last non-zero one: "0.0050" → 2, "1210.50" → 5. */
+/** Digits from the first non-zero to the last non-zero one: "0.0050" → 1, "1210.50" → 5. */
 export function significantDigits(text: string): number {
   const match = DECIMAL_TEXT.exec(text);
   if (!match) return Number.POSITIVE_INFINITY;
@@ -19,9 +19,9 @@ export function significantDigits(text: string): number {
 }
 
 /**
- * The JSON number of an exact decimal kept as text, or undefined when no double prints back as
- * that decimal (more than 15 significant digits). Reading the text is a conversion to the
- * nearest double, never arithmetic on one.
+ * The JSON number of an exact decimal kept as text: the nearest double, which prints back as
+ * that decimal. Undefined beyond 15 significant digits, where it may not. Reading the text is a
+ * conversion, never arithmetic on a double.
  */
 export function exactNumber(text: string): number | undefined {
   if (significantDigits(text) > AMOUNT_SIGNIFICANT_DIGITS) return undefined;
