@@ -1,7 +1,7 @@
 /**
  * The one catalogue of errors the gateway can answer. Messages are the spec's exact Spanish
  * texts (spec §5 and §7); a message that names a field, a list of accepted values or a web
- * service is produced by a builder in `builders.ts`, never concatenated in a handler.
+ * service is produced by a builder (`builders.ts`, `body.ts`), never concatenated in a handler.
  *
  * A code never changes meaning once published: clients branch on it.
  */
