@@ -16,7 +16,7 @@ interface Cliente {
 interface Producto {
   id: string;
   descripcion: string;
-  precioUnitario: string;
+  precioUnitario: number;
   alicuotaIva: number | null;
 }
 
@@ -81,7 +81,7 @@ describe("catalog end to end: /api/clientes and /api/productos over real process
     });
     expect(patched.status, patched.text).toBe(200);
     const back = await send("GET", `/api/productos/${created.id}`, owner.rw);
-    expect(back.json()).toMatchObject({ precioUnitario: "0.1", alicuotaIva: 21 });
+    expect(back.json()).toMatchObject({ precioUnitario: 0.1, alicuotaIva: 21 });
   });
 
   it("answers 400 naming the field for a CUIT with a wrong check digit and for a VAT rate not accepted", async () => {

@@ -36,7 +36,7 @@ interface Link {
   id: string;
   url: string;
   estado: string;
-  monto: string;
+  monto: number;
   moneda: string;
   vence: string;
   pagadoAt: string | null;
@@ -372,7 +372,7 @@ describe("e-mail of vouchers and payment links, end to end", () => {
       const link = created.json<Link>();
       expect(link).toMatchObject({
         estado: "pendiente",
-        monto: "1210.50",
+        monto: 1210.5,
         moneda: "ARS",
         pagadoAt: null,
       });
@@ -389,7 +389,7 @@ describe("e-mail of vouchers and payment links, end to end", () => {
       });
       expect(partial.status, partial.text).toBe(201);
       expect(partial.json<Link>()).toMatchObject({
-        monto: "100.50",
+        monto: 100.5,
         vence: "2100-01-01T02:59:59.999Z",
       });
     });

@@ -415,7 +415,7 @@ describe("representadas end to end: /api/representadas over real processes and t
       cbteTipo: number;
       cbteNro: number;
       cbteFch: string;
-      impTotal: string;
+      impTotal: number;
       cae: string | null;
       receptor: { docTipo: number; docNro: string };
       email: { to: string; status: string; error: string | null } | null;
@@ -483,11 +483,33 @@ describe("representadas end to end: /api/representadas over real processes and t
         representada: issuer.cuit,
         ptoVta: PTO_VTA,
         cbteTipo: 11,
-        impTotal: "300.00",
+        impTotal: 300,
         receptor: { docTipo: 99, docNro: "0" },
       });
       expect(authorized.every((i) => /^\d{14}$/.test(i.cae ?? ""))).toBe(true);
       expect(all.items[0]).toMatchObject({ state: "rejected", cbteFch: fecha(-2), cae: null });
+    });
+
+    it("answers impTotal with the same JSON type and value as the lookup of the same voucher", async () => {
+      const { items } = await list(
+        `environment=homologacion&representada=${issuer.cuit}&state=authorized`,
+      );
+      expect(items).toHaveLength(3);
+      for (const item of items) {
+        const lookup = await send("POST", "/api/wsfe/comprobante", owner.ro, {
+          environment: "homologacion",
+          representada: issuer.cuit,
+          ptoVta: item.ptoVta,
+          cbteTipo: item.cbteTipo,
+          cbteNro: item.cbteNro,
+        });
+        expect(lookup.status, lookup.text).toBe(200);
+        const found = lookup.json<{ found: boolean; impTotal: unknown }>();
+        expect(found.found).toBe(true);
+        expect(typeof item.impTotal, `cbteNro ${item.cbteNro}`).toBe("number");
+        expect(typeof found.impTotal, `cbteNro ${item.cbteNro}`).toBe(typeof item.impTotal);
+        expect(found.impTotal).toBe(item.impTotal);
+      }
     });
 
     it("shows the e-mail of a voucher once it was sent by e-mail", async () => {

@@ -134,7 +134,14 @@ describe("catalog service over the bus", () => {
 
   it("keeps prices as the exact decimal text that was sent", async () => {
     const accountId = randomUUID();
-    for (const precioUnitario of ["1210.50", "0.000001", "999999999999.999999", "0"]) {
+    // up to 15 significant digits: each answers as a JSON number that prints back the same
+    for (const precioUnitario of [
+      "1210.50",
+      "0.000001",
+      "999999999999.999",
+      "999999999.999999",
+      "0",
+    ]) {
       const created = await client.request(
         catalog.productoCreate,
         { descripcion: "p", precioUnitario, alicuotaIva: 10.5 },
@@ -142,6 +149,15 @@ describe("catalog service over the bus", () => {
       );
       expect(created).toMatchObject({ ok: true, value: { precioUnitario, alicuotaIva: 10.5 } });
     }
+    const tooPrecise = await client.request(
+      catalog.productoCreate,
+      { descripcion: "p", precioUnitario: "999999999999.999999" },
+      as(accountId),
+    );
+    expect(tooPrecise).toMatchObject({
+      ok: false,
+      error: { code: "INVALID_FIELD", details: { field: "precioUnitario" } },
+    });
   });
 
   it("drops leading zeros so one document cannot be stored twice", async () => {

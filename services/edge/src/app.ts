@@ -21,6 +21,7 @@ import { makeAuthenticate } from "./auth/authenticate.js";
 import { makeKeyCache } from "./auth/key-cache.js";
 import { unwrap } from "./http/edge-error.js";
 import { registerErrorHandling } from "./http/error-handler.js";
+import { registerJsonBody } from "./http/json-body.js";
 import { protocolOptions, registerHostCheck } from "./http/protocol.js";
 import { registerTextGuard } from "./http/text-guard.js";
 import { registerMetrics } from "./http/metrics.js";
@@ -58,9 +59,10 @@ export interface EdgeApp {
 }
 
 /**
- * Plugin order: error handling, tracing, the Host check and the text guard first (they see
- * everything), then the OpenAPI document, health, the dashboard under /panel (its own session
- * credential) and the /api routes behind authentication (API keys only).
+ * Plugin order: error handling, tracing, the Host check, the JSON body parser and the text
+ * guard first (they see everything), then the OpenAPI document, health, the dashboard under
+ * /panel (its own session credential) and the /api routes behind authentication (API keys
+ * only).
  */
 export async function buildApp(deps: AppDeps): Promise<EdgeApp> {
   configureZodMessages();
@@ -97,6 +99,7 @@ export async function buildApp(deps: AppDeps): Promise<EdgeApp> {
     registerUsageRecording(app, usage);
   }
   registerHostCheck(app);
+  registerJsonBody(app);
   registerTextGuard(app);
 
   await app.register(swagger, {
@@ -105,7 +108,7 @@ export async function buildApp(deps: AppDeps): Promise<EdgeApp> {
       info: {
         title: "pasarela",
         description:
-          'API JSON frente a los web services de factura electrónica de AFIP/ARCA. Errores: `{error, code, details?}`; 401 siempre `{"error":"No autorizado"}`.',
+          'API JSON frente a los web services de factura electrónica de AFIP/ARCA. Cuerpos: `application/json` en UTF-8 (otro charset: 415); un número JSON que no se lee sin redondear (1e-400, 1.000000000000000000001) es un 400 que nombra el campo. Errores: `{error, code, details?}`; 401 siempre `{"error":"No autorizado"}`.',
         version: "0.1.0",
       },
       components: {

@@ -369,7 +369,7 @@ describe("edge: /api/clientes and /api/productos", () => {
   });
 
   describe("products", () => {
-    it("keeps the price as exact decimal text and clears optional fields with null", async () => {
+    it("answers the exact price as a JSON number and clears optional fields with null", async () => {
       const { rw } = await newAccount();
       const created = await send("POST", "/api/productos", rw, {
         codigo: "SKU-1",
@@ -383,7 +383,7 @@ describe("edge: /api/clientes and /api/productos", () => {
       expect(producto).toMatchObject({
         codigo: "SKU-1",
         descripcion: "Yerba mate 1 kg",
-        precioUnitario: "1210.50",
+        precioUnitario: 1210.5,
         alicuotaIva: 21,
         unidadMedida: "unidad",
       });
@@ -394,7 +394,7 @@ describe("edge: /api/clientes and /api/productos", () => {
       });
       expect(precise.statusCode).toBe(200);
       expect(precise.json()).toMatchObject({
-        precioUnitario: "0.123456",
+        precioUnitario: 0.123456,
         alicuotaIva: null,
         codigo: null,
       });
@@ -411,6 +411,15 @@ describe("edge: /api/clientes and /api/productos", () => {
       expect(twin.json()).toMatchObject({ alicuotaIva: null, codigo: null, unidadMedida: null });
       const search = await send("GET", "/api/productos?q=YERBA", rw);
       expect(search.json<Page<unknown>>().items).toHaveLength(2);
+      // the list answers the price with the same type and value as the product itself
+      expect(
+        search.json<Page<{ precioUnitario: unknown }>>().items.map((p) => p.precioUnitario),
+      ).toEqual([0.123456, 1000]);
+      const widest = await send("PATCH", `/api/productos/${String(producto.id)}`, rw, {
+        precioUnitario: "123456789.123456",
+      });
+      expect(widest.statusCode).toBe(200);
+      expect(widest.body).toContain('"precioUnitario":123456789.123456,');
       const byCode = await send("GET", "/api/productos?q=sku", rw);
       expect(byCode.json<Page<unknown>>().items).toHaveLength(0);
       expect((await send("DELETE", `/api/productos/${String(producto.id)}`, rw)).statusCode).toBe(
@@ -441,6 +450,7 @@ describe("edge: /api/clientes and /api/productos", () => {
       ["seven decimals", "1.1234567"],
       ["a negative price", "-1"],
       ["an exponent", "1e3"],
+      ["more significant digits than a JSON number holds", "123456789012.123456"],
     ])("refuses a price given as %s", async (_name, precioUnitario) => {
       const { rw } = await newAccount();
       const response = await send("POST", "/api/productos", rw, {

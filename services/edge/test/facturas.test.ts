@@ -91,6 +91,56 @@ describe("edge: POST /api/wsfe/facturas before wsfe", () => {
     expect(response.json<{ error: string }>().error).toContain("idempotencyKey");
   });
 
+  /** The valid example as JSON text with one item field's value written as `literal`. */
+  const withLiteral = (field: "cantidad" | "precioUnitario", literal: string) => {
+    const marker = "__literal__";
+    const body = { ...valid, items: [{ ...valid.items[0], [field]: marker }] };
+    return JSON.stringify(body).replace(`"${marker}"`, literal);
+  };
+
+  it.each([
+    ["cantidad", "1.000000000000000000001"],
+    ["precioUnitario", "1e-400"],
+  ] as const)(
+    "answers 400 naming items.0.%s for %s, which a double would round, before wsfe",
+    async (field, literal) => {
+      const response = await issue(rw, withLiteral(field, literal), {
+        "content-type": "application/json",
+      });
+      expect(response.statusCode).toBe(400);
+      expect(response.json()).toEqual({
+        error: `El campo items.0.${field} tiene un número (${literal}) que no se puede leer sin redondearlo: enviá hasta 15 dígitos significativos, o el valor como texto decimal ("1.5") donde el campo lo admita`,
+        code: "INEXACT_NUMBER",
+        details: { field: `items.0.${field}`, literal },
+      });
+    },
+  );
+
+  it("passes the same literals written as decimal text on to wsfe (not running here: 503)", async () => {
+    const response = await issue(rw, withLiteral("precioUnitario", '"1.5"'), {
+      "content-type": "application/json",
+    });
+    expect(response.statusCode).toBe(503);
+  });
+
+  it.each([
+    ["utf-16", "utf16le"],
+    ["UTF-16LE", "utf16le"],
+    ["latin1", "latin1"],
+    ["iso-8859-1", "latin1"],
+  ] as const)("answers 415 for a body declared charset=%s", async (charset, encoding) => {
+    const text = JSON.stringify({ ...valid, items: [{ ...valid.items[0], descripcion: "Ñandú" }] });
+    const response = await issue(rw, Buffer.from(text, encoding), {
+      "content-type": `application/json; charset=${charset}`,
+    });
+    expect(response.statusCode).toBe(415);
+    expect(response.json()).toEqual({
+      error: `El cuerpo de la solicitud debe estar codificado en UTF-8: Content-Type declara charset=${charset}; enviá el JSON en UTF-8 (charset=utf-8, o sin charset)`,
+      code: "UNSUPPORTED_CHARSET",
+      details: { charset },
+    });
+  });
+
   it("lists the accepted types for an unsupported cbteTipo", async () => {
     const response = await issue(rw, { ...valid, cbteTipo: 19 });
     expect(response.statusCode).toBe(400);

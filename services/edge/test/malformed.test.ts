@@ -19,6 +19,7 @@ const hostileBodies: [string, string, string | Buffer][] = [
   ["only unknown fields", "application/json", '{"zzz":1}'],
   ["deeply nested", "application/json", `${"[".repeat(5000)}${"]".repeat(5000)}`],
   ["form encoded", "application/x-www-form-urlencoded", "a=1"],
+  ["plain text", "text/plain", '{"environment":"homologacion"}'],
   ["huge", "application/json", JSON.stringify({ environment: "x".repeat(2_000_000) })],
   // {"razonSocial":"<0xFF>"}: not UTF-8, never to be read as U+FFFD
   ["not UTF-8", "application/json", Buffer.from('{"razonSocial":"\xff"}', "latin1")],
@@ -118,6 +119,26 @@ describe("every route answers hostile input with a catalogued 4xx", () => {
         expect(typeof body.error, where).toBe("string");
         expect(typeof body.code, where).toBe("string");
         expect(body.code, where).not.toBe("ROUTE_NOT_FOUND");
+      }
+    }
+  });
+
+  it("refuses on every body-taking route a number a double would round (400 naming it) and a charset other than UTF-8 (415)", async () => {
+    for (const target of targets.filter((t) => t.takesBody)) {
+      const url = target.url(validParam);
+      const where = `${target.method} ${url}`;
+      for (const literal of ["1.000000000000000000001", "1e-400", "12345678901234567890"]) {
+        const response = await send(target, url, `{"items":[{"cantidad":${literal}}]}`);
+        expect(response.statusCode, `${where} ${literal}`).toBe(400);
+        expect(response.json<ErrorBody>(), `${where} ${literal}`).toMatchObject({
+          code: "INEXACT_NUMBER",
+          details: { field: "items.0.cantidad" },
+        });
+      }
+      for (const charset of ["utf-16", "latin1"]) {
+        const response = await send(target, url, "{}", `application/json; charset=${charset}`);
+        expect(response.statusCode, `${where} ${charset}`).toBe(415);
+        expect(response.json<ErrorBody>().code, `${where} ${charset}`).toBe("UNSUPPORTED_CHARSET");
       }
     }
   });

@@ -6,6 +6,12 @@ configureZodMessages();
 export * from "./contract.js";
 export * from "./common/fields.js";
 export { documentoProblem, isValidCuit } from "./common/cuit.js";
+export {
+  AMOUNT_SIGNIFICANT_DIGITS,
+  amountAnswer,
+  exactNumber,
+  significantDigits,
+} from "./common/amount.js";
 export { numeroComprobante } from "./common/cbte-tipo.js";
 export { healthContract } from "./common/health.js";
 export {

@@ -1,7 +1,7 @@
 /**
  * The one catalogue of errors the gateway can answer. Messages are the spec's exact Spanish
  * texts (spec §5 and §7); a message that names a field, a list of accepted values or a web
- * service is produced by a builder in `builders.ts`, never concatenated in a handler.
+ * service is produced by a builder (`builders.ts`, `body.ts`), never concatenated in a handler.
  *
  * A code never changes meaning once published: clients branch on it.
  */
@@ -12,6 +12,8 @@ export type ErrorKind =
   | "invalid"
   /** the body is larger than the edge accepts (413) */
   | "too_large"
+  /** the body is in an encoding the edge does not read (415) */
+  | "unsupported_media_type"
   /** the request did not arrive complete in time (408) */
   | "request_timeout"
   /** a path segment is longer than any the API has (414) */
@@ -59,6 +61,17 @@ export const catalogue = {
   INVALID_JSON: entry("invalid", false, "El cuerpo de la solicitud no es JSON válido"),
   /** a field is missing, has the wrong type or breaks its rule; the message names it */
   INVALID_FIELD: entry("invalid", false, "Campo inválido"),
+  /**
+   * a JSON number whose decimal value no double holds (1e-400, 1.000000000000000000001):
+   * reading it would silently change an amount; the message names the field
+   */
+  INEXACT_NUMBER: entry("invalid", false, "Número que no se puede leer sin redondearlo"),
+  /** a body declared in a charset other than UTF-8 */
+  UNSUPPORTED_CHARSET: entry(
+    "unsupported_media_type",
+    false,
+    "El cuerpo de la solicitud debe estar codificado en UTF-8",
+  ),
   /** cbteTipo outside the list the called web service accepts; the message lists them */
   UNSUPPORTED_CBTE_TIPO: entry("invalid", false, "cbteTipo no soportado"),
   /** unknown parameter table in /api/wsfe/parametros/:tabla; the message lists the valid ones */

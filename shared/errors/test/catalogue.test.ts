@@ -4,6 +4,7 @@ import {
   authorityRejected,
   catalogue,
   classCWithIva,
+  inexactNumber,
   issuanceAlicuotaNotAccepted,
   totalsInvalid,
   certificateEnvironmentMismatch,
@@ -13,6 +14,7 @@ import {
   readOnlyKey,
   serviceNotDelegated,
   unsupportedCbteTipo,
+  unsupportedCharset,
 } from "../src/index.js";
 
 describe("error catalogue", () => {
@@ -92,6 +94,29 @@ describe("error catalogue", () => {
       'El campo items.0.alicuotaIva tiene una alícuota de IVA no aceptada (19). Alícuotas aceptadas: 0, 2.5, 5, 10.5, 21, 27; para ítems sin IVA, "no_gravado" o "exento"',
     );
     expect(classCWithIva("items.1.alicuotaIva", 11, "21").message).toContain("Enviá alicuotaIva 0");
+  });
+
+  it("names the field of a number a double would round, the literal shortened", () => {
+    expect(inexactNumber("items.0.cantidad", "1e-400")).toEqual({
+      code: "INEXACT_NUMBER",
+      message:
+        'El campo items.0.cantidad tiene un número (1e-400) que no se puede leer sin redondearlo: enviá hasta 15 dígitos significativos, o el valor como texto decimal ("1.5") donde el campo lo admita',
+      details: { field: "items.0.cantidad", literal: "1e-400" },
+    });
+    const long = inexactNumber("docNro", "1".repeat(5000));
+    expect(long.details).toEqual({ field: "docNro", literal: `${"1".repeat(40)}…` });
+    expect(long.message.length).toBeLessThan(300);
+    expect(catalogue.INEXACT_NUMBER.kind).toBe("invalid");
+  });
+
+  it("names the charset of a body that is not UTF-8, as the one 415 kind", () => {
+    expect(unsupportedCharset("latin1")).toEqual({
+      code: "UNSUPPORTED_CHARSET",
+      message:
+        "El cuerpo de la solicitud debe estar codificado en UTF-8: Content-Type declara charset=latin1; enviá el JSON en UTF-8 (charset=utf-8, o sin charset)",
+      details: { charset: "latin1" },
+    });
+    expect(catalogue.UNSUPPORTED_CHARSET.kind).toBe("unsupported_media_type");
   });
 
   it("quotes the authority's rejection and adds the spec's hints for 10016 and 11002", () => {

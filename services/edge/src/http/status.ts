@@ -14,6 +14,7 @@ export const statusOfKind: Record<ErrorKind, number> = {
   conflict: 409,
   too_large: 413,
   uri_too_long: 414,
+  unsupported_media_type: 415,
   rejected: 422,
   rate_limited: 429,
   headers_too_large: 431,

@@ -1,4 +1,4 @@
-import { forbiddenCharacter, invalidField, invalidJson } from "@pasarela/errors";
+import { forbiddenCharacter, invalidField } from "@pasarela/errors";
 import type { FastifyInstance } from "fastify";
 import { EdgeError } from "./edge-error.js";
 
@@ -22,7 +22,7 @@ const forbiddenIn = (text: string): number | undefined => {
 };
 
 /** Shows a key that itself holds a forbidden character without printing the character. */
-const printable = (key: string) =>
+export const printable = (key: string) =>
   key.replace(
     new RegExp(FORBIDDEN.source, "gu"),
     (c) => `\\u${c.codePointAt(0)!.toString(16).padStart(4, "0")}`,
@@ -98,29 +98,13 @@ export function badlyEncodedQueryParameter(url: string): string | undefined {
   return undefined;
 }
 
-const utf8 = new TextDecoder("utf-8", { fatal: true });
-
 /**
- * The one place every body, query string and path parameter passes before any route sees it:
- * JSON bodies must be valid UTF-8 (never silently replaced by U+FFFD), and no text may hold
- * a forbidden character; either is a 400 naming the field, before validation, services or the
- * authority.
+ * The one place every query string and path parameter, and every parsed body, passes before
+ * any route sees it: no text may hold a forbidden character; that is a 400 naming the field,
+ * before validation, services or the authority. (The body's bytes are checked by its parser:
+ * json-body.ts.)
  */
 export function registerTextGuard(app: FastifyInstance): void {
-  const parseJson = app.getDefaultJsonParser("error", "error");
-  app.removeContentTypeParser("application/json");
-  app.addContentTypeParser("application/json", { parseAs: "buffer" }, (request, body, done) => {
-    let text: string;
-    try {
-      text = utf8.decode(body as Buffer);
-    } catch {
-      done(new EdgeError(invalidJson("el cuerpo no es texto UTF-8 válido")), undefined);
-      return;
-    }
-    // fastify's own JSON parser (prototype poisoning refused), synchronous
-    void parseJson(request, text, done);
-  });
-
   app.addHook("preValidation", (request, _reply, done) => {
     const badlyEncoded = badlyEncodedQueryParameter(request.url);
     if (badlyEncoded !== undefined) {

@@ -1,6 +1,6 @@
 import { environmentSchema, representadaSchema, wsfe } from "@pasarela/contracts";
 import { z } from "zod";
-import { invalidResponse, pageQuery } from "./http-shapes.js";
+import { amountResponse, invalidResponse, pageQuery } from "./http-shapes.js";
 import type { RouteModule } from "./route-module.js";
 
 const fechaSchema = z.string().regex(/^\d{8}$/, 'debe ser una fecha AAAAMMDD (p. ej. "20261122")');
@@ -28,6 +28,15 @@ const listQuery = z
   })
   .strict();
 
+/** A page as the API answers it: `impTotal` a JSON number, as in every answer with amounts. */
+const listReply = wsfe.comprobanteList.reply.extend({
+  items: z.array(
+    wsfe.comprobanteListItemSchema.extend({
+      impTotal: amountResponse("Importe total, a dos decimales"),
+    }),
+  ),
+});
+
 /**
  * `GET /api/wsfe/comprobantes` (the dashboard's Comprobantes page): the vouchers the
  * account issued through the gateway. A read: read_only keys may list.
@@ -46,7 +55,7 @@ export const comprobantesRoutes: RouteModule = {
           tags: ["wsfe"],
           querystring: listQuery,
           response: {
-            200: wsfe.comprobanteList.reply.describe("Una página"),
+            200: listReply.describe("Una página"),
             400: invalidResponse,
           },
         },

@@ -1,4 +1,4 @@
-import { catalog } from "@pasarela/contracts";
+import { amountAnswer, catalog } from "@pasarela/contracts";
 import { z } from "zod";
 
 /**
@@ -56,5 +56,12 @@ export const pageQuery = {
     .describe(`Tamaño de página, 1 a ${PAGE_LIMIT_MAX} (${PAGE_LIMIT_DEFAULT} por omisión)`),
   cursor: catalog.cursorSchema.optional().describe("El nextCursor de la página anterior"),
 };
+
+/**
+ * An amount of an answer (`what` names it): the services keep it as exact decimal text and
+ * the answer gives it as a JSON number, the same type every route answers amounts with.
+ */
+export const amountResponse = (what: string) =>
+  amountAnswer(`${what}: número JSON con el valor decimal exacto`);
 
 export const noContentResponse = z.null().describe("Eliminado; sin cuerpo");

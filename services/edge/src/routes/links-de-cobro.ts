@@ -1,7 +1,7 @@
 import { cobros, environmentSchema, representadaSchema, wsfe } from "@pasarela/contracts";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { errorBodySchema, idParamsSchema, invalidResponse } from "./http-shapes.js";
+import { amountResponse, errorBodySchema, idParamsSchema, invalidResponse } from "./http-shapes.js";
 import type { RouteDeps, RouteModule } from "./route-module.js";
 
 const tags = ["links-de-cobro"];
@@ -9,6 +9,11 @@ const notFound = errorBodySchema.describe(
   "Link de cobro no encontrado: no existe o es de otra cuenta (misma respuesta en ambos casos)",
 );
 const unauthorized = z.object({ error: z.literal("No autorizado") });
+
+/** A link as the API answers it: `monto` a JSON number, as every answered amount. */
+const linkResponse = cobros.linkCobroSchema.extend({
+  monto: amountResponse("Importe a cobrar en pesos, a dos decimales"),
+});
 
 const createDescription = `Crea un link de pago (Checkout Pro de Mercado Pago) para un comprobante autorizado emitido por la pasarela. monto: por omisión el total del comprobante (en pesos; uno en moneda extranjera, a su cotización), nunca más que él. vencimiento: AAAA-MM-DD, por omisión 30 días.
 
@@ -104,7 +109,7 @@ export const linksDeCobroRoutes: RouteModule = {
           tags,
           body: cobros.linkCreate.request,
           response: {
-            201: cobros.linkCobroSchema.describe("Creado, estado pendiente"),
+            201: linkResponse.describe("Creado, estado pendiente"),
             400: invalidResponse.describe(
               "Campo inválido: el mensaje lo nombra (monto mayor que el total, vencimiento pasado, ...)",
             ),
@@ -133,7 +138,7 @@ export const linksDeCobroRoutes: RouteModule = {
           summary: "Un link de cobro y su estado",
           tags,
           params: idParamsSchema,
-          response: { 200: cobros.linkCobroSchema, 401: unauthorized, 404: notFound },
+          response: { 200: linkResponse, 401: unauthorized, 404: notFound },
         },
       },
       (request) => call(request, cobros.linkGet, { id: request.params.id }),
@@ -146,7 +151,7 @@ export const linksDeCobroRoutes: RouteModule = {
           tags,
           querystring: listQuery,
           response: {
-            200: z.object({ items: z.array(cobros.linkCobroSchema) }),
+            200: cobros.linkList.reply.extend({ items: z.array(linkResponse) }),
             400: invalidResponse,
             401: unauthorized,
           },

@@ -1,6 +1,7 @@
 import { catalog } from "@pasarela/contracts";
 import { z } from "zod";
 import {
+  amountResponse,
   errorBodySchema,
   idParamsSchema,
   invalidResponse,
@@ -14,6 +15,11 @@ const tags = ["productos"];
 const notFound = errorBodySchema.describe(
   "Producto no encontrado: no existe, es de otra cuenta o fue eliminado (misma respuesta en los tres casos)",
 );
+
+/** A product as the API answers it: `precioUnitario` a JSON number, as every answered amount. */
+const productoResponse = catalog.productoSchema.extend({
+  precioUnitario: amountResponse("Precio unitario sin IVA, hasta 6 decimales"),
+});
 
 const listQuery = z
   .object({
@@ -40,11 +46,11 @@ export const productosRoutes: RouteModule = {
         schema: {
           summary: "Crear un producto",
           description:
-            'precioUnitario es un decimal en texto ("1210.50", hasta 6 decimales); alicuotaIva es opcional al guardar y, si viene, una de 0, 2.5, 5, 10.5, 21, 27.',
+            'precioUnitario se envía como decimal en texto ("1210.50", hasta 6 decimales y 15 dígitos significativos) y se responde como número JSON, como todo importe; alicuotaIva es opcional al guardar y, si viene, una de 0, 2.5, 5, 10.5, 21, 27.',
           tags,
           body: catalog.productoInputSchema,
           response: {
-            201: catalog.productoSchema.describe("Producto creado"),
+            201: productoResponse.describe("Producto creado"),
             400: invalidResponse,
             403: readOnlyResponse,
           },
@@ -66,7 +72,9 @@ export const productosRoutes: RouteModule = {
           tags,
           querystring: listQuery,
           response: {
-            200: catalog.pageOf(catalog.productoSchema).describe("Una página"),
+            200: catalog.productoList.reply
+              .extend({ items: z.array(productoResponse) })
+              .describe("Una página"),
             400: invalidResponse,
           },
         },
@@ -81,7 +89,7 @@ export const productosRoutes: RouteModule = {
           summary: "Obtener un producto",
           tags,
           params: idParamsSchema,
-          response: { 200: catalog.productoSchema.describe("El producto"), 404: notFound },
+          response: { 200: productoResponse.describe("El producto"), 404: notFound },
         },
       },
       (request) => call(request, catalog.productoGet, { id: request.params.id }),
@@ -99,7 +107,7 @@ export const productosRoutes: RouteModule = {
           params: idParamsSchema,
           body: catalog.productoChangesSchema,
           response: {
-            200: catalog.productoSchema.describe("El producto"),
+            200: productoResponse.describe("El producto"),
             400: invalidResponse,
             403: readOnlyResponse,
             404: notFound,

@@ -26,9 +26,11 @@ export const comprobanteReplySchema = z.union([
       cbteDesde: z.number().int(),
       cbteHasta: z.number().int(),
       cbteFch: z.string(),
-      impTotal: z.number(),
-      impNeto: z.number(),
-      impIVA: z.number(),
+      impTotal: z
+        .number()
+        .describe("Importe total: número JSON a dos decimales, redondeado del decimal de la AFIP"),
+      impNeto: z.number().describe("Importe neto: número JSON, el decimal que informa la AFIP"),
+      impIVA: z.number().describe("Importe de IVA: número JSON, el decimal que informa la AFIP"),
       email: comprobanteEmailSchema.optional(),
     })
     .strict(),

@@ -460,7 +460,10 @@ export type FacturaIssueReply = z.output<typeof facturaIssueReplySchema>;
 /** The 200 body of `POST /api/wsfe/facturas`: the reply with amounts as JSON numbers. */
 export const facturaHttpReplySchema = z
   .object({
-    ...replyShape(z.number(), z.number()),
+    ...replyShape(
+      z.number().describe("Importe: número JSON con el valor decimal exacto, a dos decimales"),
+      z.number().describe("Número JSON con el valor decimal exacto"),
+    ),
     pdfUrl: z
       .url()
       .optional()
