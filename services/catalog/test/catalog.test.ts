@@ -19,6 +19,7 @@ describe("catalog service over the bus", () => {
         NATS_URL: infra.natsUrl,
         NATS_PREFIX: infra.prefix,
         DATABASE_URL: infra.databaseUrl,
+        CURSOR_KEY: "Y3Vyc29yLXRlc3Qta2V5LWN1cnNvci10ZXN0LWtleSE=",
       }),
       logger,
     );
