@@ -30,7 +30,7 @@ const byKind = (kind: string) => manifests.filter((m) => m.kind === kind);
 const named = (kind: string, name: string) =>
   manifests.find((m) => m.kind === kind && m.metadata.name === name);
 const SECRET_VARIABLES =
-  /^(DATABASE_URL|API_KEY_PEPPER|KEY_ENCRYPTION_KEY|NATS_PASSWORD.*|POSTGRES_PASSWORD)$/;
+  /^(DATABASE_URL|API_KEY_PEPPER|KEY_ENCRYPTION_KEY|CURSOR_KEY|NATS_PASSWORD.*|POSTGRES_PASSWORD)$/;
 
 describe("kubernetes manifests (deploy/kubernetes)", () => {
   it("are valid against the Kubernetes schemas (kubernetes-models)", async () => {
@@ -96,6 +96,10 @@ describe("kubernetes manifests (deploy/kubernetes)", () => {
     expect(secretsOf("edge")).toEqual(["NATS_PASSWORD", "DATABASE_URL"]);
     expect(secretsOf("billing")).not.toContain("KEY_ENCRYPTION_KEY");
     expect(secretsOf("ticket")).not.toContain("API_KEY_PEPPER");
+    // the services that page lists seal their cursors under one key
+    for (const service of ["billing", "catalog", "wsfe"]) {
+      expect(secretsOf(service), service).toContain("CURSOR_KEY");
+    }
   });
 
   it("runs NATS as a 3-node JetStream cluster with the generated grants", () => {
@@ -139,6 +143,7 @@ describe("docker-compose.yml", () => {
       POSTGRES_PASSWORD: "x",
       API_KEY_PEPPER: "x",
       KEY_ENCRYPTION_KEY: "x",
+      CURSOR_KEY: "x",
     };
     for (const id of Object.keys(natsGrants) as (keyof typeof natsGrants)[]) {
       env[natsPasswordVariable(id)] = "px";

@@ -32,6 +32,7 @@ describe("dashboard e-mails: billing → job.mail.mensaje → mail → SMTP", ()
       billingConfig({
         ...nats,
         DATABASE_URL: infra.databaseUrl,
+        CURSOR_KEY: "Y3Vyc29yLXRlc3Qta2V5LWN1cnNvci10ZXN0LWtleSE=",
         API_KEY_PEPPER: "test-pepper-test-pepper-test-pepper-0123",
       }),
       logger,

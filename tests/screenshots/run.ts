@@ -35,6 +35,7 @@ async function main(): Promise<void> {
     env: {
       API_KEY_PEPPER: randomBytes(32).toString("base64"),
       KEY_ENCRYPTION_KEY: randomBytes(32).toString("base64"),
+      CURSOR_KEY: randomBytes(32).toString("base64"),
       LOG_LEVEL: "warn",
       PDF_STORAGE_DIR: pdfDir,
     },

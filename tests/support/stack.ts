@@ -72,6 +72,7 @@ export async function startE2EStack(
       env: {
         API_KEY_PEPPER: randomBytes(32).toString("base64"),
         KEY_ENCRYPTION_KEY: randomBytes(32).toString("base64"),
+        CURSOR_KEY: randomBytes(32).toString("base64"),
         LOG_LEVEL: "debug",
         PDF_STORAGE_DIR: pdfDir,
         ...options.env,

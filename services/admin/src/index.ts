@@ -1,1 +1,2 @@
-export { parseFlags, runCli, type CliOutcome } from "./run.js";
+export { parseFlags, runCli, type CliOutcome, type ParsedFlags } from "./run.js";
+export { commands } from "./commands/index.js";

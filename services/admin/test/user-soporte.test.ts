@@ -21,6 +21,7 @@ describe("admin CLI: dashboard users and support tickets", () => {
       loadConfig({
         ...env,
         DATABASE_URL: infra.databaseUrl,
+        CURSOR_KEY: "Y3Vyc29yLXRlc3Qta2V5LWN1cnNvci10ZXN0LWtleSE=",
         API_KEY_PEPPER: "test-pepper-test-pepper-test-pepper-0123",
       }),
       logger,

@@ -6,6 +6,8 @@ import { PATHS, createSimulatorServer } from "./server.js";
 import type { Environment } from "./state.js";
 
 export { makeControlClient, ControlError } from "./control/client.js";
+/** the CLI's commands (`npm run sim`), for tests that run each one's --help */
+export { commands as cliCommands } from "./cli-commands.js";
 export type {
   ControlClient,
   FaultInput,

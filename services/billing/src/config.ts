@@ -1,4 +1,5 @@
 import {
+  cursorKeyConfig,
   databaseConfig,
   envInt,
   natsConfig,
@@ -11,6 +12,7 @@ export const billingConfigSchema = z.object({
   ...natsConfig,
   ...databaseConfig,
   ...telemetryConfig,
+  ...cursorKeyConfig,
   /** key of the HMAC that API-key secrets are stored under; never stored with them */
   API_KEY_PEPPER: z
     .string({ error: "is required (32+ random bytes, base64)" })

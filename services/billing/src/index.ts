@@ -1,5 +1,6 @@
 import { ensureJobStream } from "@pasarela/bus";
 import { mail } from "@pasarela/contracts";
+import { makePageCursors } from "@pasarela/sealing";
 import { startService, type RunningService } from "@pasarela/service";
 import type { Logger } from "@pasarela/telemetry";
 import type { AccountingSettings } from "./accounting/settings.js";
@@ -79,6 +80,7 @@ export async function startBilling(
           db: db!.db,
           bus,
           pepper: config.API_KEY_PEPPER,
+          cursors: makePageCursors(config.CURSOR_KEY),
           settings,
           dashboard: {
             throttle,

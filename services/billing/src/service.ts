@@ -1,6 +1,7 @@
 import { bind, type Binding, type Bus } from "@pasarela/bus";
 import { billing } from "@pasarela/contracts";
 import type { Kysely } from "@pasarela/db";
+import type { PageCursors } from "@pasarela/sealing";
 import type { AccountingSettings } from "./accounting/settings.js";
 import type { BillingDatabase } from "./db/database.js";
 import { makeAccountsRepository } from "./db/repositories/accounts.js";
@@ -54,6 +55,7 @@ export function billingBindings(deps: {
   db: Kysely<BillingDatabase>;
   bus: Bus;
   pepper: string;
+  cursors: PageCursors;
   settings: AccountingSettings;
   /** dashboard users: the login throttle, reset links, e-mail */
   dashboard: {
@@ -99,7 +101,7 @@ export function billingBindings(deps: {
     bind(billing.planList, makePlanList(db)),
     bind(billing.planAssign, makePlanAssign({ db, settings })),
     bind(billing.accountUsage, makeAccountUsage({ db, settings })),
-    bind(billing.usageList, makeUsageList(db)),
+    bind(billing.usageList, makeUsageList({ db, cursors: deps.cursors })),
     bind(billing.usageSummary, makeUsageSummary({ db, settings })),
     bind(billing.userSignup, makeUserSignup(userDeps)),
     bind(billing.userLogin, makeUserLogin(userDeps)),

@@ -18,6 +18,7 @@ describe("billing: accounts and API keys", () => {
       NATS_URL: infra.natsUrl,
       NATS_PREFIX: infra.prefix,
       DATABASE_URL: infra.databaseUrl,
+      CURSOR_KEY: "Y3Vyc29yLXRlc3Qta2V5LWN1cnNvci10ZXN0LWtleSE=",
       API_KEY_PEPPER: "test-pepper-test-pepper-test-pepper-0123",
     });
     const service = await startBilling(config, logger);

@@ -24,6 +24,7 @@ describe("billing: key verification while the database drops connections", () =>
       NATS_URL: infra.natsUrl,
       NATS_PREFIX: infra.prefix,
       DATABASE_URL: infra.databaseUrl,
+      CURSOR_KEY: "Y3Vyc29yLXRlc3Qta2V5LWN1cnNvci10ZXN0LWtleSE=",
       DATABASE_POOL_SIZE: "4",
       API_KEY_PEPPER: "test-pepper-test-pepper-test-pepper-0123",
     });

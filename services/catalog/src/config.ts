@@ -1,9 +1,17 @@
-import { databaseConfig, natsConfig, parseConfig, telemetryConfig, z } from "@pasarela/config";
+import {
+  cursorKeyConfig,
+  databaseConfig,
+  natsConfig,
+  parseConfig,
+  telemetryConfig,
+  z,
+} from "@pasarela/config";
 
 export const catalogConfigSchema = z.object({
   ...natsConfig,
   ...databaseConfig,
   ...telemetryConfig,
+  ...cursorKeyConfig,
 });
 
 export type CatalogConfig = z.output<typeof catalogConfigSchema>;

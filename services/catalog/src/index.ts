@@ -1,3 +1,4 @@
+import { makePageCursors } from "@pasarela/sealing";
 import { startService, type RunningService } from "@pasarela/service";
 import type { Logger } from "@pasarela/telemetry";
 import type { CatalogConfig } from "./config.js";
@@ -18,6 +19,9 @@ export async function startCatalog(
     settings: config,
     database: { schema, migrations },
     ...(logger ? { logger } : {}),
-    start: ({ db }) => Promise.resolve({ bindings: catalogBindings({ db: db!.db }) }),
+    start: ({ db }) =>
+      Promise.resolve({
+        bindings: catalogBindings({ db: db!.db, cursors: makePageCursors(config.CURSOR_KEY) }),
+      }),
   });
 }

@@ -59,6 +59,7 @@ export async function startBillingEdge(options: {
         NATS_URL: infra.natsUrl,
         NATS_PREFIX: infra.prefix,
         DATABASE_URL: infra.databaseUrl,
+        CURSOR_KEY: "Y3Vyc29yLXRlc3Qta2V5LWN1cnNvci10ZXN0LWtleSE=",
         API_KEY_PEPPER: options.pepper,
       }),
       options.billingLogger ?? options.logger,

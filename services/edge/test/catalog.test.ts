@@ -51,6 +51,7 @@ describe("edge: /api/clientes and /api/productos", () => {
       NATS_URL: infra.natsUrl,
       NATS_PREFIX: infra.prefix,
       DATABASE_URL: infra.databaseUrl,
+      CURSOR_KEY: "Y3Vyc29yLXRlc3Qta2V5LWN1cnNvci10ZXN0LWtleSE=",
     };
     const billingService = await startBilling(
       loadBillingConfig({ ...common, API_KEY_PEPPER: "catalog-test-pepper-catalog-test-pepper" }),

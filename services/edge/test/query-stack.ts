@@ -119,6 +119,7 @@ export async function startQueryStack(
     NATS_PREFIX: infra.prefix,
     DATABASE_URL: infra.databaseUrl,
     LOG_LEVEL: "silent",
+    CURSOR_KEY: randomBytes(32).toString("base64"),
   };
   const timeout = String(options.authorityTimeoutMs ?? 2_000);
   const billingService = await startBilling(

@@ -1,5 +1,6 @@
 import {
   authorityConfig,
+  cursorKeyConfig,
   databaseConfig,
   natsConfig,
   parseConfig,
@@ -11,6 +12,7 @@ const wsfeConfigSchema = z.object({
   ...natsConfig,
   ...databaseConfig,
   ...telemetryConfig,
+  ...cursorKeyConfig,
   WSFE_URL_HOMOLOGACION: authorityConfig.WSFE_URL_HOMOLOGACION,
   WSFE_URL_PRODUCCION: authorityConfig.WSFE_URL_PRODUCCION,
   AUTHORITY_TIMEOUT_MS: authorityConfig.AUTHORITY_TIMEOUT_MS,

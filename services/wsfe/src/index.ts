@@ -8,6 +8,7 @@ import {
 } from "@pasarela/authority";
 import { ensureJobStream } from "@pasarela/bus";
 import { mail } from "@pasarela/contracts";
+import { makePageCursors } from "@pasarela/sealing";
 import { startService, type RunningService } from "@pasarela/service";
 import type { Logger } from "@pasarela/telemetry";
 import { makeWsfeAdapter } from "./adapters/wsfe.js";
@@ -120,6 +121,7 @@ export async function startWsfe(
           emails,
           comprobantes,
           listado: makeComprobantesListadoRepository(db!.db),
+          cursors: makePageCursors(config.CURSOR_KEY),
           bus,
           wsfe,
           issuer,

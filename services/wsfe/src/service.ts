@@ -1,5 +1,6 @@
 import { bind, type Binding, type Bus } from "@pasarela/bus";
 import { wsfe } from "@pasarela/contracts";
+import type { PageCursors } from "@pasarela/sealing";
 import type { WsfeAdapter } from "./adapters/wsfe.js";
 import type { ComprobantesEmailRepository } from "./db/repositories/comprobantes-email.js";
 import type { ComprobantesListadoRepository } from "./db/repositories/comprobantes-listado.js";
@@ -22,6 +23,7 @@ export function wsfeBindings(deps: {
   emails: ComprobantesEmailRepository;
   comprobantes: ComprobantesRepository;
   listado: ComprobantesListadoRepository;
+  cursors: PageCursors;
   bus: Bus;
   wsfe: WsfeAdapter;
   issuer: Issuer;
@@ -38,7 +40,10 @@ export function wsfeBindings(deps: {
     ),
     bind(wsfe.parametrosGet, makeParametrosGet({ wsfe: deps.wsfe })),
     bind(wsfe.emitidoGet, makeEmitidoGet({ comprobantes: deps.comprobantes })),
-    bind(wsfe.comprobanteList, makeComprobanteList({ listado: deps.listado })),
+    bind(
+      wsfe.comprobanteList,
+      makeComprobanteList({ listado: deps.listado, cursors: deps.cursors }),
+    ),
     bind(
       wsfe.facturaIssue,
       makeFacturaIssue({ issuer: deps.issuer, bus: deps.bus, wsfe: deps.wsfe }),

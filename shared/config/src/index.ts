@@ -172,3 +172,16 @@ export const keyEncryptionConfig = {
       message: "must be exactly 32 bytes encoded in base64 (openssl rand -base64 32)",
     }),
 };
+
+/**
+ * The AES-256-GCM key sealing list cursors, shared by every instance of the services that
+ * page lists (a cursor from one instance opens on another). Changing it only invalidates
+ * cursors already handed out: clients start their list again.
+ */
+export const cursorKeyConfig = {
+  CURSOR_KEY: z
+    .string({ error: "is required (32 random bytes, base64)" })
+    .refine((value) => Buffer.from(value, "base64").length === 32, {
+      message: "must be exactly 32 bytes encoded in base64 (openssl rand -base64 32)",
+    }),
+};

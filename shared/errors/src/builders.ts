@@ -60,6 +60,17 @@ export function invalidField(field: string, problem: string): AppError {
   };
 }
 
+/**
+ * A list's `cursor` that does not continue this list for this account with these filters:
+ * foreign, altered, malformed or never issued, all answered alike so none can be told apart.
+ */
+export function invalidCursor(): AppError {
+  return invalidField(
+    "cursor",
+    "no continúa esta lista: pasá el nextCursor de la página anterior, con los mismos filtros",
+  );
+}
+
 export function unsupportedCbteTipo(cbteTipo: unknown, accepted: readonly number[]): AppError {
   return {
     code: "UNSUPPORTED_CBTE_TIPO",

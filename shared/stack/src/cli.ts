@@ -30,17 +30,25 @@ function say(message: string): void {
   process.stdout.write(`[stack] ${message}\n`);
 }
 
-/** Local secrets are generated once and kept under .data/ so restarts keep keys valid. */
+const LOCAL_SECRETS = ["API_KEY_PEPPER", "KEY_ENCRYPTION_KEY", "CURSOR_KEY"] as const;
+
+/**
+ * Local secrets are generated once and kept under .data/ so restarts keep keys valid; one
+ * added since the file was written is generated beside the kept ones.
+ */
 function localSecrets(): Record<string, string> {
   const file = join(dataDir, "local-secrets.json");
-  if (existsSync(file)) return JSON.parse(readFileSync(file, "utf8")) as Record<string, string>;
-  mkdirSync(dataDir, { recursive: true });
-  const secrets = {
-    API_KEY_PEPPER: randomBytes(32).toString("base64"),
-    KEY_ENCRYPTION_KEY: randomBytes(32).toString("base64"),
-  };
-  writeFileSync(file, JSON.stringify(secrets, null, 2), { mode: 0o600 });
-  return secrets;
+  const kept = existsSync(file)
+    ? (JSON.parse(readFileSync(file, "utf8")) as Record<string, string>)
+    : {};
+  const secrets = Object.fromEntries(
+    LOCAL_SECRETS.map((name) => [name, kept[name] ?? randomBytes(32).toString("base64")]),
+  );
+  if (LOCAL_SECRETS.some((name) => kept[name] === undefined)) {
+    mkdirSync(dataDir, { recursive: true });
+    writeFileSync(file, JSON.stringify({ ...kept, ...secrets }, null, 2), { mode: 0o600 });
+  }
+  return { ...kept, ...secrets };
 }
 
 /** One NATS password per identity (deploy/nats), generated once and kept under .data/. */

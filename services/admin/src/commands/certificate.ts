@@ -1,17 +1,28 @@
 import { ticket } from "@pasarela/contracts";
 import { ok } from "@pasarela/errors";
 import { z } from "zod";
-import { defineCommand } from "../command.js";
+import { defineCommand, flag } from "../command.js";
 import { readFlagText as readText } from "../files.js";
 
 export const certificateCommands = [
   defineCommand({
     resource: "certificate",
     verb: "upload",
-    usage: "certificate upload --representada <id> --cert <file.pem> [--key <file.key>]",
-    flags: z
-      .object({ representada: z.string(), cert: z.string(), key: z.string().optional() })
-      .strict(),
+    summary:
+      'Guarda el certificado de una representada. Responde {"representadaId","status","notAfter"}; un CSR, un certificado de otra clave o uno vencido se rechazan.',
+    flags: {
+      representada: flag(z.string(), "el representadaId de representada create", "<id>"),
+      cert: flag(
+        z.string(),
+        "archivo PEM con el certificado que emitió la autoridad",
+        "<file.pem>",
+      ),
+      key: flag(
+        z.string().optional(),
+        "archivo PEM con la clave privada, para un certificado generado fuera de la pasarela",
+        "<file.key>",
+      ),
+    },
     run: async (bus, flags) => {
       const certificate = await readText("cert", flags.cert);
       if (!certificate.ok) return certificate;

@@ -3,11 +3,15 @@ import { join } from "node:path";
 import { invalidField, fail, ok } from "@pasarela/errors";
 import { simpleParser, type AddressObject } from "mailparser";
 import { z } from "zod";
-import { defineLocalCommand } from "../command.js";
+import { defineLocalCommand, flag } from "../command.js";
 
 /** Where `npm start`'s SMTP sink keeps messages, relative to the repository root. */
 const DEFAULT_DIR = ".data/mail";
-const dirFlag = z.string().min(1).default(DEFAULT_DIR);
+const dirFlag = flag(
+  z.string().min(1).default(DEFAULT_DIR),
+  "la carpeta del buzón local (con npm run, relativa a la raíz del repositorio)",
+  "<folder>",
+);
 
 interface SinkEntry {
   id: string;
@@ -44,10 +48,16 @@ export const mailCommands = [
   defineLocalCommand({
     resource: "mail",
     verb: "list",
-    usage: "mail list [--dir <folder>] [--limit <n>]",
-    flags: z
-      .object({ dir: dirFlag, limit: z.coerce.number().int().min(1).max(1000).default(20) })
-      .strict(),
+    summary:
+      'Lista los e-mails que guardó el buzón local de npm start, el más nuevo primero. Responde {"messages":[{"id","receivedAt","to","subject","attachments"}]}.',
+    flags: {
+      dir: dirFlag,
+      limit: flag(
+        z.coerce.number().int().min(1).max(1000).default(20),
+        "cuántos mensajes, de 1 a 1000",
+        "<n>",
+      ),
+    },
     run: async (flags) => {
       const all = await entries(flags.dir);
       return ok({
@@ -64,12 +74,25 @@ export const mailCommands = [
   defineLocalCommand({
     resource: "mail",
     verb: "open",
-    usage: "mail open --id <id>|latest [--dir <folder>]",
-    flags: z.object({ id: z.string().min(1), dir: dirFlag }).strict(),
+    summary:
+      "Muestra un e-mail del buzón local: from, replyTo, to, cc, subject, text, adjuntos y el archivo .eml.",
+    flags: {
+      id: flag(z.string().min(1), "el id de mail list, o latest para el más nuevo", "<id>|latest"),
+      dir: dirFlag,
+    },
     run: async (flags) => {
       const all = await entries(flags.dir);
       const entry = flags.id === "latest" ? all[0] : all.find((e) => e.id === flags.id);
-      if (!entry) return fail(invalidField("id", `no hay un mensaje ${flags.id} en ${flags.dir}`));
+      if (!entry) {
+        return fail(
+          invalidField(
+            "--id",
+            flags.id === "latest"
+              ? `latest no encuentra mensajes: ${flags.dir} está vacío (todavía no se envió ningún e-mail)`
+              : `(${flags.id}) no nombra un mensaje de ${flags.dir}: mail list muestra los que hay`,
+          ),
+        );
+      }
       const parsed = await simpleParser(await readFile(entry.file));
       return ok({
         id: entry.id,

@@ -1,22 +1,35 @@
 import { billing } from "@pasarela/contracts";
 import { z } from "zod";
-import { defineCommand } from "../command.js";
+import { defineCommand, flag } from "../command.js";
+
+const account = flag(z.string(), "la cuenta", "<accountId>");
 
 /** Plans and their assignment to accounts, and what an account used this period. */
 export const planCommands = [
   defineCommand({
     resource: "plan",
     verb: "create",
-    usage: `plan create --name <name> --facturas <n> --padrones <n> [--periodo ${Object.keys(billing.PERIODOS).join("|")}] [--rechazos-por-hora <n>]`,
-    flags: z
-      .object({
-        name: z.string(),
-        facturas: z.coerce.number().int(),
-        padrones: z.coerce.number().int(),
-        periodo: billing.periodoSchema.default("mensual"),
-        "rechazos-por-hora": z.coerce.number().int().optional(),
-      })
-      .strict(),
+    summary:
+      'Crea un plan. Responde {"name","facturas","padrones","periodo","rejectionCapPerHour"}.',
+    flags: {
+      name: flag(z.string(), "el nombre del plan, único"),
+      facturas: flag(
+        z.coerce.number().int(),
+        "cuántos comprobantes de producción permite por período",
+        "<n>",
+      ),
+      padrones: flag(
+        z.coerce.number().int(),
+        "cuántas consultas al padrón de producción permite por período",
+        "<n>",
+      ),
+      periodo: flag(billing.periodoSchema.default("mensual"), "cada cuánto se renueva la cuota"),
+      "rechazos-por-hora": flag(
+        z.coerce.number().int().optional(),
+        "cuántas emisiones rechazadas por hora antes de responder 429 (50 si no se da)",
+        "<n>",
+      ),
+    },
     run: (bus, flags) =>
       bus.request(billing.planCreate, {
         name: flags.name,
@@ -31,23 +44,25 @@ export const planCommands = [
   defineCommand({
     resource: "plan",
     verb: "list",
-    usage: "plan list",
-    flags: z.object({}).strict(),
+    summary: 'Lista los planes, el inicial entre ellos. Responde {"plans":[...]}.',
+    flags: {},
     run: (bus) => bus.request(billing.planList, {}),
   }),
   defineCommand({
     resource: "account",
     verb: "plan",
-    usage: "account plan --account <accountId> --plan <name>",
-    flags: z.object({ account: z.string(), plan: z.string() }).strict(),
+    summary:
+      'Asigna un plan a una cuenta; rige en el acto y el período conserva su inicio. Responde {"accountId","plan":{...}}.',
+    flags: { account, plan: flag(z.string(), "el nombre del plan", "<name>") },
     run: (bus, flags) =>
       bus.request(billing.planAssign, { accountId: flags.account, plan: flags.plan }),
   }),
   defineCommand({
     resource: "account",
     verb: "usage",
-    usage: "account usage --account <accountId>",
-    flags: z.object({ account: z.string() }).strict(),
+    summary:
+      'Lo que una cuenta usó en este período. Responde {"plan","periodStart","periodEnd","facturas":{"quota","used","left"},"padrones":{...}}.',
+    flags: { account },
     run: (bus, flags) => bus.request(billing.accountUsage, { accountId: flags.account }),
   }),
 ];

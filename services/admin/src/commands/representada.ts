@@ -1,25 +1,35 @@
 import { environmentSchema, ticket } from "@pasarela/contracts";
 import { appError, fail, ok } from "@pasarela/errors";
 import { z } from "zod";
-import { defineCommand } from "../command.js";
+import { defineCommand, flag } from "../command.js";
 import { readFlagFile } from "../files.js";
 
 export const representadaCommands = [
   defineCommand({
     resource: "representada",
     verb: "create",
-    usage:
-      "representada create --account <accountId> --cuit <cuit> --environment homologacion|produccion [--alias <cn>] [--pto-vta <n>] [--organization <razón social>]",
-    flags: z
-      .object({
-        account: z.string(),
-        cuit: z.string(),
-        environment: environmentSchema,
-        alias: z.string().optional(),
-        "pto-vta": z.coerce.number().int().optional(),
-        organization: z.string().optional(),
-      })
-      .strict(),
+    summary:
+      'Registra una representada (un CUIT en un entorno) y genera su clave. Responde {"representadaId","cuit","environment","alias","csr"}: el CSR va a la autoridad, la clave privada queda cifrada en la pasarela.',
+    flags: {
+      account: flag(z.string(), "la cuenta", "<accountId>"),
+      cuit: flag(z.string(), "el CUIT representado, 11 dígitos sin guiones", "<cuit>"),
+      environment: flag(environmentSchema, "el entorno de la autoridad"),
+      alias: flag(
+        z.string().optional(),
+        "el nombre (CN) del certificado, el alias con que se delega en la autoridad",
+        "<cn>",
+      ),
+      "pto-vta": flag(
+        z.coerce.number().int().optional(),
+        "el punto de venta que se usa cuando un pedido no lo indica",
+        "<n>",
+      ),
+      organization: flag(
+        z.string().optional(),
+        "la razón social que lleva el CSR (O=)",
+        "<razón social>",
+      ),
+    },
     // the reply is already the printed shape: representadaId, cuit, environment, alias, csr
     run: (bus, flags) =>
       bus.request(ticket.representadaCreate, {
@@ -36,14 +46,16 @@ export const representadaCommands = [
   defineCommand({
     resource: "representada",
     verb: "list",
-    usage: "representada list --account <accountId>",
-    flags: z.object({ account: z.string() }).strict(),
+    summary:
+      'Lista las representadas de una cuenta con el estado de su certificado. Responde {"representadas":[...]}.',
+    flags: { account: flag(z.string(), "la cuenta", "<accountId>") },
     run: (bus, flags) => bus.request(ticket.representadaList, { accountId: flags.account }),
   }),
 ];
 
 /** `-` clears a field of the profile; any other value sets it. */
 const CLEAR = "-";
+const profileText = z.string().optional();
 const field = (value: string | undefined) =>
   value === undefined ? undefined : value === CLEAR ? null : value;
 
@@ -56,20 +68,22 @@ const LOGO_TYPES: Record<string, "image/png" | "image/jpeg"> = {
 export const representadaProfileCommand = defineCommand({
   resource: "representada",
   verb: "profile",
-  usage:
-    "representada profile --representada <id> [--razon-social <texto>] [--domicilio <texto>] [--condicion-iva <texto>] [--iibb <texto>] [--inicio-actividades AAAAMMDD] [--logo <archivo.png|.jpg>] [--email <e-mail>] (- borra un dato)",
-  flags: z
-    .object({
-      representada: z.string(),
-      "razon-social": z.string().optional(),
-      domicilio: z.string().optional(),
-      "condicion-iva": z.string().optional(),
-      iibb: z.string().optional(),
-      "inicio-actividades": z.string().optional(),
-      logo: z.string().optional(),
-      email: z.string().optional(),
-    })
-    .strict(),
+  summary:
+    'Cambia el perfil de emisor que muestran los comprobantes impresos: solo las opciones dadas, y "-" borra un dato. Responde {"representadaId","cuit","environment","perfil"}.',
+  flags: {
+    representada: flag(z.string(), "el representadaId", "<id>"),
+    "razon-social": flag(profileText, "la razón social impresa", "<texto>"),
+    domicilio: flag(profileText, "el domicilio comercial", "<texto>"),
+    "condicion-iva": flag(profileText, "la condición frente al IVA impresa", "<texto>"),
+    iibb: flag(profileText, "el número de ingresos brutos", "<texto>"),
+    "inicio-actividades": flag(profileText, "la fecha de inicio de actividades", "AAAAMMDD"),
+    logo: flag(
+      profileText,
+      "un PNG o JPEG de hasta 200 KB, impreso en el encabezado",
+      "<archivo.png|.jpg>",
+    ),
+    email: flag(profileText, "el e-mail de la representada", "<e-mail>"),
+  },
   run: async (bus, flags) => {
     let logo: ticket.Logo | null | undefined;
     if (flags.logo === CLEAR) logo = null;

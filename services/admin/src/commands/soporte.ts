@@ -1,36 +1,42 @@
 import { billing } from "@pasarela/contracts";
 import { z } from "zod";
-import { defineCommand } from "../command.js";
+import { defineCommand, flag } from "../command.js";
+
+const id = flag(z.string(), "el id del ticket (soporte list)", "<ticketId>");
 
 /** Support tickets: the operator's queue, answers (e-mailed to the author) and closing. */
 export const soporteCommands = [
   defineCommand({
     resource: "soporte",
     verb: "list",
-    usage: "soporte list [--all true] (sin --all, solo los abiertos y respondidos)",
-    flags: z.object({ all: z.enum(["true", "false"]).default("false") }).strict(),
+    summary:
+      'Los tickets de soporte abiertos y respondidos de todas las cuentas, el que más espera primero. Responde {"tickets":[...]}.',
+    flags: {
+      all: flag(z.enum(["true", "false"]).default("false"), "true agrega los cerrados"),
+    },
     run: (bus, flags) => bus.request(billing.soporteOperadorList, { todos: flags.all === "true" }),
   }),
   defineCommand({
     resource: "soporte",
     verb: "show",
-    usage: "soporte show --id <ticketId>",
-    flags: z.object({ id: z.string() }).strict(),
+    summary: "Un ticket de soporte con sus mensajes.",
+    flags: { id },
     run: (bus, flags) => bus.request(billing.soporteOperadorGet, { id: flags.id }),
   }),
   defineCommand({
     resource: "soporte",
     verb: "reply",
-    usage: "soporte reply --id <ticketId> --mensaje <texto> (se envía por e-mail a quien lo abrió)",
-    flags: z.object({ id: z.string(), mensaje: z.string() }).strict(),
+    summary:
+      "Responde un ticket: queda respondido y la respuesta se envía por e-mail a quien lo abrió.",
+    flags: { id, mensaje: flag(z.string(), "el texto de la respuesta", "<texto>") },
     run: (bus, flags) =>
       bus.request(billing.soporteOperadorReply, { id: flags.id, mensaje: flags.mensaje }),
   }),
   defineCommand({
     resource: "soporte",
     verb: "close",
-    usage: "soporte close --id <ticketId>",
-    flags: z.object({ id: z.string() }).strict(),
+    summary: "Cierra un ticket de soporte.",
+    flags: { id },
     run: (bus, flags) => bus.request(billing.soporteClose, { id: flags.id }),
   }),
 ];

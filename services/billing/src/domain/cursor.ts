@@ -4,13 +4,13 @@ export interface UsageCursor {
   id: string;
 }
 
-export const encodeCursor = (c: UsageCursor): string =>
-  Buffer.from(JSON.stringify([c.at, c.id])).toString("base64url");
+/** The position as the page cursor holds it. */
+export const usagePositionText = (c: UsageCursor): string => JSON.stringify([c.at, c.id]);
 
-/** The position, or undefined for anything this service did not write. */
-export function decodeCursor(text: string): UsageCursor | undefined {
+/** The position, or undefined for text this service did not write. */
+export function parseUsagePosition(text: string): UsageCursor | undefined {
   try {
-    const value: unknown = JSON.parse(Buffer.from(text, "base64url").toString("utf8"));
+    const value: unknown = JSON.parse(text);
     if (
       Array.isArray(value) &&
       value.length === 2 &&
@@ -22,7 +22,7 @@ export function decodeCursor(text: string): UsageCursor | undefined {
       return { at: value[0], id: value[1] };
     }
   } catch {
-    // not base64url JSON
+    // not JSON
   }
   return undefined;
 }

@@ -1,11 +1,12 @@
 import type { Handler } from "@pasarela/bus";
-import type { billing } from "@pasarela/contracts";
-import { appError, fail, invalidField, ok } from "@pasarela/errors";
+import { billing } from "@pasarela/contracts";
+import { appError, fail, invalidCursor, ok } from "@pasarela/errors";
+import type { PageCursors } from "@pasarela/sealing";
 import type { Kysely } from "kysely";
 import type { AccountingSettings } from "../accounting/settings.js";
 import type { BillingDatabase } from "../db/database.js";
 import { makeUsageRepository, type UsageRow } from "../db/repositories/usage.js";
-import { decodeCursor, encodeCursor } from "../domain/cursor.js";
+import { parseUsagePosition, usagePositionText } from "../domain/cursor.js";
 import { accountUsage } from "./plans.js";
 
 const recordOf = (row: UsageRow): billing.UsageRecord => ({
@@ -22,15 +23,22 @@ const recordOf = (row: UsageRow): billing.UsageRecord => ({
   quotaConsumed: row.quota_consumed,
 });
 
-/** `billing.usage.list`: only ever the calling account's history. */
-export function makeUsageList(db: Kysely<BillingDatabase>): Handler<typeof billing.usageList> {
-  const usage = makeUsageRepository(db);
+/**
+ * `billing.usage.list`: only ever the calling account's history. The cursor holds the last
+ * row's position, sealed to the account, this list and its filters.
+ */
+export function makeUsageList(deps: {
+  db: Kysely<BillingDatabase>;
+  cursors: PageCursors;
+}): Handler<typeof billing.usageList> {
+  const usage = makeUsageRepository(deps.db);
   return async (request, ctx) => {
     if (!ctx.accountId) return fail(appError("UNAUTHORIZED"));
-    const cursor = request.cursor === undefined ? undefined : decodeCursor(request.cursor);
-    if (request.cursor !== undefined && !cursor) {
-      return fail(invalidField("cursor", "no es un nextCursor de esta lista"));
-    }
+    const { cursor: given, limit: _limit, ...filters } = request;
+    const scope = { list: billing.usageList.subject, accountId: ctx.accountId, filters };
+    const opened = given === undefined ? undefined : deps.cursors.read(scope, given);
+    const cursor = opened === undefined ? undefined : parseUsagePosition(opened);
+    if (given !== undefined && !cursor) return fail(invalidCursor());
     const rows = await usage.list(
       ctx.accountId,
       {
@@ -49,7 +57,7 @@ export function makeUsageList(db: Kysely<BillingDatabase>): Handler<typeof billi
       items: page.map(recordOf),
       nextCursor:
         rows.length > request.limit && last
-          ? encodeCursor({ at: last.at.toISOString(), id: last.id })
+          ? deps.cursors.issue(scope, usagePositionText({ at: last.at.toISOString(), id: last.id }))
           : null,
     });
   };

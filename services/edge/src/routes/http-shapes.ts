@@ -54,7 +54,11 @@ export const pageQuery = {
     .max(PAGE_LIMIT_MAX, `debe estar entre 1 y ${PAGE_LIMIT_MAX}`)
     .default(PAGE_LIMIT_DEFAULT)
     .describe(`Tamaño de página, 1 a ${PAGE_LIMIT_MAX} (${PAGE_LIMIT_DEFAULT} por omisión)`),
-  cursor: catalog.cursorSchema.optional().describe("El nextCursor de la página anterior"),
+  cursor: catalog.cursorSchema
+    .optional()
+    .describe(
+      "El nextCursor de la página anterior, con los mismos filtros; uno de otra cuenta, de otra lista o de otros filtros, o alterado, responde 400",
+    ),
 };
 
 /**

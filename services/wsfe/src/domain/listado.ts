@@ -9,14 +9,14 @@ export interface ListadoPosition {
   readonly id: string;
 }
 
-/** The opaque `nextCursor`: base64url of `<created_at>|<id>`. */
-export function encodeListadoCursor(position: ListadoPosition): string {
-  return Buffer.from(`${position.createdAt}|${position.id}`, "utf8").toString("base64url");
+/** The position as the page cursor holds it: `<created_at>|<id>`. */
+export function listadoPositionText(position: ListadoPosition): string {
+  return `${position.createdAt}|${position.id}`;
 }
 
-/** The position a cursor names; undefined for one this service did not write. */
-export function decodeListadoCursor(cursor: string): ListadoPosition | undefined {
-  const [createdAt, id, ...rest] = Buffer.from(cursor, "base64url").toString("utf8").split("|");
+/** The position a cursor held; undefined for text this service did not write. */
+export function parseListadoPosition(text: string): ListadoPosition | undefined {
+  const [createdAt, id, ...rest] = text.split("|");
   if (rest.length > 0 || !createdAt || !id || !TIMESTAMP.test(createdAt) || !UUID.test(id)) {
     return undefined;
   }

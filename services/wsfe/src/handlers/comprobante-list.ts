@@ -1,11 +1,12 @@
 import type { Handler } from "@pasarela/bus";
-import type { wsfe } from "@pasarela/contracts";
-import { fail, invalidField, ok } from "@pasarela/errors";
+import { wsfe } from "@pasarela/contracts";
+import { fail, invalidCursor, ok } from "@pasarela/errors";
+import type { PageCursors } from "@pasarela/sealing";
 import type {
   ComprobantesListadoRepository,
   ListadoRow,
 } from "../db/repositories/comprobantes-listado.js";
-import { decodeListadoCursor, encodeListadoCursor, listadoState } from "../domain/listado.js";
+import { listadoPositionText, listadoState, parseListadoPosition } from "../domain/listado.js";
 
 const EMAIL_STATUSES = new Set(["pending", "sent", "failed"]);
 
@@ -37,18 +38,25 @@ function itemOf(row: ListadoRow): wsfe.ComprobanteListItem {
   };
 }
 
-/** `wsfe.comprobante.list`: the account's vouchers, newest first, one more row read to know if a page follows. */
+/**
+ * `wsfe.comprobante.list`: the account's vouchers, newest first, one more row read to know if
+ * a page follows. The cursor holds the last row's position, sealed to the account, this list
+ * and its filters.
+ */
 export function makeComprobanteList(deps: {
   listado: ComprobantesListadoRepository;
+  cursors: PageCursors;
 }): Handler<typeof wsfe.comprobanteList> {
   return async ({ limit, cursor, representada, ...filters }, ctx) => {
     if (!ctx.accountId) return ok({ items: [], nextCursor: null });
-    const after = cursor === undefined ? undefined : decodeListadoCursor(cursor);
-    if (cursor !== undefined && !after) {
-      return fail(
-        invalidField("cursor", "no es un cursor de esta API: usá el nextCursor recibido"),
-      );
-    }
+    const scope = {
+      list: wsfe.comprobanteList.subject,
+      accountId: ctx.accountId,
+      filters: { ...filters, representada },
+    };
+    const opened = cursor === undefined ? undefined : deps.cursors.read(scope, cursor);
+    const after = opened === undefined ? undefined : parseListadoPosition(opened);
+    if (cursor !== undefined && !after) return fail(invalidCursor());
     const rows = await deps.listado.list({
       ...filters,
       cuit: representada,
@@ -62,7 +70,10 @@ export function makeComprobanteList(deps: {
       items: page.map(itemOf),
       nextCursor:
         rows.length > limit && last
-          ? encodeListadoCursor({ createdAt: last.created_at_key, id: last.id })
+          ? deps.cursors.issue(
+              scope,
+              listadoPositionText({ createdAt: last.created_at_key, id: last.id }),
+            )
           : null,
     });
   };

@@ -129,7 +129,7 @@ export const limitSchema = z
   .min(1, `debe estar entre 1 y ${PAGE_LIMIT_MAX}`)
   .max(PAGE_LIMIT_MAX, `debe estar entre 1 y ${PAGE_LIMIT_MAX}`)
   .default(PAGE_LIMIT_DEFAULT);
-/** Opaque: the `nextCursor` of the previous page. */
+/** Opaque: the `nextCursor` of the previous page, valid only for its account, list and filters. */
 export const cursorSchema = z.string().min(1).max(200);
 export const searchSchema = z
   .string()

@@ -75,7 +75,7 @@ export function makeClientesRepository(db: Kysely<CatalogDatabase>) {
 
     /**
      * One page in insertion order, and the id to continue after (null on the last); undefined
-     * when `after` names no record of this account (forged, or another account's cursor). A
+     * when `after` names no record of this account. A
      * deleted record still anchors the page after it.
      */
     async list(
