@@ -45,7 +45,10 @@ interface Parameter {
 }
 interface Operation {
   parameters?: Parameter[];
-  requestBody?: { required?: boolean; content?: Record<string, { schema?: Schema }> };
+  requestBody?: {
+    required?: boolean;
+    content?: Record<string, { schema?: Schema; examples?: Record<string, { value: unknown }> }>;
+  };
   security?: unknown[];
 }
 interface Document {
@@ -98,6 +101,7 @@ describe("the OpenAPI document states every field a write operation requires", (
   let dir: Scratch;
   let account: Account;
   let issuer: Registered;
+  let document: Document;
 
   beforeAll(async () => {
     stack = await startE2EStack({ env: { LOG_LEVEL: "info" } });
@@ -121,6 +125,7 @@ describe("the OpenAPI document states every field a write operation requires", (
     ] as const) {
       await simDelegate(stack, "homologacion", { cuit: issuer.cuit, alias: issuer.alias, service });
     }
+    document = (await (await fetch(`${stack.edgeUrl}/docs/json`)).json()) as Document;
   });
 
   afterAll(async () => {
@@ -129,7 +134,6 @@ describe("the OpenAPI document states every field a write operation requires", (
   });
 
   it("the minimal body each write operation's schema describes is never refused for its shape", async () => {
-    const document = (await (await fetch(`${stack.edgeUrl}/docs/json`)).json()) as Document;
     expect(document.openapi).toBe("3.1.0");
     const operations = Object.entries(document.paths).flatMap(([path, methods]) =>
       WRITE_METHODS.filter((method) => methods[method] !== undefined).map((method) => ({
@@ -222,5 +226,55 @@ describe("the OpenAPI document states every field a write operation requires", (
     expect(sent.length + Object.keys(NOT_SENT).length).toBe(operations.length);
     // the bodies reached the services' own rules, not only the edge's
     expect(sent.filter((s) => s.status < 300).length).toBeGreaterThan(operations.length / 3);
+  });
+
+  it("every request example of the document is a body its own schema takes", () => {
+    let examples = 0;
+    for (const [path, methods] of Object.entries(document.paths)) {
+      for (const [method, operation] of Object.entries(methods)) {
+        const media = operation.requestBody?.content?.["application/json"];
+        if (media?.schema === undefined) continue;
+        for (const [name, example] of Object.entries(media.examples ?? {})) {
+          examples++;
+          const valid = check(media.schema, example.value);
+          expect(valid.valid, `${method} ${path} example ${name}: ${valid.errors}`).toBe(true);
+        }
+      }
+    }
+    expect(examples).toBeGreaterThan(0);
+  });
+
+  it("states the service dates concepto 2 requires, as the server demands them", async () => {
+    const media =
+      document.paths["/api/wsfe/facturas"]?.post?.requestBody?.content?.["application/json"];
+    const schema = media?.schema;
+    if (schema === undefined) throw new Error("POST /api/wsfe/facturas has no JSON body");
+    // a Factura B to an unidentified final consumer: no receiver rule answers before the dates
+    const body = minimalValue(schema, {
+      representada: issuer.cuit,
+      concepto: 2,
+      cbteTipo: 6,
+      docTipo: 99,
+      docNro: "0",
+      condicionIvaReceptorId: 5,
+    }) as Record<string, unknown>;
+    expect(Object.keys(body)).toEqual(
+      expect.arrayContaining(["fchServDesde", "fchServHasta", "fchVtoPago"]),
+    );
+    const post = async (sent: unknown) => {
+      const response = await fetch(`${stack.edgeUrl}/api/wsfe/facturas`, {
+        method: "POST",
+        headers: { authorization: account.rw, "content-type": "application/json" },
+        body: JSON.stringify(sent),
+      });
+      return { status: response.status, error: (await response.json()) as ErrorBody };
+    };
+    // the body the document describes may break voucher rules (422), never its shape (400)
+    expect((await post(body)).status).not.toBe(400);
+    const { fchServDesde: _dropped, ...without } = body;
+    expect(check(schema, without).valid).toBe(false);
+    const refused = await post(without);
+    expect(refused.status).toBe(422);
+    expect(refused.error.details?.field).toBe("fchServDesde");
   });
 });

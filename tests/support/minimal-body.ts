@@ -75,8 +75,10 @@ function flatten(input: SchemaObject): SchemaObject {
     };
     // a branch that does not match what the rest says (`{type: null}` beside a string) is skipped
     const branch = branches.find((b) => asObject(b as Schema).type !== "null") ?? branches[0];
-    if (branch !== undefined) next = merge(next, asObject(branch as Schema));
-    for (const member of members) next = merge(next, asObject(member as Schema));
+    // each part flattened first, so its own if/then joins the conditionals instead of
+    // overwriting another's
+    if (branch !== undefined) next = merge(next, flatten(asObject(branch as Schema)));
+    for (const member of members) next = merge(next, flatten(asObject(member as Schema)));
     schema = next;
   }
 }
