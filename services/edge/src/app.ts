@@ -59,6 +59,15 @@ export interface EdgeApp {
 }
 
 /**
+ * The OpenAPI document describes the JSON API only: the dashboard's pages under /panel are HTML
+ * forms behind a session cookie and a form token, which no client generated from it could call.
+ */
+const documentedRoute: typeof jsonSchemaTransform = (input) =>
+  input.url === "/panel" || input.url.startsWith("/panel/")
+    ? { schema: { hide: true }, url: input.url }
+    : jsonSchemaTransform(input);
+
+/**
  * Plugin order: error handling, tracing, the Host check, the JSON body parser and the text
  * guard first (they see everything), then the OpenAPI document, health, the dashboard under
  * /panel (its own session credential) and the /api routes behind authentication (API keys
@@ -104,11 +113,13 @@ export async function buildApp(deps: AppDeps): Promise<EdgeApp> {
 
   await app.register(swagger, {
     openapi: {
-      openapi: "3.0.3",
+      // 3.1: request schemas are JSON Schema 2020-12, so conditional rules (if/then, const,
+      // dependentRequired) are stated in the document rather than only in descriptions
+      openapi: "3.1.0",
       info: {
         title: "pasarela",
         description:
-          'API JSON frente a los web services de factura electrónica de AFIP/ARCA. Cuerpos: `application/json` en UTF-8 (otro charset: 415); un número JSON que no se lee sin redondear (1e-400, 1.000000000000000000001) es un 400 que nombra el campo. Errores: `{error, code, details?}`; 401 siempre `{"error":"No autorizado"}`.',
+          'API JSON frente a los web services de factura electrónica de AFIP/ARCA. Cuerpos: `application/json` en UTF-8 (otro charset: 415); un número JSON que no se lee sin redondear (1e-400, 1.000000000000000000001) es un 400 que nombra el campo. Errores: `{error, code, details?}`; un 400 que se refiere a un campo lo nombra en `details.field` (p. ej. `items.0.descripcion`); 401 siempre `{"error":"No autorizado"}`. `format: cuit`: 11 dígitos sin guiones, el primero distinto de 0, con dígito verificador válido (módulo 11).',
         version: "0.1.0",
       },
       components: {
@@ -116,7 +127,7 @@ export async function buildApp(deps: AppDeps): Promise<EdgeApp> {
       },
       security: [{ apiKey: [] }],
     },
-    transform: jsonSchemaTransform,
+    transform: documentedRoute,
   });
   await app.register(swaggerUi, { routePrefix: "/docs" });
 

@@ -324,6 +324,42 @@ describe("edge: /api/clientes and /api/productos", () => {
           "cuit",
           "no existe en esta operación",
         ],
+        [
+          "environment without autocompletar",
+          { ...valid, environment: "homologacion" },
+          "environment",
+          "solo se usa con autocompletar: true",
+        ],
+        [
+          "a malformed representada without autocompletar",
+          { ...valid, representada: "1" },
+          "representada",
+          "exactamente 11 dígitos",
+        ],
+        [
+          "autocompletar as text",
+          { ...valid, autocompletar: "sí" },
+          "autocompletar",
+          "true o false",
+        ],
+        [
+          "autocompletar without environment",
+          { docTipo: 80, docNro: "20111111112", autocompletar: true, representada: "20111111112" },
+          "environment",
+          "es obligatorio con autocompletar",
+        ],
+        [
+          "autocompletar with a DNI",
+          {
+            docTipo: 96,
+            docNro: "28333444",
+            autocompletar: true,
+            environment: "homologacion",
+            representada: "20111111112",
+          },
+          "docTipo",
+          "debe ser 80 (CUIT) u 86 (CUIL) para autocompletar desde el padrón",
+        ],
       ])("%s", async (_name, body, field, mentions) => {
         const response = await send("POST", "/api/clientes", rw, body);
         expect(response.statusCode, response.body).toBe(400);
@@ -595,7 +631,16 @@ describe("edge: /api/clientes and /api/productos", () => {
     const document = response.json<{
       paths: Record<
         string,
-        Record<string, { summary?: string; responses: Record<string, unknown> }>
+        Record<
+          string,
+          {
+            summary?: string;
+            responses: Record<string, unknown>;
+            requestBody?: {
+              content: { "application/json": { schema: { oneOf?: { required: string[] }[] } } };
+            };
+          }
+        >
       >;
       components?: unknown;
     }>();
@@ -637,6 +682,12 @@ describe("edge: /api/clientes and /api/productos", () => {
     ]) {
       expect(text).toContain(field);
     }
+    // the two forms of a new customer, each with what it requires
+    const forms = post.requestBody?.content["application/json"].schema.oneOf ?? [];
+    expect(forms.map((form) => [...form.required].sort())).toEqual([
+      ["docNro", "docTipo", "razonSocial"],
+      ["autocompletar", "docNro", "docTipo", "environment", "representada"],
+    ]);
     expect(text).toContain('"enum":[0,2.5,5,10.5,21,27]');
     expect(text).toContain('"enum":[1,4,5,6,7,8,9,10,13,15,16]');
   });

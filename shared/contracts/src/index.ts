@@ -5,7 +5,7 @@ configureZodMessages();
 
 export * from "./contract.js";
 export * from "./common/fields.js";
-export { documentoProblem, isValidCuit } from "./common/cuit.js";
+export { CUIT_FORMAT, documentoDocument, documentoProblem, isValidCuit } from "./common/cuit.js";
 export {
   AMOUNT_SIGNIFICANT_DIGITS,
   amountAnswer,

@@ -1,10 +1,11 @@
 import {
   catalog,
+  CUIT_FORMAT,
+  documentoDocument,
   documentoProblem,
-  environmentSchema,
+  environmentField,
   padron,
-  representadaSchema,
-  type Environment,
+  representadaField,
 } from "@pasarela/contracts";
 import { appError, invalidField } from "@pasarela/errors";
 import type { FastifyRequest } from "fastify";
@@ -44,49 +45,77 @@ const listQuery = z
   })
   .strict();
 
+const autocompletarOnly = "solo se usa con autocompletar: true";
+const withAutocompletar = "es obligatorio con autocompletar";
+
 /**
- * The body of POST /api/clientes: a customer, or `autocompletar: true` with a CUIT
- * or CUIL,
- * `environment` and `representada`, the gateway filling `razonSocial`, `domicilio` and
- * `condicionIvaReceptorId` from the constancia. Explicit fields win, null included.
+ * A field of the autocompletar form, refused in the other: a well-formed value is told where
+ * it belongs, a malformed one what is wrong with it.
  */
-const clienteCreateBodySchema = catalog.clienteInputSchema
+const onlyWithAutocompletar = (field: z.ZodType) =>
+  z
+    .never({
+      error: (issue) => field.safeParse(issue.input).error?.issues[0]?.message ?? autocompletarOnly,
+    })
+    .optional()
+    .describe(autocompletarOnly);
+
+/** Without `autocompletar` the body is the customer itself, name included. */
+const manualBodySchema = catalog.clienteInputSchema
   .extend({
+    razonSocial: catalog.razonSocialField(
+      "es obligatorio (o pedí autocompletar: true con una CUIT o CUIL)",
+    ),
+    autocompletar: z
+      .literal(false)
+      .optional()
+      .describe("Sin autocompletar (o false): razonSocial es obligatorio"),
+    // present so that sending them is answered as a mistake of this form, not an unknown field
+    environment: onlyWithAutocompletar(environmentField()),
+    representada: onlyWithAutocompletar(representadaField()),
+  })
+  .strict()
+  .meta(documentoDocument);
+
+const autocompletarDocTipo = "debe ser 80 (CUIT) u 86 (CUIL) para autocompletar desde el padrón";
+
+/**
+ * `autocompletar: true`: a CUIT or CUIL and where to ask the padrón; what the body sends wins
+ * over the constancia.
+ */
+const autocompletarBodySchema = catalog.clienteInputSchema
+  .extend({
+    docTipo: catalog.docTipoSchema.meta({ description: "80 (CUIT) u 86 (CUIL)", enum: [80, 86] }),
+    docNro: catalog.docNroSchema.meta({ format: CUIT_FORMAT }),
     razonSocial: catalog.razonSocialSchema.optional(),
     autocompletar: z
-      .boolean()
-      .optional()
+      .literal(true)
       .describe(
         "true: completa razonSocial, domicilio y condicionIvaReceptorId desde la constancia de inscripción (docTipo 80 u 86); los campos enviados prevalecen",
       ),
-    environment: environmentSchema
-      .optional()
-      .describe("Con autocompletar: entorno de la consulta al padrón"),
-    representada: representadaSchema
-      .optional()
-      .describe("Con autocompletar: CUIT representada que consulta el padrón"),
+    environment: environmentField(withAutocompletar).describe("Entorno de la consulta al padrón"),
+    representada: representadaField(withAutocompletar).describe(
+      "CUIT representada que consulta el padrón",
+    ),
   })
   .strict()
-  .superRefine((body, ctx) => {
-    const issue = (field: string, message: string) =>
-      ctx.addIssue({ code: "custom", path: [field], message });
-    if (body.autocompletar === true) {
-      if (body.docTipo !== 80 && body.docTipo !== 86) {
-        issue("docTipo", "debe ser 80 (CUIT) u 86 (CUIL) para autocompletar desde el padrón");
-      }
-      if (body.environment === undefined) issue("environment", "es obligatorio con autocompletar");
-      if (body.representada === undefined)
-        issue("representada", "es obligatorio con autocompletar");
-      return;
-    }
-    if (body.razonSocial === undefined) {
-      issue("razonSocial", "es obligatorio (o pedí autocompletar: true con una CUIT o CUIL)");
-    }
-    for (const field of ["environment", "representada"] as const) {
-      if (body[field] !== undefined) issue(field, "solo se usa con autocompletar: true");
-    }
+  // checked after the fields, so a malformed field is answered before the document's kind
+  .refine((body) => body.docTipo === 80 || body.docTipo === 86, {
+    error: autocompletarDocTipo,
+    path: ["docTipo"],
   });
-type ClienteCreateBody = z.output<typeof clienteCreateBodySchema>;
+
+/**
+ * The body of POST /api/clientes: a customer, or `autocompletar: true` with a CUIT or CUIL,
+ * `environment` and `representada`, the gateway filling `razonSocial`, `domicilio` and
+ * `condicionIvaReceptorId` from the constancia. Explicit fields win, null included. Each form
+ * is one branch, so the document states what each one requires.
+ */
+const clienteCreateBodySchema = z.discriminatedUnion("autocompletar", [
+  manualBodySchema,
+  autocompletarBodySchema,
+]);
+type AutocompletarBody = z.output<typeof autocompletarBodySchema>;
 
 /**
  * `autocompletar`: the customer the catalog is asked to store, its gaps filled from
@@ -96,7 +125,7 @@ type ClienteCreateBody = z.output<typeof clienteCreateBodySchema>;
 async function fromRegistry(
   call: Caller,
   request: FastifyRequest,
-  body: ClienteCreateBody & { environment: Environment; representada: string },
+  body: AutocompletarBody,
 ): Promise<catalog.ClienteInput> {
   const { docTipo, docNro, environment, representada } = body;
   const problem = documentoProblem(docTipo, docNro);
@@ -165,16 +194,14 @@ export const clientesRoutes: RouteModule = {
         },
       },
       async (request, reply) => {
-        const { autocompletar, environment, representada, ...fields } = request.body;
-        const { razonSocial } = fields;
+        const { body } = request;
         let input: catalog.ClienteInput;
-        if (autocompletar === true && environment !== undefined && representada !== undefined) {
-          input = await fromRegistry(call, request, { ...request.body, environment, representada });
-        } else if (razonSocial !== undefined) {
-          input = { ...fields, razonSocial };
+        if (body.autocompletar === true) {
+          input = await fromRegistry(call, request, body);
         } else {
-          // the body schema already refuses this; kept so no customer is ever sent without a name
-          throw new EdgeError(invalidField("razonSocial", "es obligatorio"));
+          // the manual form never carries these: its schema refuses them
+          const { autocompletar: _off, environment: _e, representada: _r, ...fields } = body;
+          input = fields;
         }
         const cliente = await call(request, catalog.clienteCreate, input);
         return reply.code(201).send(cliente);

@@ -8,7 +8,17 @@ import { z } from "zod";
 export const errorBodySchema = z.object({
   error: z.string().describe("Mensaje para personas"),
   code: z.string().describe("Código estable del catálogo de errores"),
-  details: z.record(z.string(), z.unknown()).optional(),
+  details: z
+    .looseObject({
+      field: z
+        .string()
+        .optional()
+        .describe(
+          "El campo al que se refiere el error, con su ruta (items.0.descripcion; querystring.limit, params.id o headers.x para los de la URL o los encabezados)",
+        ),
+      problem: z.string().optional().describe("Qué le falta o qué tiene de más"),
+    })
+    .optional(),
 });
 
 const errorBody = (description: string) => errorBodySchema.describe(description);
@@ -27,7 +37,7 @@ export const authorityQueryErrors = (service: "wsfe" | "wsfex", invalid: string)
 });
 
 export const invalidResponse = errorBody(
-  "Cuerpo, parámetro o campo inválido: el mensaje lo nombra",
+  "Cuerpo, parámetro o campo inválido: el mensaje lo nombra, y details.field también",
 );
 export const readOnlyResponse = errorBody(
   "API key de solo lectura: Esta API key es de solo lectura y no puede modificar datos de la cuenta.",

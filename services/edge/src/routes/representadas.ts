@@ -1,4 +1,5 @@
 import {
+  CUIT_FORMAT,
   environmentSchema,
   isValidCuit,
   representadaSchema,
@@ -21,7 +22,10 @@ const notFound = errorBodySchema.describe(
 
 const cuitSchema = representadaSchema
   .refine(isValidCuit, "no tiene un dígito verificador válido")
-  .describe("CUIT de la representada: 11 dígitos sin guiones, con dígito verificador válido");
+  .meta({
+    description: "CUIT de la representada: 11 dígitos sin guiones, con dígito verificador válido",
+    format: CUIT_FORMAT,
+  });
 
 const createBodySchema = z
   .object({

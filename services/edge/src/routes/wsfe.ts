@@ -61,7 +61,8 @@ export const wsfeRoutes: RouteModule = {
           summary: "Tablas de parámetros (FEParamGet*)",
           description: `Tablas: ${tablas.join(", ")}. Las listas responden {tabla, items: [{id, descripcion, ...}]} con los ids tal como los publica la AFIP; cotizacion responde {tabla, moneda, cotizacion, fecha} (moneda por defecto DOL).`,
           tags,
-          params: z.object({ tabla: z.string() }),
+          // any text reaches the handler, which answers an unknown table with the list
+          params: z.object({ tabla: z.string().meta({ enum: [...tablas] }) }),
           body: parametrosBody,
           response: { 200: wsfe.parametrosReplySchema, ...errors },
         },

@@ -58,7 +58,8 @@ export const clienteChangesSchema = z
   .strict()
   .refine((changes) => Object.keys(changes).length > 0, {
     error: "debe incluir al menos un campo a modificar",
-  });
+  })
+  .meta({ minProperties: 1 });
 export type ClienteChanges = z.output<typeof clienteChangesSchema>;
 
 /** List filters; `q` matches the name ignoring case and accents. */

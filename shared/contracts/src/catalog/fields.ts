@@ -55,15 +55,21 @@ export const condicionIvaReceptorIdSchema = z
     enum: CONDICIONES_IVA_RECEPTOR,
   });
 
-const text = (max: number, what: string) =>
+const text = (max: number, what: string, missing = "es obligatorio") =>
   z
-    .string({ error: required(`debe ser un texto de hasta ${max} caracteres`) })
+    .string({
+      error: (issue) =>
+        issue.input === undefined ? missing : `debe ser un texto de hasta ${max} caracteres`,
+    })
     .trim()
     .min(1, `no puede estar vacío${what}`)
     .max(max, `admite hasta ${max} caracteres`);
 const clearWithNull = "; enviá null para borrarlo";
 
-export const razonSocialSchema = text(200, "").describe("Nombre o razón social");
+/** `missing` words its absence where a body can do without it in another of its forms. */
+export const razonSocialField = (missing?: string) =>
+  text(200, "", missing).describe("Nombre o razón social");
+export const razonSocialSchema = razonSocialField();
 export const emailSchema = z
   .email({ error: required("debe ser una dirección de e-mail válida") })
   .max(254, "admite hasta 254 caracteres");

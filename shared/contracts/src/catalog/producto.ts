@@ -49,7 +49,8 @@ export const productoChangesSchema = z
   .strict()
   .refine((changes) => Object.keys(changes).length > 0, {
     error: "debe incluir al menos un campo a modificar",
-  });
+  })
+  .meta({ minProperties: 1 });
 export type ProductoChanges = z.output<typeof productoChangesSchema>;
 
 /** List filters; `q` matches description or code ignoring case and accents. */

@@ -23,7 +23,13 @@ export const montoInputSchema = z
     }
     return text;
   })
-  .describe("Importe a cobrar; por omisión el total del comprobante");
+  .meta({
+    description: "Importe a cobrar, hasta dos decimales; por omisión el total del comprobante",
+    anyOf: [
+      { type: "number", exclusiveMinimum: 0, exclusiveMaximum: 10_000_000_000_000 },
+      { type: "string", pattern: "^\\s*(?!0+(?:\\.0+)?\\s*$)\\d{1,13}(?:\\.\\d{1,2})?\\s*$" },
+    ],
+  });
 
 export const LINK_ESTADOS = ["pendiente", "pagado", "vencido"] as const;
 export const linkEstadoSchema = z.enum(LINK_ESTADOS);

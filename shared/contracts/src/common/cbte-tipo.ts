@@ -9,15 +9,21 @@ import { issueParams } from "./catalogue-issue.js";
  * off the bus) answer the same, before the authority is called.
  */
 export function acceptedCbteTipoSchema(accepted: readonly number[]) {
-  return z
-    .number()
-    .int()
-    .superRefine((cbteTipo, ctx) => {
-      if (accepted.includes(cbteTipo)) return;
-      const error = unsupportedCbteTipo(cbteTipo, accepted);
-      ctx.addIssue({ code: "custom", message: error.message, params: issueParams(error) });
-    })
-    .describe(`Tipo de comprobante. Tipos aceptados: ${accepted.join(", ")}`);
+  return (
+    z
+      .number()
+      .int()
+      .superRefine((cbteTipo, ctx) => {
+        if (accepted.includes(cbteTipo)) return;
+        const error = unsupportedCbteTipo(cbteTipo, accepted);
+        ctx.addIssue({ code: "custom", message: error.message, params: issueParams(error) });
+      })
+      // the document lists them; the refinement above answers any other with its own error
+      .meta({
+        description: `Tipo de comprobante. Tipos aceptados: ${accepted.join(", ")}`,
+        enum: [...accepted],
+      })
+  );
 }
 
 /** "00003-00000042": a voucher's point of sale and number as the authority prints them. */

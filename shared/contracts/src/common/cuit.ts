@@ -15,8 +15,20 @@ export function isValidCuit(digits: string): boolean {
   return expected !== 10 && expected === values[10];
 }
 
+/**
+ * The OpenAPI document's `format` of a CUIT or CUIL: 11 digits, the first not 0, with a valid
+ * check digit (`isValidCuit`). JSON Schema cannot state a check digit; the format names it.
+ */
+export const CUIT_FORMAT = "cuit";
+
 /** Document types whose number is a CUIT-shaped id with a check digit (authority-ws.md §7). */
 const WITH_CHECK_DIGIT: ReadonlySet<number> = new Set([80, 86]);
+
+/** `documentoProblem` as the OpenAPI document states it: with docTipo 80 or 86, a CUIT. */
+export const documentoDocument = {
+  if: { properties: { docTipo: { enum: [...WITH_CHECK_DIGIT] } }, required: ["docTipo"] },
+  then: { properties: { docNro: { format: CUIT_FORMAT } } },
+};
 
 /**
  * The rule between `docTipo` and `docNro` (a CUIT or CUIL carries a valid check digit), for a

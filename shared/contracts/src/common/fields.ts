@@ -3,19 +3,26 @@ import { z } from "zod";
 
 export type { Environment, WebService } from "@pasarela/errors";
 
-/** Spec §2.1: the two worlds of the authority; anything else is a 400. */
-export const environmentSchema = z.enum(ENVIRONMENTS, {
-  error: (issue) =>
-    issue.input === undefined ? "es obligatorio" : 'debe ser "homologacion" o "produccion"',
-});
-
-/** Spec §2.1: 11 digits, no hyphens. */
-export const representadaSchema = z
-  .string({
+/**
+ * Spec §2.1: the two worlds of the authority; anything else is a 400. `missing` words its
+ * absence where a body needs it only in one of its forms.
+ */
+export const environmentField = (missing = "es obligatorio") =>
+  z.enum(ENVIRONMENTS, {
     error: (issue) =>
-      issue.input === undefined ? "es obligatorio" : "debe ser un texto de 11 dígitos, sin guiones",
-  })
-  .regex(/^\d{11}$/, "debe tener exactamente 11 dígitos, sin guiones");
+      issue.input === undefined ? missing : 'debe ser "homologacion" o "produccion"',
+  });
+export const environmentSchema = environmentField();
+
+/** Spec §2.1: 11 digits, no hyphens; `missing` as for `environmentField`. */
+export const representadaField = (missing = "es obligatorio") =>
+  z
+    .string({
+      error: (issue) =>
+        issue.input === undefined ? missing : "debe ser un texto de 11 dígitos, sin guiones",
+    })
+    .regex(/^\d{11}$/, "debe tener exactamente 11 dígitos, sin guiones");
+export const representadaSchema = representadaField();
 
 /** WSAA service ids a certificate can be delegated for (spec §5.9). */
 export const webServiceSchema = z.enum(WEB_SERVICES);

@@ -44,6 +44,15 @@ export function configureZodMessages(): void {
       }
       if (issue.code === "invalid_value")
         return `debe ser ${issue.values.map(described).join(" o ")}`;
+      // a body of several forms chosen by one field: that field names the forms it has
+      if (issue.code === "invalid_union" && issue.discriminator !== undefined) {
+        const options: readonly unknown[] =
+          "options" in issue && Array.isArray(issue.options) ? issue.options : [];
+        const values = options.filter((value) => value !== undefined);
+        return values.every((value) => typeof value === "boolean")
+          ? `debe ser ${typeNames.boolean}`
+          : `debe ser ${values.map(described).join(" o ")}`;
+      }
       return undefined;
     },
   });

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { isValidCuit } from "../common/cuit.js";
+import { CUIT_FORMAT, isValidCuit } from "../common/cuit.js";
 import { environmentSchema, representadaSchema } from "../common/fields.js";
 
 // Messages complete "El campo <field> …" (the edge and the bus prefix the field's name).
@@ -26,8 +26,14 @@ export const idPersonaSchema = z
       .refine(isValidCuit, { error: idPersonaProblem }),
   )
   .meta({
-    description: "CUIT o CUIL consultada: 11 dígitos, sin guiones",
+    description: "CUIT o CUIL consultada: 11 dígitos, sin guiones, con dígito verificador válido",
     examples: ["30712345671"],
+    // as read: text (spaces around it aside) or a JSON integer
+    anyOf: [
+      // the registry reads the key as a number: a leading zero leaves it short of 11 digits
+      { type: "string", pattern: "^\\s*[1-9]\\d{10}\\s*$", format: CUIT_FORMAT },
+      { type: "integer", minimum: 10_000_000_000, maximum: 99_999_999_999 },
+    ],
   });
 
 /** An identity document number (DNI): leading zeros carry no meaning and are dropped. */
@@ -40,7 +46,14 @@ export const documentoSchema = z
       .regex(/^\d{1,11}$/, documentoProblem)
       .transform((digits) => digits.replace(/^0+(?=\d)/, "")),
   )
-  .meta({ description: "Número de documento (DNI), solo dígitos", examples: ["25111222"] });
+  .meta({
+    description: "Número de documento (DNI), solo dígitos",
+    examples: ["25111222"],
+    anyOf: [
+      { type: "string", pattern: "^\\s*\\d{1,11}\\s*$" },
+      { type: "integer", minimum: 0, maximum: 99_999_999_999 },
+    ],
+  });
 
 /** Spec §2.1 plus the person asked for: the body of /api/padron/a13, /a10 and /constancia. */
 export const byIdRequestSchema = z

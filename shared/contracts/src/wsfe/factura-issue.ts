@@ -7,6 +7,14 @@ import {
   docTipoSchema,
   emailSchema,
 } from "../catalog/fields.js";
+import {
+  decimalDocument,
+  digitsDocument,
+  facturaBodyDocument,
+  facturaItemDocument,
+  facturaTributoDocument,
+  itemAlicuotaIvaDocument,
+} from "./factura-document.js";
 import { cbteNroSchema, cbteTipoSchema, ptoVtaSchema } from "./fields.js";
 
 // Messages complete "El campo <campo> …" (the edge and the bus prefix the field's path).
@@ -67,7 +75,7 @@ function decimalSchema(rule: DecimalRule) {
       }
       return text;
     })
-    .meta({ description: rule.description, examples: [rule.example] });
+    .meta({ description: rule.description, examples: [rule.example], ...decimalDocument(rule) });
 }
 
 const isCalendarDate = (text: string): boolean => {
@@ -86,7 +94,7 @@ const fechaProblem = 'debe ser una fecha AAAAMMDD válida, sin guiones (p. ej. "
 /** The authority's date format (`yyyymmdd`), a real calendar day from 2000 on. */
 const fechaSchema = z
   .string({ error: required(fechaProblem) })
-  .regex(/^\d{8}$/, fechaProblem)
+  .regex(/^[2-9]\d{3}(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01])$/, fechaProblem)
   .refine(isCalendarDate, { error: fechaProblem })
   .meta({ description: "Fecha AAAAMMDD", examples: ["20250131"] });
 
@@ -128,6 +136,7 @@ const receptorDocNroSchema = z
     description:
       "Número de documento del receptor: solo dígitos (texto o entero); 0 con docTipo 99 para consumidor final sin identificar",
     examples: ["20111111112", 0],
+    ...digitsDocument(11),
   });
 
 const text = (max: number, description: string) =>
@@ -160,6 +169,7 @@ const itemAlicuotaIvaSchema = z
     description:
       'Alícuota de IVA en %: 0, 2.5, 5, 10.5, 21 o 27; "no_gravado" (va a ImpTotConc) o "exento" (va a ImpOpEx) para ítems sin IVA. En comprobantes clase C, 0.',
     examples: [21, "10.5", "exento"],
+    ...itemAlicuotaIvaDocument,
   });
 
 /**
@@ -197,7 +207,8 @@ const facturaItemSchema = z
     }).optional(),
     unidadMedida: text(30, 'Unidad de medida en texto libre, p. ej. "unidad", "kg"').optional(),
   })
-  .strict();
+  .strict()
+  .meta(facturaItemDocument);
 export type FacturaItem = z.output<typeof facturaItemSchema>;
 
 /**
@@ -237,7 +248,8 @@ const facturaTributoSchema = z
       example: "35",
     }),
   })
-  .strict();
+  .strict()
+  .meta(facturaTributoDocument);
 export type FacturaTributo = z.output<typeof facturaTributoSchema>;
 
 const cuitProblem = "debe ser una CUIT de 11 dígitos, sin guiones";
@@ -275,7 +287,11 @@ const opcionalSchema = z
         }
         return id;
       })
-      .meta({ description: "Id de /api/wsfe/parametros/tipos-opcional", examples: ["23"] }),
+      .meta({
+        description: "Id de /api/wsfe/parametros/tipos-opcional",
+        examples: ["23"],
+        ...digitsDocument(6),
+      }),
     valor: z
       .string({ error: required("debe ser un texto de hasta 250 caracteres") })
       .min(1, "no puede estar vacío")
@@ -332,7 +348,11 @@ const monedaSchema = z
       .string({ error: required(monedaIdProblem) })
       .transform((value) => value.toUpperCase())
       .pipe(z.string().regex(/^[A-Z0-9]{3}$/, monedaIdProblem))
-      .describe("Código de moneda (FEParamGetTiposMonedas): PES, DOL, 060 (euro)…"),
+      .meta({
+        description: "Código de moneda (FEParamGetTiposMonedas): PES, DOL, 060 (euro)…",
+        // read in capitals
+        pattern: "^[A-Za-z0-9]{3}$",
+      }),
     cotizacion: decimalSchema({
       integerDigits: 9,
       fractionDigits: 6,
@@ -382,7 +402,9 @@ const facturaFields = {
   condicionIvaReceptorId: condicionIvaReceptorIdSchema.optional(),
   items: z
     .array(facturaItemSchema, { error: required("debe ser una lista de ítems") })
-    .max(1_000, "debe tener como máximo 1000 ítems"),
+    .max(1_000, "debe tener como máximo 1000 ítems")
+    // an empty list is a voucher rule (422), judged with the totals
+    .meta({ minItems: 1 }),
   tributos: z.array(facturaTributoSchema).max(50, "debe tener como máximo 50 elementos").optional(),
   comprobantesAsociados: z
     .array(comprobanteAsociadoSchema)
@@ -395,7 +417,7 @@ const facturaFields = {
 };
 
 /** The HTTP body of `POST /api/wsfe/facturas`: camelCase, unknown fields refused. */
-export const facturaBodySchema = z.object(facturaFields).strict();
+export const facturaBodySchema = z.object(facturaFields).strict().meta(facturaBodyDocument);
 export type FacturaBody = z.output<typeof facturaBodySchema>;
 
 /** The `Idempotency-Key` header's value, as the edge passes it. */

@@ -10,6 +10,20 @@ export const WSFE_CBTE_TIPOS = [
   201, 202, 203, 206, 207, 208, 211, 212, 213,
 ] as const;
 
+/** FCE MiPyME types (201–213): invoices and their notes. */
+export const FCE_CBTE_TIPOS = [201, 202, 203, 206, 207, 208, 211, 212, 213] as const;
+/** The FCE invoices proper, which need FchVtoPago, a CBU and a transfer option. */
+export const FCE_FACTURA_TIPOS = [201, 206, 211] as const;
+/** Debit and credit notes: they adjust another voucher and must name it (spec §7.4 rule 6). */
+export const NOTA_TIPOS = [2, 3, 7, 8, 12, 13, 52, 53, 202, 203, 207, 208, 212, 213] as const;
+/** Opcionales that belong to FCE only [10169], by what the `fce` block calls them. */
+export const FCE_OPCIONALES = {
+  cbu: "2101",
+  alias: "2102",
+  opcionTransferencia: "27",
+  anulacion: "22",
+} as const;
+
 /** Spec §2.1: a point of sale as the authority numbers them (1–99998). */
 export const ptoVtaSchema = z.number().int().min(1).max(99_998);
 /** Spec §2.1: a type WSFEv1 takes; any other is the 400 listing WSFE_CBTE_TIPOS. */

@@ -28,6 +28,10 @@ export {
 export {
   cbteNroSchema,
   cbteTipoSchema,
+  FCE_CBTE_TIPOS,
+  FCE_FACTURA_TIPOS,
+  FCE_OPCIONALES,
+  NOTA_TIPOS,
   ptoVtaSchema,
   TABLAS,
   tablaSchema,

@@ -1,3 +1,5 @@
+import { wsfe } from "@pasarela/contracts";
+
 /**
  * What the authority's rules need to know about a voucher type (authority-ws.md §3.9.1,
  * §3.7, §3.9.6, §3.9.7), as data.
@@ -19,14 +21,10 @@ export function voucherClass(cbteTipo: number): VoucherClass | undefined {
   return classes.get(cbteTipo);
 }
 
-/** FCE MiPyME types (201–213): invoices and their notes. */
-const FCE_TYPES: ReadonlySet<number> = new Set([201, 202, 203, 206, 207, 208, 211, 212, 213]);
-/** The FCE invoices proper, which need FchVtoPago, a CBU and a transfer option. */
-export const FCE_INVOICES: ReadonlySet<number> = new Set([201, 206, 211]);
-/** Debit and credit notes: they adjust another voucher and must name it (spec §7.4 rule 6). */
-export const NOTES: ReadonlySet<number> = new Set([
-  2, 3, 7, 8, 12, 13, 52, 53, 202, 203, 207, 208, 212, 213,
-]);
+// the contract holds the lists, so the OpenAPI document states the same rules
+const FCE_TYPES: ReadonlySet<number> = new Set(wsfe.FCE_CBTE_TIPOS);
+export const FCE_INVOICES: ReadonlySet<number> = new Set(wsfe.FCE_FACTURA_TIPOS);
+export const NOTES: ReadonlySet<number> = new Set(wsfe.NOTA_TIPOS);
 
 export const isFce = (cbteTipo: number): boolean => FCE_TYPES.has(cbteTipo);
 export const isFceInvoice = (cbteTipo: number): boolean => FCE_INVOICES.has(cbteTipo);
@@ -73,12 +71,7 @@ export const CONDICIONES_POR_CLASE: Readonly<Record<VoucherClass, readonly numbe
 };
 
 /** Opcionales that belong to FCE only [10169], by what the `fce` block calls them. */
-export const FCE_OPCIONALES = {
-  cbu: "2101",
-  alias: "2102",
-  opcionTransferencia: "27",
-  anulacion: "22",
-} as const;
+export const FCE_OPCIONALES = wsfe.FCE_OPCIONALES;
 
 /** Opcional ids that may appear more than once in one voucher [10054]; 23 with distinct values. */
 export const REPEATABLE_OPCIONALES: ReadonlySet<string> = new Set([
