@@ -609,6 +609,7 @@ async function main(): Promise<void> {
     const stored = (cbteNro: number) =>
       join(
         PDF_DIR,
+        "v2",
         accountId,
         "homologacion",
         CUIT,

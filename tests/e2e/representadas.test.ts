@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { readFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { makeControlClient, type ControlClient } from "@pasarela/authority-sim";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -290,6 +290,56 @@ describe("representadas end to end: /api/representadas over real processes and t
     });
     expect(again.status, again.text).toBe(409);
     expect(again.json<ErrorBody>().code).toBe("REPRESENTADA_DUPLICATE");
+  });
+
+  it("answers 400 naming logo for a logo that only starts like a PNG or a JPEG, through the API and the CLI", async () => {
+    const mine = await create("homologacion");
+    const path = `/api/representadas/${mine.representadaId}`;
+    const fakes = [
+      // the PNG signature alone
+      { mediaType: "image/png", data: "iVBORw0KGgo=" },
+      // a JPEG's SOI and JFIF header alone
+      { mediaType: "image/jpeg", data: "/9j/4AAQSkZJRgABAQAAAQABAAA=" },
+    ];
+    for (const logo of fakes) {
+      const answer = await send("PATCH", path, owner.rw, { razonSocial: "Con logo", logo });
+      expect(answer.status, answer.text).toBe(400);
+      const body = answer.json<ErrorBody>();
+      expect(body.code).toBe("LOGO_INVALID");
+      expect(body.error).toMatch(/^El logo debe ser una imagen PNG o JPEG .*: el archivo /);
+      expect(body.details).toMatchObject({ field: "logo" });
+    }
+    // nothing of a refused request is kept
+    const read = await send("GET", path, owner.ro);
+    expect(read.json<{ perfil: unknown }>().perfil).toMatchObject({
+      razonSocial: null,
+      logo: null,
+    });
+
+    const fake = dir.file("fake.png", "");
+    writeFileSync(fake, Buffer.from(fakes[0]!.data, "base64"));
+    const cli = await stack.adminRun(
+      "representada",
+      "profile",
+      "--representada",
+      mine.representadaId,
+      "--logo",
+      fake,
+    );
+    expect(cli.code).toBe(1);
+    expect(cli.stderr).toContain("El logo debe ser una imagen PNG o JPEG");
+
+    // a real picture is kept
+    const png =
+      "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==";
+    const kept = await send("PATCH", path, owner.rw, {
+      logo: { mediaType: "image/png", data: png },
+    });
+    expect(kept.status, kept.text).toBe(200);
+    expect(kept.json<{ perfil: { logo: unknown } }>().perfil.logo).toEqual({
+      mediaType: "image/png",
+      data: png,
+    });
   });
 
   it("refuses a certificate of another key, warns of the other environment's CA, and takes an outside pair in place of the CSR", async () => {

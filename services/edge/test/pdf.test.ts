@@ -488,10 +488,19 @@ describe("printed vouchers: POST /api/wsfe/comprobantes/pdf, links and the pdf s
     const again = await printed(issued, "duplicado");
     expect(again.equals(first)).toBe(true);
     // a stored file that went missing is rendered again, identical
-    const stored = readdirSync(join(storeDir, accountId, ENV, issuer.cuit, "3", "6"));
+    const stored = readdirSync(join(storeDir, "v2", accountId, ENV, issuer.cuit, "3", "6"));
     expect(stored).toContain(`${issued.cbteNro}-duplicado.pdf`);
     unlinkSync(
-      join(storeDir, accountId, ENV, issuer.cuit, "3", "6", `${issued.cbteNro}-duplicado.pdf`),
+      join(
+        storeDir,
+        "v2",
+        accountId,
+        ENV,
+        issuer.cuit,
+        "3",
+        "6",
+        `${issued.cbteNro}-duplicado.pdf`,
+      ),
     );
     const rerendered = await printed(issued, "duplicado");
     expect(rerendered.equals(first)).toBe(true);
@@ -661,7 +670,7 @@ describe("printed vouchers: POST /api/wsfe/comprobantes/pdf, links and the pdf s
     });
   });
 
-  it("prints without a profile, completes one from the registry's constancia, and 502 when the generator fails on a broken logo", async () => {
+  it("prints without a profile, completes one from the registry's constancia, and refuses a logo that does not decode", async () => {
     const bare = await stack.register({
       accountId,
       environment: ENV,
@@ -727,7 +736,7 @@ describe("printed vouchers: POST /api/wsfe/comprobantes/pdf, links and the pdf s
     expect(registryPage).toContain("Condición frente al IVA: Responsable Monotributo");
     expect(registryPage).toContain("Ingresos Brutos: Exento");
 
-    // a PNG signature followed by garbage passes the profile's check but not the generator
+    // a PNG signature followed by garbage is refused, naming the logo: vouchers keep printing
     const logo = Buffer.concat([
       Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
       Buffer.from("not an image"),
@@ -736,13 +745,12 @@ describe("printed vouchers: POST /api/wsfe/comprobantes/pdf, links and the pdf s
       representadaId: bare.representadaId,
       logo: { mediaType: "image/png", data: logo.toString("base64") },
     });
-    expect(set.ok).toBe(true);
-    const next = await authorized(body);
-    const failed = await print({ ...ref, cbteNro: next.cbteNro });
-    expect(failed.response.statusCode).toBe(502);
-    expect(failed.response.json()).toEqual({
-      error: "No se pudo generar el PDF del comprobante; reintentá más tarde sin cambios",
-      code: "PDF_RENDER_FAILED",
+    expect(!set.ok && set.error).toMatchObject({
+      code: "LOGO_INVALID",
+      details: { field: "logo" },
     });
+    const next = await authorized(body);
+    const printed = await print({ ...ref, cbteNro: next.cbteNro });
+    expect(printed.response.statusCode).toBe(200);
   });
 });

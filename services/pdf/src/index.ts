@@ -1,18 +1,20 @@
 import { startService, type RunningService } from "@pasarela/service";
 import type { Logger } from "@pasarela/telemetry";
 import { loadFonts } from "./adapters/fonts.js";
-import { filesystemStore, type PdfStore } from "./adapters/storage.js";
+import { openFilesystemStore, type PdfStore } from "./adapters/storage.js";
 import type { PdfConfig } from "./config.js";
 import type { PdfDatabase } from "./db/database.js";
 import { migrations, schema } from "./db/migrations/index.js";
+import { makeEmisoresRepository } from "./db/repositories/emisores.js";
 import { makeLinksRepository } from "./db/repositories/links.js";
 import { makeDocuments } from "./documents.js";
+import { makeEmisores } from "./emisores.js";
 import { linkTtlMs } from "./handlers/links.js";
 import { pdfBindings } from "./service.js";
 
 export { loadConfig, type PdfConfig } from "./config.js";
 export { migrations, schema } from "./db/migrations/index.js";
-export { filesystemStore, type PdfStore } from "./adapters/storage.js";
+export { filesystemStore, openFilesystemStore, type PdfStore } from "./adapters/storage.js";
 export { loadFonts } from "./adapters/fonts.js";
 export { renderComprobante, type Impresion } from "./domain/layout.js";
 
@@ -36,15 +38,20 @@ export async function startPdf(
     settings: config,
     database: { schema, migrations },
     ...(options.logger ? { logger: options.logger } : {}),
-    start: ({ bus, db }) => {
+    start: async ({ bus, db }) => {
       const documents = makeDocuments({
         bus,
-        store: options.store ?? filesystemStore(config.PDF_STORAGE_DIR),
+        // opened at start: its folder is created or tightened to the service's user alone
+        store: options.store ?? (await openFilesystemStore(config.PDF_STORAGE_DIR)),
         // read at start: a missing font fails the start, not a voucher
         fonts: loadFonts(),
-        ...(options.registryCacheMs ? { registryCacheMs: options.registryCacheMs } : {}),
+        emisores: makeEmisores({
+          bus,
+          emisores: makeEmisoresRepository(db!.db),
+          ...(options.registryCacheMs ? { registryCacheMs: options.registryCacheMs } : {}),
+        }),
       });
-      return Promise.resolve({
+      return {
         bindings: pdfBindings({
           documents,
           links: makeLinksRepository(db!.db),
@@ -54,7 +61,7 @@ export async function startPdf(
             now: options.now ?? (() => new Date()),
           },
         }),
-      });
+      };
     },
   });
 }

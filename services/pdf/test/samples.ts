@@ -11,14 +11,13 @@ import type { ticket, wsfe } from "@pasarela/contracts";
 import { loadFonts, renderComprobante } from "../src/index.js";
 
 const CUIT = "30712345671";
-const perfil: ticket.Perfil = {
+const perfil: ticket.Emisor = {
   razonSocial: "Ñandú Diseño S.R.L.",
   domicilioComercial: "Corrientes 1234 5° «B», CABA",
   condicionIva: "IVA Responsable Inscripto",
   ingresosBrutos: "901-123456-7",
   inicioActividades: "20190301",
   logo: null,
-  email: null,
 };
 
 /** authority-ws.md §6 */
@@ -87,6 +86,7 @@ function voucher(
     opcionales: [],
     cae: "76471234567890",
     caeVencimiento: "20261130",
+    emisor: perfil,
     ...v,
   };
   return { ...base, qr: qr(base) };

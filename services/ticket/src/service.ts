@@ -20,7 +20,7 @@ import {
   makeCuentaRepresentadaList,
   makeCuentaRepresentadaUpdate,
 } from "./handlers/cuenta-representadas.js";
-import { makePerfilGet, makePerfilSet } from "./handlers/perfil.js";
+import { makeLogoGet, makePerfilGet, makePerfilSet } from "./handlers/perfil.js";
 import { makeRepresentadaCreate } from "./handlers/representada-create.js";
 import { makeRepresentadaGet } from "./handlers/representada-get.js";
 import { makeRepresentadaList } from "./handlers/representada-list.js";
@@ -54,9 +54,13 @@ export function ticketBindings(deps: {
   return [
     bind(ticket.representadaCreate, makeRepresentadaCreate({ representadas, sealer })),
     bind(ticket.representadaList, makeRepresentadaList({ representadas, certificates })),
-    bind(ticket.representadaGet, makeRepresentadaGet({ representadas, certificates, now })),
+    bind(
+      ticket.representadaGet,
+      makeRepresentadaGet({ representadas, certificates, perfiles, now }),
+    ),
     bind(ticket.perfilSet, makePerfilSet({ representadas, perfiles })),
     bind(ticket.perfilGet, makePerfilGet({ representadas, perfiles })),
+    bind(ticket.logoGet, makeLogoGet({ representadas, perfiles })),
     bind(ticket.certificateCreate, makeCertificateCreate(upload)),
     bind(ticket.accessGet, accessGet),
     // the account's own: scoped by the bus header

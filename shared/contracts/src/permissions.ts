@@ -111,7 +111,7 @@ export const natsGrants = {
   },
   pdf: {
     serves: pdf,
-    calls: [wsfe.emitidoGet, ticket.perfilGet, padron.constanciaGet],
+    calls: [wsfe.emitidoGet, ticket.perfilGet, ticket.logoGet, padron.constanciaGet],
     publishes: [],
     listens: [],
   },

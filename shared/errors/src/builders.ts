@@ -71,6 +71,18 @@ export function invalidCursor(): AppError {
   );
 }
 
+/**
+ * The issuer logo cannot be printed; `problem` completes "el archivo …" (its real type, its
+ * size, that it does not decode). The field is always `logo`.
+ */
+export function logoInvalid(problem: string): AppError {
+  return {
+    code: "LOGO_INVALID",
+    message: `${catalogue.LOGO_INVALID.message}: el archivo ${problem}`,
+    details: { field: "logo", problem },
+  };
+}
+
 export function unsupportedCbteTipo(cbteTipo: unknown, accepted: readonly number[]): AppError {
   return {
     code: "UNSUPPORTED_CBTE_TIPO",

@@ -222,8 +222,12 @@ export const catalogue = {
   ),
   /** a representada id of the account's API that does not resolve: unknown, malformed and another account's alike */
   REPRESENTADA_ID_NOT_FOUND: entry("not_found", false, "Representada no encontrada"),
-  /** the issuer profile's logo is not a PNG or JPEG of at most 200 KB */
-  LOGO_INVALID: entry("invalid", false, "El logo debe ser una imagen PNG o JPEG de hasta 200 KB"),
+  /** the issuer profile's logo does not decode as a PNG or JPEG within 200 KB and 1000 × 1000 px; built by `logoInvalid` */
+  LOGO_INVALID: entry(
+    "invalid",
+    false,
+    "El logo debe ser una imagen PNG o JPEG de hasta 200 KB y de hasta 1000 × 1000 píxeles",
+  ),
   /** operator reference to an account that does not exist */
   ACCOUNT_NOT_FOUND: entry("not_found", false, "La cuenta no existe"),
   /** operator reference to a plan that does not exist */

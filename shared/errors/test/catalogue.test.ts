@@ -9,6 +9,7 @@ import {
   totalsInvalid,
   certificateEnvironmentMismatch,
   invalidField,
+  logoInvalid,
   personaInactiva,
   personaNotFound,
   readOnlyKey,
@@ -59,6 +60,15 @@ describe("error catalogue", () => {
     expect(delegated.message).toContain("wsfex");
     expect(delegated.message).toContain("homologacion");
     expect(delegated.message).toContain("Computador no autorizado a acceder al servicio");
+  });
+
+  it("names the logo and what is wrong with it", () => {
+    expect(logoInvalid("pesa 300 KB")).toEqual({
+      code: "LOGO_INVALID",
+      message:
+        "El logo debe ser una imagen PNG o JPEG de hasta 200 KB y de hasta 1000 × 1000 píxeles: el archivo pesa 300 KB",
+      details: { field: "logo", problem: "pesa 300 KB" },
+    });
   });
 
   it("words the test/production mix-up exactly as the spec, the authority's text in details", () => {

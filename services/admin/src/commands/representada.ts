@@ -1,5 +1,5 @@
 import { environmentSchema, ticket } from "@pasarela/contracts";
-import { appError, fail, ok } from "@pasarela/errors";
+import { fail, logoInvalid, ok } from "@pasarela/errors";
 import { z } from "zod";
 import { defineCommand, flag } from "../command.js";
 import { readFlagFile } from "../files.js";
@@ -90,7 +90,7 @@ export const representadaProfileCommand = defineCommand({
     else if (flags.logo !== undefined) {
       const extension = /\.([a-z]+)$/i.exec(flags.logo)?.[1]?.toLowerCase() ?? "";
       const mediaType = LOGO_TYPES[extension];
-      if (!mediaType) return fail(appError("LOGO_INVALID"));
+      if (!mediaType) return fail(logoInvalid("no termina en .png, .jpg ni .jpeg"));
       const bytes = await readFlagFile("logo", flags.logo);
       if (!bytes.ok) return bytes;
       logo = { mediaType, data: bytes.value.toString("base64") };

@@ -18,6 +18,20 @@ export interface LinksTable {
   created_at: Timestamp;
 }
 
+/** The issuer a voucher prints, fixed at its first print (a `ticket.Emisor` as JSON). */
+export interface ComprobanteEmisoresTable {
+  account_id: string;
+  environment: "homologacion" | "produccion";
+  cuit: string;
+  pto_vta: number;
+  cbte_tipo: number;
+  cbte_nro: ColumnType<string, number, number>;
+  // postgres.js serializes a jsonb parameter itself: the object goes as it is
+  emisor: ColumnType<unknown, object, object>;
+  created_at: Timestamp;
+}
+
 export interface PdfDatabase {
   links: LinksTable;
+  comprobante_emisores: ComprobanteEmisoresTable;
 }

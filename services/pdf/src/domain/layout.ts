@@ -1,7 +1,7 @@
 import { numeroComprobante, type ticket, type wsfe } from "@pasarela/contracts";
 import type { Font } from "fontkit";
 import PDFDocument from "pdfkit";
-import QRCode from "qrcode";
+import { drawQr } from "./qr-drawing.js";
 import {
   conIva,
   decimal,
@@ -27,16 +27,18 @@ import {
   type CopiaImpresa,
 } from "./tables.js";
 
-/** What a printed voucher is made of: the stored voucher and its issuer's profile. */
 /** The TrueType fonts embedded in every document (subset to the glyphs used), parsed. */
 export interface Fonts {
   readonly regular: Font;
   readonly bold: Font;
 }
 
+/** What a printed voucher is made of: the stored voucher, its issuer and the issuer's logo. */
 export interface Impresion {
   readonly emitido: wsfe.Emitido;
-  readonly perfil: ticket.Perfil | null;
+  readonly perfil: ticket.Emisor | null;
+  /** the logo's bytes, already known to decode; none prints the issuer's name instead */
+  readonly logo?: Uint8Array | null;
   readonly copias: readonly CopiaImpresa[];
 }
 
@@ -141,39 +143,11 @@ function transparencia(emitido: wsfe.Emitido, letra: string): TotalLine[] {
 
 const pad = (value: number, width: number) => String(value).padStart(width, "0");
 
-/** Draws a dark module per rectangle, runs of a row merged: crisp at any resolution. */
-function drawQr(doc: Doc, url: string, x: number, y: number, size: number): void {
-  // one byte segment: the URL's own mode, without searching for a cheaper mix of segments
-  const qr = QRCode.create([{ data: Buffer.from(url, "utf8"), mode: "byte" }], {
-    errorCorrectionLevel: "M",
-  });
-  const count = qr.modules.size;
-  const quiet = 4;
-  const module = size / (count + 2 * quiet);
-  doc.save().fillColor("black");
-  for (let row = 0; row < count; row++) {
-    let start = -1;
-    for (let col = 0; col <= count; col++) {
-      const dark = col < count && qr.modules.get(row, col) === 1;
-      if (dark && start < 0) start = col;
-      if (!dark && start >= 0) {
-        doc.rect(
-          x + (quiet + start) * module,
-          y + (quiet + row) * module,
-          (col - start) * module,
-          module,
-        );
-        start = -1;
-      }
-    }
-  }
-  doc.fill().restore();
-}
-
 class Printer {
   private readonly doc: Doc;
   private readonly emitido: wsfe.Emitido;
-  private readonly perfil: ticket.Perfil | null;
+  private readonly perfil: ticket.Emisor | null;
+  private readonly logo: Uint8Array | null;
   private readonly letra: string;
   private readonly columns: Column[];
   private y = 0;
@@ -183,6 +157,7 @@ class Printer {
     this.doc = doc;
     this.emitido = impresion.emitido;
     this.perfil = impresion.perfil;
+    this.logo = impresion.logo ?? null;
     this.letra = letraComprobante(impresion.emitido.cbteTipo);
     this.columns = columnsFor(this.letra);
   }
@@ -262,7 +237,7 @@ class Printer {
   }
 
   private drawHeader(copia: CopiaImpresa): void {
-    const { doc, emitido, perfil } = this;
+    const { doc, emitido, perfil, logo } = this;
     let y = MARGIN;
     doc.lineWidth(0.8).rect(MARGIN, y, WIDTH, 18).stroke();
     this.font(true, 11);
@@ -286,8 +261,8 @@ class Printer {
     const leftX = MARGIN + 8;
     const leftWidth = CENTER - 30 - leftX;
     let left = y + 8;
-    if (perfil?.logo) {
-      doc.image(Buffer.from(perfil.logo.data, "base64"), leftX, left, { fit: [130, 36] });
+    if (logo) {
+      doc.image(Buffer.from(logo), leftX, left, { fit: [130, 36] });
       left += 40;
     } else {
       this.font(true, 13);

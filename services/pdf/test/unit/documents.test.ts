@@ -1,3 +1,9 @@
+import { execFileSync } from "node:child_process";
+import { createHash } from "node:crypto";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Writable } from "node:stream";
 import type { Bus } from "@pasarela/bus";
 import { padron, ticket, wsfe, type Contract } from "@pasarela/contracts";
 import { appError, fail, ok, type Result } from "@pasarela/errors";
@@ -5,7 +11,10 @@ import { createLogger } from "@pasarela/telemetry";
 import { describe, expect, it } from "vitest";
 import { loadFonts } from "../../src/adapters/fonts.js";
 import type { PdfStore } from "../../src/adapters/storage.js";
+import type { ComprobanteRef } from "../../src/domain/comprobante-ref.js";
+import type { EmisoresRepository } from "../../src/db/repositories/emisores.js";
 import { makeDocuments } from "../../src/documents.js";
+import { makeEmisores } from "../../src/emisores.js";
 
 const ref = {
   environment: "homologacion" as const,
@@ -51,6 +60,8 @@ const emitido: wsfe.Emitido = {
   cae: "70417054367476",
   caeVencimiento: "20261130",
   qr: "https://www.afip.gob.ar/fe/qr/?p=eyJ2ZXIiOjF9",
+  // issued before vouchers kept their issuer
+  emisor: null,
 };
 
 const perfil: ticket.Perfil = {
@@ -61,6 +72,16 @@ const perfil: ticket.Perfil = {
   inicioActividades: null,
   logo: null,
   email: null,
+};
+
+/** The same issuer, as a voucher issued with that profile keeps it. */
+const emisor: ticket.Emisor = {
+  razonSocial: "Kiosco",
+  domicilioComercial: "Mitre 1",
+  condicionIva: "Responsable Monotributo",
+  ingresosBrutos: null,
+  inicioActividades: null,
+  logo: null,
 };
 
 /** A bus whose answers the test decides, per subject; unit tests may fake our services. */
@@ -82,6 +103,45 @@ function memoryStore(): PdfStore & { files: Map<string, Buffer> } {
   };
 }
 
+/** The issuers fixed so far, in memory: unit tests may fake our own repositories. */
+function memoryEmisores(): EmisoresRepository & { fixed: Map<string, ticket.Emisor> } {
+  const fixed = new Map<string, ticket.Emisor>();
+  const key = (accountId: string, r: ComprobanteRef) => `${accountId}|${JSON.stringify(r)}`;
+  return {
+    fixed,
+    find: (accountId, r) => Promise.resolve(fixed.get(key(accountId, r))),
+    fix: (accountId, r, emisor) => {
+      if (!fixed.has(key(accountId, r))) fixed.set(key(accountId, r), emisor);
+      return Promise.resolve(fixed.get(key(accountId, r))!);
+    },
+  };
+}
+
+function makeDocs(deps: {
+  bus: Pick<Bus, "request">;
+  store?: PdfStore;
+  emisores?: EmisoresRepository;
+}) {
+  return makeDocuments({
+    bus: deps.bus,
+    store: deps.store ?? memoryStore(),
+    fonts: loadFonts(),
+    emisores: makeEmisores({ bus: deps.bus, emisores: deps.emisores ?? memoryEmisores() }),
+  });
+}
+
+/** The text of a base64 PDF, as pdftotext reads it. */
+function textOf(pdf: string): string {
+  const dir = mkdtempSync(join(tmpdir(), "pdf-text-"));
+  try {
+    const file = join(dir, "c.pdf");
+    writeFileSync(file, Buffer.from(pdf, "base64"));
+    return execFileSync("pdftotext", ["-layout", file, "-"], { encoding: "utf8" });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 const ctx = {
   requestId: "r",
   deadline: undefined,
@@ -92,9 +152,8 @@ describe("pdf: documents", () => {
   it("does not store a print made while ticket could not be asked; stores the next one", async () => {
     const store = memoryStore();
     let ticketUp = false;
-    const documents = makeDocuments({
+    const documents = makeDocs({
       store,
-      fonts: loadFonts(),
       bus: fakeBus({
         [wsfe.emitidoGet.subject]: () => ok(emitido),
         [ticket.perfilGet.subject]: () =>
@@ -108,35 +167,32 @@ describe("pdf: documents", () => {
     ticketUp = true;
     const second = await documents.document("acc", ref, "original", ctx);
     expect(second.ok && second.value.filename).toBe("20111111112_011_00003-00000005.pdf");
-    expect([...store.files.keys()]).toEqual(["acc/homologacion/20111111112/3/11/5-original.pdf"]);
+    expect([...store.files.keys()]).toEqual([
+      "v2/acc/homologacion/20111111112/3/11/5-original.pdf",
+    ]);
     expect(second.ok && second.value.pdf).not.toBe(first.ok && first.value.pdf);
   });
 
   it("stores a print without a profile when the representada has none", async () => {
     const store = memoryStore();
-    const documents = makeDocuments({
+    const documents = makeDocs({
       store,
-      fonts: loadFonts(),
       bus: fakeBus({
         [wsfe.emitidoGet.subject]: () => ok(emitido),
         [ticket.perfilGet.subject]: () => ok({ perfil: null }),
       }),
     });
     expect((await documents.document("acc", ref, "todas", ctx)).ok).toBe(true);
-    expect([...store.files.keys()]).toEqual(["acc/homologacion/20111111112/3/11/5-todas.pdf"]);
+    expect([...store.files.keys()]).toEqual(["v2/acc/homologacion/20111111112/3/11/5-todas.pdf"]);
   });
 
   it("answers 422 for a rejected voucher and passes wsfe's 404 on", async () => {
-    const rejected = makeDocuments({
-      store: memoryStore(),
-      fonts: loadFonts(),
+    const rejected = makeDocs({
       bus: fakeBus({ [wsfe.emitidoGet.subject]: () => ok({ ...emitido, state: "rejected" }) }),
     });
     const answer = await rejected.document("acc", ref, "original", ctx);
     expect(!answer.ok && answer.error.code).toBe("COMPROBANTE_RECHAZADO");
-    const missing = makeDocuments({
-      store: memoryStore(),
-      fonts: loadFonts(),
+    const missing = makeDocs({
       bus: fakeBus({ [wsfe.emitidoGet.subject]: () => fail(appError("COMPROBANTE_NOT_FOUND")) }),
     });
     const notFound = await missing.document("acc", ref, "original", ctx);
@@ -145,9 +201,7 @@ describe("pdf: documents", () => {
 
   it("asks the registry once per issuer, not on every print", async () => {
     let asked = 0;
-    const documents = makeDocuments({
-      store: memoryStore(),
-      fonts: loadFonts(),
+    const documents = makeDocs({
       bus: fakeBus({
         [wsfe.emitidoGet.subject]: () => ok(emitido),
         [ticket.perfilGet.subject]: () => ok({ perfil: null }),
@@ -161,5 +215,105 @@ describe("pdf: documents", () => {
       expect((await documents.document("acc", { ...ref, cbteNro }, "original", ctx)).ok).toBe(true);
     }
     expect(asked).toBe(1);
+  });
+
+  it("prints the issuer copied at issuance, fixed at the first print, whatever the profile says later", async () => {
+    const emisores = memoryEmisores();
+    let now: ticket.Perfil = { ...perfil, razonSocial: "Kiosco Nuevo" };
+    const bus = fakeBus({
+      [wsfe.emitidoGet.subject]: () => ok({ ...emitido, emisor }),
+      [ticket.perfilGet.subject]: () => ok({ perfil: now }),
+    });
+    const documents = makeDocs({ bus, emisores });
+    const original = await documents.document("acc", ref, "original", ctx);
+    now = { ...now, razonSocial: "Otro Kiosco" };
+    const duplicado = await documents.document("acc", ref, "duplicado", ctx);
+    for (const answer of [original, duplicado]) {
+      expect(answer.ok && textOf(answer.value.pdf)).toContain("Razón Social: Kiosco\n");
+    }
+  });
+
+  it("fixes the profile of a voucher issued without one at its first print", async () => {
+    const emisores = memoryEmisores();
+    let now: ticket.Perfil = { ...perfil, razonSocial: "Primera" };
+    const bus = fakeBus({
+      [wsfe.emitidoGet.subject]: () => ok(emitido),
+      [ticket.perfilGet.subject]: () => ok({ perfil: now }),
+    });
+    const documents = makeDocs({ bus, emisores });
+    const original = await documents.document("acc", ref, "original", ctx);
+    now = { ...now, razonSocial: "Segunda" };
+    const todas = await documents.document("acc", ref, "todas", ctx);
+    expect(original.ok && textOf(original.value.pdf)).toContain("Razón Social: Primera");
+    const copies = todas.ok ? textOf(todas.value.pdf) : "";
+    expect(copies.match(/Razón Social: Primera/g)).toHaveLength(3);
+    expect(copies).not.toContain("Segunda");
+    expect([...emisores.fixed.values()].map((e) => e.razonSocial)).toEqual(["Primera"]);
+  });
+
+  it("prints and stores without a logo that does not decode, warning with the representada", async () => {
+    const store = memoryStore();
+    const corrupt = Buffer.from("iVBORw0KGgo=", "base64");
+    const sha256 = createHash("sha256").update(corrupt).digest("hex");
+    const lines: string[] = [];
+    const logger = createLogger({
+      service: "test",
+      level: "warn",
+      destination: new Writable({
+        write(chunk: Buffer, _encoding, done) {
+          lines.push(chunk.toString());
+          done();
+        },
+      }),
+    });
+    const documents = makeDocs({
+      store,
+      bus: fakeBus({
+        [wsfe.emitidoGet.subject]: () =>
+          ok({
+            ...emitido,
+            emisor: {
+              ...emisor,
+              logo: { mediaType: "image/png" as const, sha256 },
+            },
+          }),
+        [ticket.logoGet.subject]: () =>
+          ok({
+            representadaId: "9f1c1b0e-1111-4222-8333-444455556666",
+            logo: { mediaType: "image/png" as const, data: corrupt.toString("base64") },
+          }),
+      }),
+    });
+    const printed = await documents.document("acc", ref, "original", { ...ctx, logger });
+    expect(printed.ok && textOf(printed.value.pdf)).toContain("Razón Social: Kiosco");
+    expect(store.files.size).toBe(1);
+    const warned = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(warned).toContainEqual(
+      expect.objectContaining({
+        level: "warn",
+        representada: ref.representada,
+        representadaId: "9f1c1b0e-1111-4222-8333-444455556666",
+        logo: sha256,
+      }),
+    );
+  });
+
+  it("prints without the logo while ticket cannot give it, and stores nothing", async () => {
+    const store = memoryStore();
+    const documents = makeDocs({
+      store,
+      bus: fakeBus({
+        [wsfe.emitidoGet.subject]: () =>
+          ok({
+            ...emitido,
+            emisor: {
+              ...emisor,
+              logo: { mediaType: "image/png" as const, sha256: "a".repeat(64) },
+            },
+          }),
+      }),
+    });
+    expect((await documents.document("acc", ref, "original", ctx)).ok).toBe(true);
+    expect(store.files.size).toBe(0);
   });
 });

@@ -38,6 +38,7 @@ const emitido = (items: number, cbteNro = 42): wsfe.Emitido => ({
   cae: "70417054367476",
   caeVencimiento: "20261130",
   qr: "https://www.afip.gob.ar/fe/qr/?p=eyJ2ZXIiOjF9",
+  emisor: null,
 });
 
 const print = (impresion: Impresion) => renderComprobante(impresion, loadFonts());
@@ -75,15 +76,10 @@ describe("pdf: the layout", () => {
       condicionIva: null,
       ingresosBrutos: null,
       inicioActividades: null,
-      logo: { mediaType: "image/png" as const, data: png.toString("base64") },
-      email: null,
+      logo: { mediaType: "image/png" as const, sha256: "0".repeat(64) },
     };
-    const withLogo = await print({ emitido: emitido(1), perfil, copias: ["original"] });
-    const without = await print({
-      emitido: emitido(1),
-      perfil: { ...perfil, logo: null },
-      copias: ["original"],
-    });
+    const withLogo = await print({ emitido: emitido(1), perfil, logo: png, copias: ["original"] });
+    const without = await print({ emitido: emitido(1), perfil, logo: null, copias: ["original"] });
     expect(withLogo.toString("latin1")).toContain("/Subtype /Image");
     expect(without.toString("latin1")).not.toContain("/Subtype /Image");
   });

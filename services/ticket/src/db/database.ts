@@ -59,6 +59,15 @@ export interface AccessTicketsTable {
 }
 
 /** The issuer profile a printed voucher shows; every field optional. */
+/** Every logo a representada's profile had: vouchers name the one they were issued with. */
+export interface RepresentadaLogosTable {
+  representada_id: string;
+  sha256: string;
+  media_type: "image/png" | "image/jpeg";
+  data: Buffer;
+  created_at: Timestamp;
+}
+
 export interface RepresentadaPerfilesTable {
   representada_id: string;
   razon_social: string | null;
@@ -69,6 +78,8 @@ export interface RepresentadaPerfilesTable {
   inicio_actividades: string | null;
   logo_media_type: "image/png" | "image/jpeg" | null;
   logo: Buffer | null;
+  /** the logo's SHA-256 (lowercase hex), its name in `representada_logos`; set with `logo` */
+  logo_sha256: string | null;
   /** reply-to of the vouchers' e-mails */
   email: ColumnType<string | null, string | null | undefined, string | null>;
   updated_at: Timestamp;
@@ -77,6 +88,7 @@ export interface RepresentadaPerfilesTable {
 export interface TicketDatabase {
   representadas: RepresentadasTable;
   representada_perfiles: RepresentadaPerfilesTable;
+  representada_logos: RepresentadaLogosTable;
   certificates: CertificatesTable;
   access_tickets: AccessTicketsTable;
 }

@@ -1,19 +1,5 @@
-import { ticket } from "@pasarela/contracts";
-import type { PerfilChanges, PerfilRow } from "../db/repositories/perfiles.js";
-
-const PNG = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
-const JPEG = Buffer.from([0xff, 0xd8, 0xff]);
-
-/**
- * The logo's bytes when they are the PNG or JPEG they say they are and at most 200 KB;
- * undefined otherwise (LOGO_INVALID). The printer embeds them as they are.
- */
-export function logoBytes(logo: ticket.Logo): Buffer | undefined {
-  const bytes = Buffer.from(logo.data, "base64");
-  if (bytes.length === 0 || bytes.length > ticket.LOGO_MAX_BYTES) return undefined;
-  const magic = logo.mediaType === "image/png" ? PNG : JPEG;
-  return bytes.subarray(0, magic.length).equals(magic) ? bytes : undefined;
-}
+import type { ticket } from "@pasarela/contracts";
+import type { EmisorRow, PerfilChanges, PerfilRow } from "../db/repositories/perfiles.js";
 
 type PerfilRequest = Omit<ReturnType<typeof ticket.perfilSet.request.parse>, "representadaId">;
 
@@ -52,5 +38,20 @@ export function perfilOf(row: PerfilRow | undefined): ticket.Perfil {
         ? { mediaType: row.logo_media_type, data: row.logo.toString("base64") }
         : null,
     email: row?.email ?? null,
+  };
+}
+
+/** The profile as a voucher issued now copies it: the logo by name, without its bytes. */
+export function emisorOf(row: EmisorRow | undefined): ticket.Emisor {
+  return {
+    razonSocial: row?.razon_social ?? null,
+    domicilioComercial: row?.domicilio_comercial ?? null,
+    condicionIva: row?.condicion_iva ?? null,
+    ingresosBrutos: row?.ingresos_brutos ?? null,
+    inicioActividades: row?.inicio_actividades ?? null,
+    logo:
+      row?.logo_sha256 && row.logo_media_type
+        ? { mediaType: row.logo_media_type, sha256: row.logo_sha256 }
+        : null,
   };
 }

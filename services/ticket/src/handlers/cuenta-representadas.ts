@@ -5,8 +5,9 @@ import type { CertificatesRepository } from "../db/repositories/certificates.js"
 import type { PerfilesRepository } from "../db/repositories/perfiles.js";
 import type { RepresentadaRow, RepresentadasRepository } from "../db/repositories/representadas.js";
 import { certificadoEstado } from "../domain/cuenta.js";
-import { logoBytes, perfilChanges, perfilOf } from "../domain/perfil.js";
+import { perfilChanges, perfilOf } from "../domain/perfil.js";
 import type { Sealer } from "../domain/sealing.js";
+import { uploadedLogo } from "./perfil.js";
 import { createRepresentada } from "./representada-create.js";
 
 interface CuentaDeps {
@@ -98,9 +99,9 @@ export function makeCuentaRepresentadaUpdate(
   return async ({ representadaId, ptoVta, ...fields }, ctx) => {
     const row = await deps.representadas.findForAccount(ctx.accountId, representadaId);
     if (!row) return fail(appError("REPRESENTADA_ID_NOT_FOUND"));
-    const logo = fields.logo ? logoBytes(fields.logo) : null;
-    if (logo === undefined) return fail(appError("LOGO_INVALID"));
-    const changes = perfilChanges(fields, logo);
+    const logo = await uploadedLogo(fields.logo);
+    if (!logo.ok) return logo;
+    const changes = perfilChanges(fields, logo.value);
     if (Object.keys(changes).length > 0) await deps.perfiles.upsert(row.id, changes);
     if (ptoVta !== undefined) await deps.representadas.setPtoVta(row.id, ptoVta);
     const updated = await deps.representadas.findForAccount(ctx.accountId, row.id);

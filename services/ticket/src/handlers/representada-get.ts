@@ -2,12 +2,15 @@ import type { Handler } from "@pasarela/bus";
 import type { ticket } from "@pasarela/contracts";
 import { appError, fail, ok } from "@pasarela/errors";
 import type { CertificatesRepository } from "../db/repositories/certificates.js";
+import type { PerfilesRepository } from "../db/repositories/perfiles.js";
 import type { RepresentadasRepository } from "../db/repositories/representadas.js";
+import { emisorOf } from "../domain/perfil.js";
 import { isCertificateUsable } from "./usable.js";
 
 export function makeRepresentadaGet(deps: {
   representadas: RepresentadasRepository;
   certificates: CertificatesRepository;
+  perfiles: Pick<PerfilesRepository, "findEmisor">;
   now: () => Date;
 }): Handler<typeof ticket.representadaGet> {
   return async ({ cuit, environment, requireActiveCertificate }, ctx) => {
@@ -15,7 +18,10 @@ export function makeRepresentadaGet(deps: {
     if (!ctx.accountId) return fail(appError("REPRESENTADA_NOT_FOUND"));
     const representada = await deps.representadas.find(ctx.accountId, cuit, environment);
     if (!representada) return fail(appError("REPRESENTADA_NOT_FOUND"));
-    const active = await deps.certificates.active(representada.id);
+    const [active, emisor] = await Promise.all([
+      deps.certificates.active(representada.id),
+      deps.perfiles.findEmisor(representada.id),
+    ]);
     const certificateActive = active !== undefined && isCertificateUsable(active, deps.now());
     if (requireActiveCertificate && !certificateActive) {
       return fail(appError("NO_ACTIVE_CERTIFICATE"));
@@ -27,6 +33,7 @@ export function makeRepresentadaGet(deps: {
       alias: representada.alias,
       ptoVta: representada.pto_vta,
       certificateActive,
+      emisor: emisorOf(emisor),
     });
   };
 }

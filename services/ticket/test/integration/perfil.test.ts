@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -10,7 +11,14 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connectClient, newAccount, startInstance } from "./helpers.js";
 
 const CUIT = "20111111112";
-const PNG = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3]);
+/** A real 1 × 1 PNG. */
+const PNG = Buffer.from(
+  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==",
+  "base64",
+);
+/** Only the signature a PNG starts with: nothing to print. */
+const PNG_SIGNATURE_ONLY = PNG.subarray(0, 8);
+const sha256 = (bytes: Buffer) => createHash("sha256").update(bytes).digest("hex");
 
 /** The issuer profile a printed voucher shows: ticket.perfil.* and the CLI. */
 describe("ticket: the representada's issuer profile", () => {
@@ -110,17 +118,35 @@ describe("ticket: the representada's issuer profile", () => {
     });
   });
 
-  it("refuses a logo that is not the PNG or JPEG it claims, or larger than 200 KB", async () => {
+  it("refuses a logo that is not the PNG or JPEG it claims, does not decode, or is too large", async () => {
     const bogus = join(dir, "logo.jpg");
     await writeFile(bogus, PNG);
     const wrongType = await cli("--logo", bogus);
     expect(wrongType.exitCode).toBe(1);
     expect(JSON.parse(wrongType.stderr ?? "{}")).toEqual({
-      error: "El logo debe ser una imagen PNG o JPEG de hasta 200 KB",
+      error:
+        "El logo debe ser una imagen PNG o JPEG de hasta 200 KB y de hasta 1000 × 1000 píxeles: el archivo es una imagen PNG pero se declaró image/jpeg",
     });
     const gif = join(dir, "logo.gif");
     await writeFile(gif, "GIF89a");
     expect((await cli("--logo", gif)).exitCode).toBe(1);
+    // a file that only starts like a PNG: the printer could never embed it
+    const fake = join(dir, "fake.png");
+    await writeFile(fake, PNG_SIGNATURE_ONLY);
+    const undecodable = await cli("--logo", fake);
+    expect(undecodable.exitCode).toBe(1);
+    expect(JSON.parse(undecodable.stderr ?? "{}")).toEqual({
+      error:
+        "El logo debe ser una imagen PNG o JPEG de hasta 200 KB y de hasta 1000 × 1000 píxeles: el archivo no tiene un encabezado PNG válido",
+    });
+    const onBus = await client.request(ticket.perfilSet, {
+      representadaId,
+      logo: { mediaType: "image/png", data: PNG_SIGNATURE_ONLY.toString("base64") },
+    });
+    expect(!onBus.ok && onBus.error).toMatchObject({
+      code: "LOGO_INVALID",
+      details: { field: "logo", problem: "no tiene un encabezado PNG válido" },
+    });
 
     const large = Buffer.concat([PNG, Buffer.alloc(ticket.LOGO_MAX_BYTES)]);
     const tooLarge = await client.request(ticket.perfilSet, {
@@ -141,5 +167,48 @@ describe("ticket: the representada's issuer profile", () => {
       razonSocial: "x",
     });
     expect(!unknown.ok && unknown.error.code).toBe("REPRESENTADA_NOT_FOUND");
+  });
+
+  it("copies the profile for issuance by the logo's name, and keeps every logo it had", async () => {
+    const emisorNow = async () => {
+      const found = await client.request(
+        ticket.representadaGet,
+        { cuit: CUIT, environment: "homologacion" },
+        { accountId },
+      );
+      if (!found.ok) throw new Error(found.error.message);
+      return found.value.emisor;
+    };
+    const first = await emisorNow();
+    expect(first).toMatchObject({
+      razonSocial: "Ñandú Diseño S.R.L.",
+      logo: { mediaType: "image/png", sha256: sha256(PNG) },
+    });
+    // another logo replaces it in the profile; the first is still answered by its name
+    const other = Buffer.from(
+      "iVBORw0KGgoAAAANSUhEUgAAAAIAAAABCAAAAADRSSBWAAAAC0lEQVR4AWM8ygAAAZAAx1hEVdoAAAAASUVORK5CYII=",
+      "base64",
+    );
+    const replaced = await client.request(ticket.perfilSet, {
+      representadaId,
+      logo: { mediaType: "image/png", data: other.toString("base64") },
+    });
+    expect(replaced.ok, JSON.stringify(replaced)).toBe(true);
+    expect((await emisorNow()).logo?.sha256).toBe(sha256(other));
+    const logoOf = (digest: string, account = accountId) =>
+      client.request(
+        ticket.logoGet,
+        { cuit: CUIT, environment: "homologacion", sha256: digest },
+        { accountId: account },
+      );
+    const kept = await logoOf(sha256(PNG));
+    expect(kept.ok && kept.value).toEqual({
+      representadaId,
+      logo: { mediaType: "image/png", data: PNG.toString("base64") },
+    });
+    const never = await logoOf("0".repeat(64));
+    expect(never.ok && never.value.logo).toBeNull();
+    const stranger = await logoOf(sha256(PNG), newAccount());
+    expect(!stranger.ok && stranger.error.code).toBe("REPRESENTADA_NOT_FOUND");
   });
 });

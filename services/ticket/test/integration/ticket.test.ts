@@ -141,6 +141,15 @@ describe("ticket: representadas, certificates and access tickets", () => {
         alias: created.alias,
         ptoVta: null,
         certificateActive: true,
+        // no profile yet: a voucher issued now copies an issuer with nothing set
+        emisor: {
+          razonSocial: null,
+          domicilioComercial: null,
+          condicionIva: null,
+          ingresosBrutos: null,
+          inicioActividades: null,
+          logo: null,
+        },
       },
     });
   });

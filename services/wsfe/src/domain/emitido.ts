@@ -78,5 +78,6 @@ export function emitidoOf(stored: StoredComprobante): wsfe.Emitido {
             codAut: stored.cae,
           })
         : null,
+    emisor: voucher.emisor ?? null,
   };
 }

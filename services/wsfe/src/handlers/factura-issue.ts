@@ -90,7 +90,8 @@ export function makeFacturaIssue(deps: FacturaIssueDeps): Handler<typeof wsfe.fa
     if (!references.ok) return references;
     const prepared = prepareIssuance(request, references.value, new Date(now()));
     if (!prepared.ok) return prepared;
-    const voucher = prepared.value;
+    // the issuer is copied as it is now: a later change of the profile never reaches it
+    const voucher = { ...prepared.value, emisor: registered.value.emisor };
 
     const caller: WsfeCaller = { accountId, cuit: representada, environment, deadline };
     let cotizacion = voucher.moneda.cotizacion;

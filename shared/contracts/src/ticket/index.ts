@@ -22,12 +22,16 @@ export { representadaCreate } from "./representada-create.js";
 export { representadaGet } from "./representada-get.js";
 export { representadaList } from "./representada-list.js";
 export {
+  emisorLogoSchema,
+  emisorSchema,
   LOGO_MAX_BYTES,
+  logoGet,
   logoSchema,
   perfilFields,
   perfilGet,
   perfilSchema,
   perfilSet,
+  type Emisor,
   type Logo,
   type Perfil,
 } from "./perfil.js";

@@ -49,6 +49,32 @@ export const perfilSchema = z
   .strict();
 export type Perfil = z.output<typeof perfilSchema>;
 
+/** A logo named by the SHA-256 of its bytes (lowercase hex): ticket keeps every one uploaded. */
+export const emisorLogoSchema = z
+  .object({
+    mediaType: logoSchema.shape.mediaType,
+    sha256: z.string().regex(/^[0-9a-f]{64}$/),
+  })
+  .strict();
+
+/**
+ * The issuer as a voucher prints it, copied from the profile when the voucher is issued so
+ * that every copy and every later print shows the same issuer. The logo is named, not
+ * carried: its bytes are asked of ticket (`ticket.logo.get`) when printing. The fields keep
+ * whatever the profile held, so they are plain text here.
+ */
+export const emisorSchema = z
+  .object({
+    razonSocial: z.string().nullable(),
+    domicilioComercial: z.string().nullable(),
+    condicionIva: z.string().nullable(),
+    ingresosBrutos: z.string().nullable(),
+    inicioActividades: z.string().nullable(),
+    logo: emisorLogoSchema.nullable(),
+  })
+  .strict();
+export type Emisor = z.output<typeof emisorSchema>;
+
 /**
  * `ticket.perfil.set` (operator, `representada profile`): changes the fields sent (null
  * clears one) and answers the whole profile. A logo that is not a PNG or JPEG of at most
@@ -88,6 +114,25 @@ export const perfilGet = defineContract({
   subject: "ticket.perfil.get",
   request: z.object({ cuit: representadaSchema, environment: environmentSchema }).strict(),
   reply: z.object({ perfil: perfilSchema.nullable() }).strict(),
+  errors: ["REPRESENTADA_NOT_FOUND"],
+  timeoutMs: 5_000,
+});
+
+/**
+ * `ticket.logo.get`: a logo the account's representada had, by the SHA-256 of its bytes; null
+ * when it never had that one. A logo replaced in the profile is still answered, so a voucher
+ * issued with it prints it.
+ */
+export const logoGet = defineContract({
+  subject: "ticket.logo.get",
+  request: z
+    .object({
+      cuit: representadaSchema,
+      environment: environmentSchema,
+      sha256: emisorLogoSchema.shape.sha256,
+    })
+    .strict(),
+  reply: z.object({ representadaId: idSchema, logo: logoSchema.nullable() }).strict(),
   errors: ["REPRESENTADA_NOT_FOUND"],
   timeoutMs: 5_000,
 });

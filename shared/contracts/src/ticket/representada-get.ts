@@ -1,11 +1,13 @@
 import { z } from "zod";
 import { defineContract } from "../contract.js";
 import { environmentSchema, idSchema, representadaSchema } from "../common/fields.js";
+import { emisorSchema } from "./perfil.js";
 
 /**
  * `ticket.representada.get`: resolves (account from the header, cuit, environment). A CUIT of
  * another account answers exactly like an unknown one. With `requireActiveCertificate` a
  * representada without a usable certificate is NO_ACTIVE_CERTIFICATE instead of a reply.
+ * `emisor` is the issuer profile as a voucher issued now copies it.
  */
 export const representadaGet = defineContract({
   subject: "ticket.representada.get",
@@ -23,6 +25,7 @@ export const representadaGet = defineContract({
     alias: z.string(),
     ptoVta: z.number().int().nullable(),
     certificateActive: z.boolean(),
+    emisor: emisorSchema,
   }),
   errors: ["REPRESENTADA_NOT_FOUND", "NO_ACTIVE_CERTIFICATE"],
   timeoutMs: 5_000,

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { defineContract } from "../contract.js";
 import { environmentSchema, representadaSchema } from "../common/fields.js";
+import { emisorSchema } from "../ticket/perfil.js";
 import { cbteNroSchema, cbteTipoSchema, ptoVtaSchema } from "./fields.js";
 
 const decimal = z.string().regex(/^\d+(\.\d+)?$/);
@@ -79,6 +80,11 @@ export const emitidoSchema = z.object({
   caeVencimiento: z.string().nullable(),
   /** the RG 4892 QR URL (authority-ws.md §6) of an authorized voucher; null when rejected */
   qr: z.string().nullable(),
+  /**
+   * the issuer profile copied when the voucher was issued; null for a voucher issued before
+   * vouchers kept it
+   */
+  emisor: emisorSchema.nullable(),
 });
 export type Emitido = z.output<typeof emitidoSchema>;
 

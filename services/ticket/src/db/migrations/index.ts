@@ -3,6 +3,7 @@ import * as representadasCertificatesTickets from "./2026-11-22-01-representadas
 import * as accessTicketLoginLease from "./2026-11-23-01-access-ticket-login-lease.js";
 import * as representadaPerfiles from "./2026-12-10-01-representada-perfiles.js";
 import * as perfilEmail from "./2026-12-11-01-perfil-email.js";
+import * as perfilLogos from "./2026-12-20-01-perfil-logos.js";
 
 export const schema = "ticket";
 
@@ -12,4 +13,5 @@ export const migrations: Record<string, Migration> = {
   "2026-11-23-01-access-ticket-login-lease": accessTicketLoginLease,
   "2026-12-10-01-representada-perfiles": representadaPerfiles,
   "2026-12-11-01-perfil-email": perfilEmail,
+  "2026-12-20-01-perfil-logos": perfilLogos,
 };

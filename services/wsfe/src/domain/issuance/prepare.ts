@@ -1,4 +1,4 @@
-import type { wsfe } from "@pasarela/contracts";
+import type { ticket, wsfe } from "@pasarela/contracts";
 import { type catalog } from "@pasarela/contracts";
 import { fail, ok, type Result } from "@pasarela/errors";
 import { argentinaToday, resolveDates } from "./dates.js";
@@ -41,6 +41,11 @@ export interface PreparedVoucher {
   readonly opcionales: readonly Opcional[];
   readonly moneda: MonedaResuelta;
   readonly email?: string;
+  /**
+   * the issuer profile when the voucher was issued, so every print of it shows the same
+   * issuer; absent from vouchers issued before it was kept
+   */
+  readonly emisor?: ticket.Emisor;
 }
 
 /** What the catalog must resolve before `prepareIssuance`. */
