@@ -133,22 +133,27 @@ describe("catalog service over the bus", () => {
     });
   });
 
-  it("keeps prices as the exact decimal text that was sent", async () => {
+  it("keeps prices as the exact decimal that was sent, as text or as a JSON number", async () => {
     const accountId = randomUUID();
     // up to 15 significant digits: each answers as a JSON number that prints back the same
-    for (const precioUnitario of [
-      "1210.50",
-      "0.000001",
-      "999999999999.999",
-      "999999999.999999",
-      "0",
-    ]) {
+    for (const [sent, kept] of [
+      ["1210.50", "1210.5"],
+      [1210.5, "1210.5"],
+      ["0.000001", "0.000001"],
+      ["999999999999.999", "999999999999.999"],
+      ["999999999.999999", "999999999.999999"],
+      [0.1, "0.1"],
+      ["0", "0"],
+    ] as const) {
       const created = await client.request(
         catalog.productoCreate,
-        { descripcion: "p", precioUnitario, alicuotaIva: 10.5 },
+        { descripcion: "p", precioUnitario: sent, alicuotaIva: 10.5 },
         as(accountId),
       );
-      expect(created).toMatchObject({ ok: true, value: { precioUnitario, alicuotaIva: 10.5 } });
+      expect(created).toMatchObject({
+        ok: true,
+        value: { precioUnitario: kept, alicuotaIva: 10.5 },
+      });
     }
     const tooPrecise = await client.request(
       catalog.productoCreate,

@@ -1,6 +1,7 @@
 import { ALICUOTAS_IVA, alicuotaNotAccepted } from "@pasarela/errors";
 import { z } from "zod";
 import { AMOUNT_SIGNIFICANT_DIGITS, significantDigits } from "../common/amount.js";
+import { decimalSchema } from "../common/decimal.js";
 
 // Messages complete "El campo <field> …" (the edge and the bus prefix the field's name).
 const required =
@@ -83,25 +84,21 @@ export const unidadMedidaSchema = text(30, clearWithNull).describe(
   'Unidad de medida en texto libre, p. ej. "unidad", "kg", "hora"',
 );
 
-const precioProblem =
-  'debe ser un importe decimal no negativo en texto, con punto y hasta 6 decimales (p. ej. "1210.50")';
 /**
- * A decimal string, never a JSON number, so no binary floating point touches the amount; up to
- * 12 integer digits and 6 fraction digits (unit prices may be finer than the 2 of a total), and
- * at most 15 significant digits, so the price answers as a JSON number that prints back as
- * the same decimal.
+ * An exact decimal, as a JSON number or decimal text like the prices of an issuance, kept as
+ * canonical decimal text so no binary floating point touches it; up to 12 integer digits and 6
+ * fraction digits (unit prices may be finer than the 2 of a total), and at most 15 significant
+ * digits, so the price answers as a JSON number that prints back as the same decimal.
  */
-export const precioUnitarioSchema = z
-  .string({ error: required(precioProblem) })
-  .regex(/^(0|[1-9]\d{0,11})(\.\d{1,6})?$/, precioProblem)
-  .refine((text) => significantDigits(text) <= AMOUNT_SIGNIFICANT_DIGITS, {
-    error: `admite hasta ${AMOUNT_SIGNIFICANT_DIGITS} dígitos significativos entre enteros y decimales (p. ej. "123456789.123456"), para responderse exacto como número`,
-  })
-  .meta({
-    description:
-      "Precio unitario sin IVA, decimal en texto con hasta 6 decimales y 15 dígitos significativos",
-    examples: ["1210.50"],
-  });
+export const precioUnitarioSchema = decimalSchema({
+  integerDigits: 12,
+  fractionDigits: 6,
+  description:
+    "Precio unitario sin IVA, número JSON o decimal en texto, con hasta 6 decimales y 15 dígitos significativos",
+  example: "1210.50",
+}).refine((text) => significantDigits(text) <= AMOUNT_SIGNIFICANT_DIGITS, {
+  error: `admite hasta ${AMOUNT_SIGNIFICANT_DIGITS} dígitos significativos entre enteros y decimales (p. ej. 123456789.123456), para responderse exacto como número`,
+});
 
 const alicuotas: readonly number[] = ALICUOTAS_IVA.map(Number);
 /** Spec §7.4: a rate outside the list is a 400 whose message lists them. */

@@ -17,7 +17,7 @@ export const productoSchema = z
     id: idSchema,
     codigo: z.string().nullable(),
     descripcion: z.string(),
-    precioUnitario: z.string().describe('Decimal exacto en texto, tal como se cargó: "1210.50"'),
+    precioUnitario: z.string().describe('Decimal exacto en texto canónico: "1210.5"'),
     alicuotaIva: z.number().nullable().describe("null si no está cargada; la emisión la exige"),
     unidadMedida: z.string().nullable(),
     createdAt: isoDateTimeSchema,

@@ -154,34 +154,6 @@ export const facturaTributoDocument: JsonSchema = {
   then: has("descripcion"),
 };
 
-/** How an exact decimal may be written: its digits, and whether zero is refused. */
-export interface DecimalDigits {
-  readonly integerDigits: number;
-  readonly fractionDigits: number;
-  readonly positive?: boolean;
-}
-
-/**
- * An exact decimal as JSON number or decimal text. Leading zeros of the integer part and
- * trailing zeros of the fraction do not count against the digits, as the value is read.
- */
-export function decimalDocument(rule: DecimalDigits): JsonSchema {
-  const nonZero = rule.positive === true ? "(?!0*(?:\\.0*)?$)" : "";
-  return {
-    anyOf: [
-      {
-        type: "number",
-        ...(rule.positive === true ? { exclusiveMinimum: 0 } : { minimum: 0 }),
-        exclusiveMaximum: 10 ** rule.integerDigits,
-      },
-      {
-        type: "string",
-        pattern: `^${nonZero}0*\\d{1,${rule.integerDigits}}(?:\\.\\d{1,${rule.fractionDigits}}0*)?$`,
-      },
-    ],
-  };
-}
-
 const alicuotas = ALICUOTAS_IVA.map(Number);
 /** An item's VAT rate: one of the accepted rates, as number or text, or how it stays out of VAT. */
 export const itemAlicuotaIvaDocument: JsonSchema = {

@@ -7,8 +7,8 @@ import {
   docTipoSchema,
   emailSchema,
 } from "../catalog/fields.js";
+import { canonicalDecimal, decimalSchema } from "../common/decimal.js";
 import {
-  decimalDocument,
   digitsDocument,
   facturaBodyDocument,
   facturaItemDocument,
@@ -22,61 +22,6 @@ const required =
   (otherwise: string) =>
   (issue: { input?: unknown }): string =>
     issue.input === undefined ? "es obligatorio" : otherwise;
-
-/**
- * A non-negative decimal as canonical text ("007.50" → "7.5", "2.000" → "2"), or undefined
- * when the value is not one. A JSON number becomes the shortest text that reads back as the
- * same double, which is the decimal the caller wrote for up to 15 significant digits; numbers
- * JSON can only print with an exponent (1e21, 1e-7) are refused rather than guessed.
- */
-export function canonicalDecimal(value: number | string): string | undefined {
-  const text = typeof value === "number" ? (Number.isFinite(value) ? String(value) : "") : value;
-  const match = /^(\d+)(?:\.(\d+))?$/.exec(text);
-  if (!match) return undefined;
-  const integer = (match[1] ?? "0").replace(/^0+(?=\d)/, "");
-  const fraction = (match[2] ?? "").replace(/0+$/, "");
-  return fraction ? `${integer}.${fraction}` : integer;
-}
-
-interface DecimalRule {
-  /** digits before the point, leading zeros aside */
-  readonly integerDigits: number;
-  /** significant digits after the point, trailing zeros aside */
-  readonly fractionDigits: number;
-  /** zero is refused */
-  readonly positive?: boolean;
-  readonly description: string;
-  readonly example: string;
-}
-
-/**
- * An exact decimal: a JSON number or a decimal string, normalised to canonical decimal text so
- * no binary floating point touches it again and equal amounts compare equal (idempotency
- * fingerprints). Parsing the canonical text again gives the same text, so the edge and wsfe
- * can both parse the same body.
- */
-function decimalSchema(rule: DecimalRule) {
-  const problem =
-    `debe ser un número decimal ${rule.positive ? "mayor que 0" : "no negativo"}, como número JSON o texto ` +
-    `(p. ej. ${rule.example} o "${rule.example}"), con hasta ${rule.integerDigits} dígitos enteros y ${rule.fractionDigits} decimales`;
-  return z
-    .union([z.number(), z.string()], { error: required(problem) })
-    .transform((value, ctx) => {
-      const text = canonicalDecimal(value);
-      const [integer = "", fraction = ""] = text?.split(".") ?? [];
-      if (
-        text === undefined ||
-        integer.length > rule.integerDigits ||
-        fraction.length > rule.fractionDigits ||
-        (rule.positive === true && /^0(\.0*)?$/.test(text))
-      ) {
-        ctx.addIssue({ code: "custom", message: problem, input: value });
-        return z.NEVER;
-      }
-      return text;
-    })
-    .meta({ description: rule.description, examples: [rule.example], ...decimalDocument(rule) });
-}
 
 const isCalendarDate = (text: string): boolean => {
   const year = Number(text.slice(0, 4));

@@ -3,8 +3,8 @@ export {
   comprobanteGet,
   comprobanteReplySchema,
 } from "./comprobante-get.js";
+export { canonicalDecimal } from "../common/decimal.js";
 export {
-  canonicalDecimal,
   facturaBodySchema,
   facturaHttpReply,
   facturaHttpReplySchema,
