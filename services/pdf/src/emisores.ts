@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import type { Bus, HandlerContext } from "@pasarela/bus";
 import { padron, ticket, type wsfe } from "@pasarela/contracts";
-import { checkLogo } from "@pasarela/logo";
+import { checkLogo, type LogoCheck, type LogoMediaType } from "@pasarela/logo";
 import type { EmisoresRepository } from "./db/repositories/emisores.js";
 import type { ComprobanteRef } from "./domain/comprobante-ref.js";
 import { condicionIva } from "./domain/tables.js";
@@ -14,6 +14,33 @@ const REGISTRY_WAIT_MS = 8_000;
  * delegated, registry down) for an hour, so prints do not log in at the authority each time.
  */
 export const DEFAULT_REGISTRY_CACHE_MS = { hit: 86_400_000, miss: 3_600_000 };
+
+/** How many logos' verdicts a pdf process remembers. */
+const CHECKED_LOGOS = 256;
+
+/**
+ * checkLogo decodes every pixel and embeds the image once (hundreds of milliseconds for the
+ * largest accepted logo), and its verdict depends on the bytes alone: each logo is judged once
+ * per process, keyed by the hash of the bytes received, not of the name they were asked by.
+ */
+export function makeLogoJudge(
+  check: typeof checkLogo = checkLogo,
+): (mediaType: LogoMediaType, bytes: Buffer) => Promise<LogoCheck> {
+  const verdicts = new Map<string, Promise<LogoCheck>>();
+  return (mediaType, bytes) => {
+    const key = `${mediaType}:${createHash("sha256").update(bytes).digest("hex")}`;
+    let verdict = verdicts.get(key);
+    if (verdict === undefined) {
+      verdict = check(mediaType, bytes);
+      if (verdicts.size >= CHECKED_LOGOS) {
+        const oldest = verdicts.keys().next().value;
+        if (oldest !== undefined) verdicts.delete(oldest);
+      }
+      verdicts.set(key, verdict);
+    }
+    return verdict;
+  };
+}
 
 /** What a constancia says of the issuer, as the profile's fields. */
 interface RegistryFields {
@@ -96,6 +123,7 @@ export function makeEmisores(deps: EmisoresDeps) {
     deadline: ctx.deadline,
   });
 
+  const judgeLogo = makeLogoJudge();
   // the registry's answer per issuer, kept so prints do not ask the authority each time
   const registered = new Map<string, { fields: RegistryFields | null; until: number }>();
   const cacheMs = { ...DEFAULT_REGISTRY_CACHE_MS, ...deps.registryCacheMs };
@@ -194,7 +222,7 @@ export function makeEmisores(deps: EmisoresDeps) {
       return { logo: null, lasting: true };
     }
     const bytes = Buffer.from(found.value.logo.data, "base64");
-    const checked = await checkLogo(found.value.logo.mediaType, bytes);
+    const checked = await judgeLogo(found.value.logo.mediaType, bytes);
     if (!checked.ok) {
       ctx.logger.warn(
         {
