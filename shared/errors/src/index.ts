@@ -9,6 +9,6 @@ export {
   type AppError,
   type Result,
 } from "./app-error.js";
-export * from "./body.js";
+export * from "./request.js";
 export * from "./builders.js";
 export * from "./issuance-authority.js";
