@@ -8,6 +8,10 @@
 // and POST /api/wsfe/ultimo-comprobante through the gateway, in alternating rounds at
 // concurrency 1 and 32.
 //
+// BENCH_COLD_SECONDS=N first measures the gateway at concurrency 1 for N seconds before any
+// warm-up, in 3-second windows: right after `npm start` it shows what a measurement of a stack
+// that has not run yet gets, and how soon that passes.
+//
 // EDGE_URL (http://127.0.0.1:3000) and SIM_URL (http://127.0.0.1:4400) say where the stack
 // answers; the CLIs reach NATS as `npm run admin` does (NATS_URL, or .data/operator.env when
 // `npm start` runs its own nats-server).
@@ -17,7 +21,15 @@ import { Agent, request } from "node:http";
 import { makeWsaaClient } from "@pasarela/authority";
 import { cliJson, npmRun } from "../support/cli.js";
 import { opensslKeyAndCsr, randomCuit, scratch, type Scratch } from "../support/operator.js";
-import { alternated, DURATION_MS, figureTable, load, type Figures } from "./load.js";
+import {
+  alternated,
+  DURATION_MS,
+  figuresOf,
+  figureTable,
+  load,
+  measure,
+  type Figures,
+} from "./load.js";
 
 const EDGE_URL = process.env.EDGE_URL ?? "http://127.0.0.1:3000";
 const SIM_URL = process.env.SIM_URL ?? "http://127.0.0.1:4400";
@@ -25,6 +37,7 @@ const ENVIRONMENT = "homologacion";
 const PTO_VTA = 3;
 const CBTE_TIPO = 6;
 const SIM = { SIM_URL };
+const COLD_SECONDS = Number(process.env.BENCH_COLD_SECONDS ?? 0);
 
 const agent = new Agent({ keepAlive: true, maxSockets: 64 });
 
@@ -201,6 +214,15 @@ async function main(): Promise<void> {
     if (!(await gateway()) || !(await gatewayDefault())) {
       throw new Error(`${EDGE_URL} does not answer /api/wsfe/ultimo-comprobante`);
     }
+
+    const cold: Figures[] = [];
+    for (let second = 0; second < COLD_SECONDS; second += 3) {
+      const sample = await measure(1, gateway, 3_000, undefined);
+      cold.push(
+        figuresOf(`gateway, seconds ${second}–${second + 3} before any warm-up`, 1, [sample]),
+      );
+    }
+    if (cold.length > 0) process.stdout.write(`${[...figureTable(cold), ""].join("\n")}\n`);
 
     // warmed up as `npm run bench` warms its own stack, before anything is measured
     for (const call of [bare, gateway, gatewayDefault]) await load("warm-up", 16, call);
