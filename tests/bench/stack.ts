@@ -9,6 +9,8 @@ import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { jetstreamManager } from "@nats-io/jetstream";
+import { connect } from "@nats-io/transport-node";
 import { connectBus, type Bus } from "@pasarela/bus";
 import type { NatsIdentity } from "@pasarela/contracts";
 import {
@@ -38,6 +40,19 @@ export interface BenchStack {
   stop(): Promise<void>;
 }
 
+/** Removes the JetStream streams the stack made under `prefix` on a shared server. */
+async function deleteStreams(url: string, prefix: string): Promise<void> {
+  const nc = await connect({ servers: url });
+  try {
+    const jsm = await jetstreamManager(nc);
+    for await (const name of jsm.streams.names()) {
+      if (name.startsWith(`${prefix}_`)) await jsm.streams.delete(name);
+    }
+  } finally {
+    await nc.close();
+  }
+}
+
 /** Starts the stack as `npm start` does, beside any other; `nodeArgs` go to every process. */
 export async function startBenchStack(nodeArgs: readonly string[]): Promise<BenchStack> {
   const dataDir = mkdtempSync(join(tmpdir(), "pasarela-bench-"));
@@ -64,6 +79,7 @@ export async function startBenchStack(nodeArgs: readonly string[]): Promise<Benc
     });
     // a private nats-server is this run's alone; a shared one needs a prefix of its own
     const prefix = nats.passwords ? undefined : `bench${randomBytes(3).toString("hex")}`;
+    if (prefix) undo.push(() => deleteStreams(nats.url, prefix));
     const options = localStackOptions({
       ...settings,
       natsUrl: nats.url,
