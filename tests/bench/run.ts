@@ -14,38 +14,20 @@
 // what publishing every call to the usage history costs. Each query scenario also reports the
 // CPU every process on its path spent per request (from /proc): steadier than the rates on a
 // machine whose speed varies from run to run, and it shows which process a change relieved.
-import { spawn } from "node:child_process";
-import { randomBytes } from "node:crypto";
 import { writeFileSync, mkdirSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { httpPost } from "@pasarela/authority";
 import { makeControlClient } from "@pasarela/authority-sim";
-import { connectBus } from "@pasarela/bus";
 import { billing, ticket } from "@pasarela/contracts";
-import { ensureDatabase, freePort, startStack } from "@pasarela/stack";
-import { createLogger, startTracing } from "@pasarela/telemetry";
 import { createClientAsync } from "soap";
-import { dropDatabase, resolveTestInfra } from "@pasarela/testing";
 import { repoRoot } from "../support/cli.js";
-import {
-  addCpu,
-  cpuSnapshot,
-  cpuSpent,
-  NO_CPU,
-  pidsOf,
-  type CpuTime,
-  type Watched,
-} from "./process-cpu.js";
+import { pidsOf, type Watched } from "./process-cpu.js";
 import { measureIdleWake, type IdleWake } from "./idle-wake.js";
-import { percentile } from "./percentile.js";
+import { alternated, cpuTable, DURATION_MS, figureTable, load, type Figures } from "./load.js";
+import { startBenchStack } from "./stack.js";
 import { summarizeProfiles } from "./profile.js";
 
-const DURATION_MS = Number(process.env.BENCH_DURATION_MS ?? 8_000);
-const WARMUP_MS = 2_000;
-/** rounds the compared query scenarios alternate in */
-const ROUNDS = 4;
 const CUIT = "20111111112";
 const PTO_VTA = 3;
 const CBTE_TIPO = 6;
@@ -53,8 +35,6 @@ const CBTE_TIPO = 6;
 const ISSUE_TIPO = 11;
 const BARE_ISSUE_PTO_VTA = 4;
 const AUTHORITY_LATENCIES_MS = [0, 300];
-/** where the pdf service keeps this run's documents */
-const PDF_DIR = join(tmpdir(), `pasarela-bench-pdf-${process.pid}`);
 /** concurrent issuances on one series (a point of sale of their own) */
 const BATCH_SIZE = Number(process.env.BENCH_BATCH_SIZE ?? 500);
 const BATCH_PTO_VTA = 5;
@@ -68,18 +48,6 @@ const QUERY_ONLY = process.env.BENCH_QUERY_ONLY === "1";
 /** BENCH_NODE_ARGS: flags for every node process of the stack, to try runtime settings */
 const NODE_ARGS = (process.env.BENCH_NODE_ARGS ?? "").split(" ").filter((arg) => arg !== "");
 
-interface Figures {
-  scenario: string;
-  concurrency: number;
-  requests: number;
-  errors: number;
-  rps: number;
-  p50: number;
-  p99: number;
-  /** microseconds of CPU per request in each process the scenario runs through */
-  cpuUs?: Record<string, { total: number; system: number }>;
-}
-
 /** BATCH_SIZE issuances sent together on one series, at one authority latency */
 interface Batched {
   latencyMs: number;
@@ -92,213 +60,15 @@ interface Batched {
   speedup: number;
 }
 
-/**
- * A second edge process on the same bus with EDGE_USAGE_RECORDING=off: the same query path
- * without the usage event, so one run shows what recording costs.
- */
-async function edgeWithoutUsage(
-  env: Record<string, string>,
-): Promise<{ url: string; stop: () => Promise<void> }> {
-  const port = await freePort();
-  const child = spawn(
-    process.execPath,
-    [...NODE_ARGS, join(repoRoot, "services", "edge", "dist", "src", "main.js")],
-    {
-      env: { ...process.env, ...env, EDGE_PORT: String(port), EDGE_USAGE_RECORDING: "off" },
-      stdio: "ignore",
-    },
-  );
-  const url = `http://127.0.0.1:${port}`;
-  for (let i = 0; ; i++) {
-    const ready = await fetch(`${url}/readyz`).then(
-      (r) => r.ok,
-      () => false,
-    );
-    if (ready) break;
-    if (i > 300) throw new Error("the edge without usage recording did not start");
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  return {
-    url,
-    stop: () =>
-      new Promise<void>((resolve) => {
-        child.once("exit", () => resolve());
-        child.kill("SIGTERM");
-      }),
-  };
-}
-
-/** What one stretch of load measured. */
-interface Sample {
-  latencies: number[];
-  errors: number;
-  elapsedMs: number;
-  /** the CPU time each watched process spent during it */
-  cpu: Record<string, CpuTime>;
-}
-
-/** Warms `call` up at the measured concurrency, so every process has compiled its hot paths. */
-async function warmUp(concurrency: number, call: () => Promise<boolean>): Promise<void> {
-  const warmUntil = performance.now() + WARMUP_MS;
-  await Promise.all(
-    Array.from({ length: concurrency }, async () => {
-      while (performance.now() < warmUntil) await call();
-    }),
-  );
-}
-
-/** Runs `call` from `concurrency` loops for `durationMs`; latencies in ms. */
-async function measure(
-  concurrency: number,
-  call: () => Promise<boolean>,
-  durationMs: number,
-  watched: Watched | undefined,
-): Promise<Sample> {
-  const latencies: number[] = [];
-  let errors = 0;
-  const cpuBefore = watched ? cpuSnapshot(watched) : {};
-  const started = performance.now();
-  const until = started + durationMs;
-  await Promise.all(
-    Array.from({ length: concurrency }, async () => {
-      while (performance.now() < until) {
-        const t0 = performance.now();
-        const ok = await call();
-        latencies.push(performance.now() - t0);
-        if (!ok) errors++;
-      }
-    }),
-  );
-  const elapsedMs = performance.now() - started;
-  const cpu = watched ? cpuSpent(cpuBefore, cpuSnapshot(watched)) : {};
-  return { latencies, errors, elapsedMs, cpu };
-}
-
-/** One scenario's figures from its samples: requests over their time, latencies pooled. */
-function figuresOf(scenario: string, concurrency: number, samples: readonly Sample[]): Figures {
-  const latencies = samples.flatMap((s) => s.latencies).sort((a, b) => a - b);
-  const elapsed = samples.reduce((sum, s) => sum + s.elapsedMs, 0);
-  const errors = samples.reduce((sum, s) => sum + s.errors, 0);
-  const cpu: Record<string, CpuTime> = {};
-  for (const sample of samples) {
-    for (const [name, time] of Object.entries(sample.cpu)) {
-      cpu[name] = addCpu(cpu[name] ?? NO_CPU, time);
-    }
-  }
-  const perRequestUs = (ms: number) => Math.round((ms * 1000) / Math.max(latencies.length, 1));
-  const cpuUs = Object.fromEntries(
-    Object.entries(cpu).map(([name, time]) => [
-      name,
-      { total: perRequestUs(time.totalMs), system: perRequestUs(time.systemMs) },
-    ]),
-  );
-  const rate = (latencies.length / elapsed) * 1000;
-  const round = (n: number) => Math.round(n * 100) / 100;
-  return {
-    scenario,
-    concurrency,
-    requests: latencies.length,
-    errors,
-    // slow scenarios (issuance against a slowed authority) keep two decimals
-    rps: rate < 100 ? Math.round(rate * 100) / 100 : Math.round(rate),
-    p50: round(percentile(latencies, 50)),
-    p99: round(percentile(latencies, 99)),
-    ...(Object.keys(cpuUs).length > 0 ? { cpuUs } : {}),
-  };
-}
-
-/** Runs `call` from `concurrency` loops for DURATION_MS after a warm-up. */
-async function load(
-  scenario: string,
-  concurrency: number,
-  call: () => Promise<boolean>,
-): Promise<Figures> {
-  await warmUp(concurrency, call);
-  return figuresOf(scenario, concurrency, [
-    await measure(concurrency, call, DURATION_MS, undefined),
-  ]);
-}
-
-/**
- * Scenarios compared with each other, measured in alternating rounds (DURATION_MS each in all),
- * so a change in the machine's speed during the run falls on all of them alike.
- */
-async function alternated(
-  concurrency: number,
-  scenarios: readonly (readonly [string, () => Promise<boolean>])[],
-  watched: Watched,
-): Promise<Figures[]> {
-  for (const [, call] of scenarios) await warmUp(concurrency, call);
-  const samples: Sample[][] = scenarios.map(() => []);
-  for (let round = 0; round < ROUNDS; round++) {
-    for (const [i, [, call]] of scenarios.entries()) {
-      samples[i]!.push(await measure(concurrency, call, DURATION_MS / ROUNDS, watched));
-    }
-  }
-  return scenarios.map(([scenario], i) => figuresOf(scenario, concurrency, samples[i]!));
-}
-
-/** CPU per request by process, in all and (in brackets) in the kernel, for the scenarios that measured it. */
-function cpuTable(figures: readonly Figures[]): string[] {
-  const measured = figures.filter((f) => f.cpuUs !== undefined);
-  const names = [...new Set(measured.flatMap((f) => Object.keys(f.cpuUs!)))];
-  if (names.length === 0) return [];
-  const cell = (f: Figures, name: string) => {
-    const time = f.cpuUs![name];
-    return time === undefined ? "" : `${time.total} (${time.system})`;
-  };
-  return [
-    `| CPU µs per request (of it in the kernel) | concurrency | ${names.join(" | ")} |`,
-    `|---|---|${names.map(() => "---|").join("")}`,
-    ...measured.map(
-      (f) => `| ${f.scenario} | ${f.concurrency} | ${names.map((n) => cell(f, n)).join(" | ")} |`,
-    ),
-  ];
-}
-
 const idleWakeLine = (wake: IdleWake) =>
   `this machine's cost of waking a sleeping process: a bare node:http server spends ${wake.backToBackUs} µs of CPU per request back to back and ${wake.afterIdleUs} µs after ${wake.idleGapMs} ms asleep (${(wake.afterIdleUs / Math.max(wake.backToBackUs, 1)).toFixed(1)}×)`;
 
-const figureTable = (figures: Figures[]) => [
-  `| scenario | concurrency | requests | errors | req/s | p50 ms | p99 ms |`,
-  `|---|---|---|---|---|---|---|`,
-  ...figures.map(
-    (f) =>
-      `| ${f.scenario} | ${f.concurrency} | ${f.requests} | ${f.errors} | ${f.rps} | ${f.p50} | ${f.p99} |`,
-  ),
-];
-
 async function main(): Promise<void> {
-  const infra = await resolveTestInfra();
-  const databaseUrl = await ensureDatabase(infra.databaseUrl, `pasarela_bench_${process.pid}`);
-  const prefix = `bench${randomBytes(3).toString("hex")}`;
-  const stack = await startStack({
-    root: repoRoot,
-    natsUrl: infra.natsUrl,
-    databaseUrl,
-    prefix,
-    simulator: {},
-    env: {
-      API_KEY_PEPPER: randomBytes(32).toString("base64"),
-      KEY_ENCRYPTION_KEY: randomBytes(32).toString("base64"),
-      CURSOR_KEY: randomBytes(32).toString("base64"),
-      LOG_LEVEL: "warn",
-      PDF_STORAGE_DIR: PDF_DIR,
-    },
-    output: "memory",
-    nodeArgs: [
-      ...NODE_ARGS,
-      ...(PROFILE_DIR ? ["--cpu-prof", `--cpu-prof-dir=${PROFILE_DIR}`] : []),
-    ],
-  });
-  const logger = createLogger({ service: "bench", level: "warn" });
-  const bus = await connectBus({
-    url: infra.natsUrl,
-    prefix,
-    name: "bench",
-    logger,
-    tracer: startTracing({ service: "bench" }).tracer,
-  });
+  const bench = await startBenchStack([
+    ...NODE_ARGS,
+    ...(PROFILE_DIR ? ["--cpu-prof", `--cpu-prof-dir=${PROFILE_DIR}`] : []),
+  ]);
+  const { stack } = bench;
   const control = makeControlClient(stack.simulatorUrl!);
   const must = <T>(
     result: { ok: true; value: T } | { ok: false; error: { message: string } },
@@ -307,6 +77,9 @@ async function main(): Promise<void> {
     return result.value;
   };
   try {
+    // the operator CLI's calls; the TA is asked as wsfe asks it
+    const bus = await bench.connect("admin");
+    const wsfeBus = await bench.connect("wsfe");
     // account, key, representada, certificate, delegation, point of sale
     const { accountId } = must(await bus.request(billing.accountCreate, { name: "bench" }));
     const { secret } = must(
@@ -336,7 +109,7 @@ async function main(): Promise<void> {
 
     // The one WSAA login of the run, through the ticket service; the bare loop reuses its TA.
     const ta = must(
-      await bus.request(
+      await wsfeBus.request(
         ticket.accessGet,
         { cuit: CUIT, environment: "homologacion", service: "wsfe" },
         { accountId },
@@ -376,7 +149,7 @@ async function main(): Promise<void> {
       ];
       return result.FECompUltimoAutorizadoResult?.CbteNro !== undefined;
     };
-    const unrecorded = await edgeWithoutUsage(stack.env);
+    const unrecorded = await bench.edgeWithoutUsage();
     const gatewayCall = (body: Record<string, unknown>, edgeUrl = stack.edgeUrl) => {
       const text = JSON.stringify(body);
       return async () => {
@@ -608,7 +381,7 @@ async function main(): Promise<void> {
     );
     const stored = (cbteNro: number) =>
       join(
-        PDF_DIR,
+        bench.pdfDir,
         "v2",
         accountId,
         "homologacion",
@@ -712,11 +485,7 @@ async function main(): Promise<void> {
       ),
     );
   } finally {
-    await bus.close();
-    await stack.stop();
-    rmSync(PDF_DIR, { recursive: true, force: true });
-    await dropDatabase(infra.databaseUrl, `pasarela_bench_${process.pid}`);
-    await infra.stop();
+    await bench.stop();
     // the profiles are written as the processes exit
     if (PROFILE_DIR) process.stdout.write(summarizeProfiles(PROFILE_DIR));
   }

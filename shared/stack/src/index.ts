@@ -10,6 +10,18 @@ export {
   type Running,
 } from "./infra.js";
 export {
+  LOCAL_NATS_URL,
+  LOCAL_POSTGRES_URL,
+  localDatabase,
+  localNats,
+  localSecrets,
+  localStackOptions,
+  type LocalDatabase,
+  type LocalNats,
+  type LocalSettings,
+  type LocalStackInput,
+} from "./local.js";
+export {
   defaultSupervision,
   gatewayServices,
   restartDelay,
