@@ -47,6 +47,14 @@ import {
   type AppError,
   type Result,
 } from "@pasarela/errors";
+import {
+  checkLiveness,
+  defaultLiveness,
+  keepRequesterInformed,
+  makeReplyMux,
+  type Exchange,
+  type Liveness,
+} from "./liveness.js";
 import { ensureStream } from "./streams.js";
 import { counter, histogram, secondsSince, type Logger } from "@pasarela/telemetry";
 import type { z } from "zod";
@@ -191,6 +199,8 @@ export interface BusOptions {
    * connection is SERVICE_UNAVAILABLE); undefined leaves it an INTERNAL bug.
    */
   classifyFailure?: (error: unknown) => AppError | undefined;
+  /** progress messages while a handler runs, and the silence after which a responder is dead */
+  liveness?: Partial<Liveness> | undefined;
 }
 
 type WireReply = { ok: true; value: unknown } | { ok: false; error: AppError };
@@ -221,6 +231,9 @@ function encodeReply(reply: WireReply): Uint8Array {
 
 export async function connectBus(options: BusOptions): Promise<Bus> {
   const credentials = options.credentials;
+  const liveness = checkLiveness({ ...defaultLiveness, ...options.liveness });
+  const inboxPrefix =
+    credentials && "user" in credentials ? natsInboxOf(credentials.user) : undefined;
   const connection = await connect({
     servers: options.url,
     name: options.name,
@@ -228,7 +241,7 @@ export async function connectBus(options: BusOptions): Promise<Bus> {
       ? {
           user: credentials.user,
           pass: credentials.password,
-          inboxPrefix: natsInboxOf(credentials.user),
+          inboxPrefix,
         }
       : {}),
     ...(credentials && "credsFile" in credentials
@@ -240,6 +253,7 @@ export async function connectBus(options: BusOptions): Promise<Bus> {
     noAsyncTraces: true,
   });
   const js = jetstream(connection);
+  const replies = makeReplyMux(connection, inboxPrefix, liveness.silenceTimeoutMs);
   const prefix = options.prefix ?? "";
   const subjectOf = (name: string) => (prefix ? `${prefix}.${name}` : name);
   const streamName = eventStreamOf(prefix);
@@ -264,6 +278,12 @@ export async function connectBus(options: BusOptions): Promise<Bus> {
         logger.warn({ server: status.server, inFlight: inFlight.size }, "nats disconnected");
         for (const lose of inFlight) lose();
         inFlight.clear();
+      } else if (status.type === "error") {
+        // the server refused a publish: the request waiting on it fails now, not at its deadline
+        const error = status.error as Error & { operation?: string; subject?: string };
+        if (error.name === "PermissionViolationError" && error.operation === "publish") {
+          replies.publishRefused(error.subject ?? "", error);
+        }
       }
     }
   })();
@@ -364,58 +384,67 @@ export async function connectBus(options: BusOptions): Promise<Bus> {
     );
     const started = Date.now();
     const startedAt = performance.now();
-    await context.with(trace.setSpan(parentContext, span), async () => {
-      const ctx = handlerContext(msg, contract.subject);
-      let reply: WireReply;
-      try {
-        const raw: unknown = msg.data.length === 0 ? {} : JSON.parse(decoder.decode(msg.data));
-        const parsed = contract.request.safeParse(raw);
-        if (!parsed.success) {
-          reply = { ok: false, error: describeIssue(parsed.error.issues[0]!) };
-        } else {
-          const result = await binding.handler(parsed.data, ctx);
-          if (result.ok) {
-            const checked = contract.reply.safeParse(result.value);
-            if (checked.success) {
-              reply = { ok: true, value: checked.data };
-            } else {
-              ctx.logger.error(
-                { issues: checked.error.issues },
-                "handler reply breaks its contract",
-              );
-              reply = { ok: false, error: appError("INTERNAL") };
-            }
+    const informed = keepRequesterInformed(msg, liveness.progressIntervalMs);
+    try {
+      await answer();
+    } finally {
+      informed();
+    }
+    async function answer() {
+      await context.with(trace.setSpan(parentContext, span), async () => {
+        const ctx = handlerContext(msg, contract.subject);
+        let reply: WireReply;
+        try {
+          const raw: unknown = msg.data.length === 0 ? {} : JSON.parse(decoder.decode(msg.data));
+          const parsed = contract.request.safeParse(raw);
+          if (!parsed.success) {
+            reply = { ok: false, error: describeIssue(parsed.error.issues[0]!) };
           } else {
-            reply = { ok: false, error: result.error };
+            const result = await binding.handler(parsed.data, ctx);
+            if (result.ok) {
+              const checked = contract.reply.safeParse(result.value);
+              if (checked.success) {
+                reply = { ok: true, value: checked.data };
+              } else {
+                ctx.logger.error(
+                  { issues: checked.error.issues },
+                  "handler reply breaks its contract",
+                );
+                reply = { ok: false, error: appError("INTERNAL") };
+              }
+            } else {
+              reply = { ok: false, error: result.error };
+            }
+          }
+        } catch (error) {
+          const classified = options.classifyFailure?.(error);
+          if (classified) {
+            ctx.logger.warn({ err: error, code: classified.code }, "handler failed: dependency");
+            reply = { ok: false, error: classified };
+          } else {
+            ctx.logger.error({ err: error }, "handler failed");
+            reply = { ok: false, error: appError("INTERNAL") };
           }
         }
-      } catch (error) {
-        const classified = options.classifyFailure?.(error);
-        if (classified) {
-          ctx.logger.warn({ err: error, code: classified.code }, "handler failed: dependency");
-          reply = { ok: false, error: classified };
-        } else {
-          ctx.logger.error({ err: error }, "handler failed");
-          reply = { ok: false, error: appError("INTERNAL") };
+        if (logger.isLevelEnabled("debug")) {
+          ctx.logger.debug(
+            {
+              ok: reply.ok,
+              ...(reply.ok ? {} : { code: reply.error.code }),
+              ms: Date.now() - started,
+            },
+            "handled",
+          );
         }
-      }
-      if (logger.isLevelEnabled("debug")) {
-        ctx.logger.debug(
-          {
-            ok: reply.ok,
-            ...(reply.ok ? {} : { code: reply.error.code }),
-            ms: Date.now() - started,
-          },
-          "handled",
-        );
-      }
-      endSpan(span, reply.ok ? undefined : reply.error);
-      handled.inc({ subject: contract.subject, outcome: reply.ok ? "ok" : reply.error.code });
-      handleSeconds.observe({ subject: contract.subject }, secondsSince(startedAt));
-      // the reply goes without headers: the caller's span already covers the exchange, and
-      // nothing on its side reads them
-      if (msg.reply) msg.respond(encodeReply(reply));
-    });
+        endSpan(span, reply.ok ? undefined : reply.error);
+        handled.inc({ subject: contract.subject, outcome: reply.ok ? "ok" : reply.error.code });
+        handleSeconds.observe({ subject: contract.subject }, secondsSince(startedAt));
+        informed();
+        // the reply goes without headers: the caller's span already covers the exchange, and
+        // nothing on its side reads them
+        if (msg.reply) msg.respond(encodeReply(reply));
+      });
+    }
   }
 
   const bus: Bus = {
@@ -487,35 +516,67 @@ export async function connectBus(options: BusOptions): Promise<Bus> {
           requestOptions?.timeoutMs ?? contract.timeoutMs ?? defaultTimeoutMs,
           requestOptions?.deadline,
         );
-        const unavailable = (reason: string) => {
+        const unavailable = (reason: string, extra?: Record<string, unknown>) => {
           logger.warn({ subject: contract.subject, reason }, "request failed");
-          const failure = appError("SERVICE_UNAVAILABLE", { subject: contract.subject, reason });
+          const failure = appError("SERVICE_UNAVAILABLE", {
+            subject: contract.subject,
+            reason,
+            ...extra,
+          });
           endSpan(span, failure);
           return finish(fail<ReplyOf<typeof contract>>(failure));
         };
         if (!bus.isConnected()) return unavailable("nats disconnected");
-        let lose = () => {};
-        let msg: Msg;
-        try {
-          // one promise settled by whichever comes first: the reply, its failure, or the
-          // connection lost (an abandoned request still ends by its timeout, unheard)
-          const answer = await new Promise<Msg | "lost">((resolve, reject) => {
-            lose = () => resolve("lost");
-            inFlight.add(lose);
-            connection
-              .request(subjectOf(contract.subject), encoder.encode(JSON.stringify(body)), {
-                timeout,
-                headers: outgoingHeaders(requestOptions),
-              })
-              .then(resolve, reject);
-          });
-          if (answer === "lost") return unavailable("nats connection lost");
-          msg = answer;
-        } catch (error) {
-          return unavailable(describeRequestFailure(error));
-        } finally {
-          inFlight.delete(lose);
+        const subject = subjectOf(contract.subject);
+        const data = encoder.encode(JSON.stringify(body));
+        // one id for the request and its repetition: the logs of both instances tell one story
+        const sent = { ...requestOptions, requestId: requestOptions?.requestId ?? randomUUID() };
+        const end = performance.now() + timeout;
+        // one exchange settled by whichever comes first: the reply, why none came, or the
+        // connection lost
+        const exchange = async (waitMs: number): Promise<Exchange | "lost"> => {
+          let lose = () => {};
+          const asked = replies.request(subject, data, outgoingHeaders(sent), waitMs);
+          try {
+            return await new Promise<Exchange | "lost">((resolve) => {
+              lose = () => {
+                asked.abandon();
+                resolve("lost");
+              };
+              inFlight.add(lose);
+              void asked.done.then(resolve);
+            });
+          } finally {
+            inFlight.delete(lose);
+          }
+        };
+        let outcome = await exchange(timeout);
+        // A responder that fell silent died or hangs. A request safe to repeat goes once more,
+        // to whichever instance the queue group picks (a dead process's subscriptions are gone
+        // with its connection), within what is left of the same deadline.
+        const left = end - performance.now();
+        if (outcome !== "lost" && outcome.kind === "silent" && contract.repeatable && left >= 1) {
+          logger.warn({ subject: contract.subject }, "responder went silent; asking again");
+          outcome = await exchange(left);
         }
+        if (outcome === "lost") return unavailable("nats connection lost");
+        if (outcome.kind !== "reply") {
+          switch (outcome.kind) {
+            case "timeout":
+              return unavailable("timeout");
+            case "no-responders":
+              return unavailable("no responders");
+            case "refused":
+              return unavailable(describeRequestFailure(outcome.error));
+            case "silent":
+              // a request not safe to repeat may have done its work before its responder died
+              return unavailable(
+                "responder went silent",
+                contract.repeatable ? undefined : { outcome: "unknown" },
+              );
+          }
+        }
+        const msg = outcome.msg;
         const result = parseReply(contract, msg);
         if (!result.ok && result.error.code === "INTERNAL") {
           logger.error({ subject: contract.subject }, "unreadable reply");

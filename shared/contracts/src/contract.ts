@@ -17,6 +17,11 @@ export interface Contract<
   readonly errors: readonly E[];
   /** how long a caller waits for the reply; longer for subjects that call the authority */
   readonly timeoutMs?: number;
+  /**
+   * Asking twice does no harm (a query): when the instance serving it dies, the caller asks
+   * another one instead of answering that nobody did.
+   */
+  readonly repeatable?: boolean;
 }
 
 export function defineContract<
