@@ -71,6 +71,8 @@ export interface ComprobantesTable {
     Date | string | null | undefined,
     Date | string | null
   >;
+  /** until when a FECAESolicitar already sent with it may still reach the authority */
+  in_flight_until: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
 }
 
 /** A numbering unit of the authority and its writer lease (one issuer at a time). */

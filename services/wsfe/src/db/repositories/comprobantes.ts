@@ -1,9 +1,9 @@
 import { isUniqueViolation } from "@pasarela/db";
-import { sql, type Kysely, type Selectable } from "kysely";
+import { sql, type ExpressionBuilder, type Kysely, type Selectable } from "kysely";
 import type { AuthorityMessage } from "../../domain/cae-answer.js";
 import type { FECAEDetRequest } from "../../domain/issuance/index.js";
 import type { ComprobanteState, ComprobantesTable, WsfeDatabase } from "../database.js";
-import type { SeriesKey } from "./series.js";
+import type { LeaseFence, SeriesKey } from "./series.js";
 
 /** Totals as decimal text with two decimals, exactly as sent. */
 export interface Totales {
@@ -56,7 +56,11 @@ export interface StoredComprobante {
   readonly eventPublishedAt: Date | null;
 }
 
-export type InsertOutcome = "stored" | "number-taken";
+/**
+ * - number-taken: a live voucher holds one of the numbers;
+ * - key-live: a live voucher holds one of the Idempotency-Keys (an earlier attempt of it).
+ */
+export type InsertOutcome = "stored" | "number-taken" | "key-live";
 
 /** The authority's answer that makes a voucher authorized. */
 export interface Authorization {
@@ -73,6 +77,32 @@ export interface Rejection {
 }
 
 const UNRESOLVED: readonly ComprobanteState[] = ["pending", "unknown"];
+
+/** One live voucher per Idempotency-Key of an account (migration 2026-12-20-01). */
+const LIVE_KEY_INDEX = "comprobantes_live_key_idx";
+
+/**
+ * The lease `fence` names is still its owner's and unexpired, by the database's clock. The
+ * series row is read FOR SHARE: a takeover (an UPDATE of that row) waits until the statement
+ * commits, so what the statement writes is there when the next holder reads the series.
+ */
+function leaseHeld(eb: ExpressionBuilder<WsfeDatabase, "comprobantes">, fence: LeaseFence) {
+  const { series, owner } = fence;
+  return eb.exists(
+    eb
+      .selectFrom("series")
+      .select(sql<number>`1`.as("held"))
+      .where("series.environment", "=", series.environment)
+      .where("series.cuit", "=", series.cuit)
+      .where("series.pto_vta", "=", series.ptoVta)
+      .where("series.cbte_tipo", "=", series.cbteTipo)
+      .where("series.writer_owner", "=", owner)
+      .where("series.writer_lease_until", ">", sql<Date>`now()`)
+      .forShare(),
+  );
+}
+
+const msFromNow = (ms: number) => sql<Date>`now() + ${ms} * interval '1 millisecond'`;
 
 const messages = (value: unknown): AuthorityMessage[] =>
   Array.isArray(value) ? (value as AuthorityMessage[]) : [];
@@ -124,15 +154,25 @@ function toStored(row: Selectable<ComprobantesTable>): StoredComprobante {
  * decided, for instance).
  */
 export function makeComprobantesRepository(db: Kysely<WsfeDatabase>) {
-  const unresolvedRow = (id: string) =>
-    db.updateTable("comprobantes").where("id", "=", id).where("state", "in", UNRESOLVED);
+  const unresolvedRow = (id: string, fence?: LeaseFence) => {
+    const row = db
+      .updateTable("comprobantes")
+      .where("id", "=", id)
+      .where("state", "in", UNRESOLVED);
+    return fence ? row.where((eb) => leaseHeld(eb, fence)) : row;
+  };
 
   return {
     /**
      * Stores a batch `pending` with its numbers in one statement: all of them, or none and
-     * "number-taken" when a live voucher holds one of the numbers.
+     * "number-taken" / "key-live" when a live voucher holds one of the numbers or keys. With
+     * `inFlightMs`, they are about to be sent: a send may reach the authority until that long
+     * from now.
      */
-    async insertPending(vouchers: readonly NewComprobante[]): Promise<InsertOutcome> {
+    async insertPending(
+      vouchers: readonly NewComprobante[],
+      inFlightMs?: number,
+    ): Promise<InsertOutcome> {
       try {
         await db
           .insertInto("comprobantes")
@@ -165,15 +205,92 @@ export function makeComprobantesRepository(db: Kysely<WsfeDatabase>) {
                 email_to: voucher.emailTo,
                 idempotency_key: voucher.idempotencyKey,
                 request_id: voucher.requestId,
+                ...(inFlightMs === undefined ? {} : { in_flight_until: msFromNow(inFlightMs) }),
               };
             }),
           )
           .execute();
         return "stored";
       } catch (error) {
+        if (isUniqueViolation(error, LIVE_KEY_INDEX)) return "key-live";
         if (isUniqueViolation(error)) return "number-taken";
         throw error;
       }
+    },
+
+    /** The keys among `keys` of the account that a live voucher holds. */
+    async liveKeys(accountId: string, keys: readonly string[]): Promise<Set<string>> {
+      if (keys.length === 0) return new Set();
+      const rows = await db
+        .selectFrom("comprobantes")
+        .select("idempotency_key")
+        .where("account_id", "=", accountId)
+        .where("idempotency_key", "in", keys)
+        .where("state", "in", ["pending", "authorized", "unknown"])
+        .execute();
+      return new Set(rows.flatMap((r) => (r.idempotency_key === null ? [] : [r.idempotency_key])));
+    },
+
+    /**
+     * About to send the voucher again (the same request, the same number): a send may reach
+     * the authority until `inFlightMs` from now. Answers how long one could before (to put back
+     * once this send is answered), or undefined when the voucher is settled or the lease is no
+     * longer `fence`'s: then nothing may be sent.
+     */
+    async markResending(
+      id: string,
+      inFlightMs: number,
+      fence?: LeaseFence,
+    ): Promise<{ before: Date | null } | undefined> {
+      const row = await db
+        .with("before", (qc) =>
+          qc
+            .selectFrom("comprobantes")
+            .select(["id", "in_flight_until"])
+            .where("id", "=", id)
+            .where("state", "in", UNRESOLVED)
+            .forUpdate(),
+        )
+        .updateTable("comprobantes")
+        .from("before")
+        .whereRef("comprobantes.id", "=", "before.id")
+        .where((eb) => (fence ? leaseHeld(eb, fence) : eb.lit(true)))
+        .set({
+          in_flight_until: sql<Date>`greatest(before.in_flight_until, ${msFromNow(inFlightMs)})`,
+          updated_at: sql<Date>`now()`,
+        })
+        .returning("before.in_flight_until as before")
+        .executeTakeFirst();
+      return row && { before: row.before };
+    },
+
+    /**
+     * A send of these vouchers was answered (or can no longer land): until when one could
+     * reach the authority goes back to what it was before it (`until`; null when it was the
+     * only one). Only while `fence` still holds: a later holder's own sends are never
+     * forgotten.
+     */
+    async endSend(ids: readonly string[], until: Date | null, fence?: LeaseFence): Promise<void> {
+      if (ids.length === 0) return;
+      let query = db
+        .updateTable("comprobantes")
+        .where("id", "in", ids)
+        .where("state", "in", UNRESOLVED)
+        .set({ in_flight_until: until });
+      if (fence) query = query.where((eb) => leaseHeld(eb, fence));
+      await query.execute();
+    },
+
+    /** The vouchers among `ids` that a send already made may still reach the authority with. */
+    async inFlight(ids: readonly string[]): Promise<Set<string>> {
+      if (ids.length === 0) return new Set();
+      const rows = await db
+        .selectFrom("comprobantes")
+        .select("id")
+        .where("id", "in", ids)
+        .where("in_flight_until", ">", sql<Date>`now()`)
+        .execute();
+      return new Set(rows.map((r) => r.id));
     },
 
     /**
@@ -283,9 +400,16 @@ export function makeComprobantesRepository(db: Kysely<WsfeDatabase>) {
       return result.rows.map(toStored);
     },
 
-    /** Resultado R: the authority judged and refused; the number is free again. */
-    async markRejected(id: string, rejection: Rejection): Promise<StoredComprobante | undefined> {
-      const row = await unresolvedRow(id)
+    /**
+     * Resultado R: the authority judged and refused; the number is free again. With a fence,
+     * only while its lease holds (see LeaseFence): a later holder may have sent it again.
+     */
+    async markRejected(
+      id: string,
+      rejection: Rejection,
+      fence?: LeaseFence,
+    ): Promise<StoredComprobante | undefined> {
+      const row = await unresolvedRow(id, fence)
         .set({
           state: "rejected",
           resultado: "R",
@@ -313,8 +437,12 @@ export function makeComprobantesRepository(db: Kysely<WsfeDatabase>) {
     },
 
     /** Proved never authorized: refused before judging, or the number never used. */
-    async markNotIssued(id: string, failure: unknown): Promise<StoredComprobante | undefined> {
-      const row = await unresolvedRow(id)
+    async markNotIssued(
+      id: string,
+      failure: unknown,
+      fence?: LeaseFence,
+    ): Promise<StoredComprobante | undefined> {
+      const row = await unresolvedRow(id, fence)
         .set({
           state: "not_issued",
           failure: failure,
@@ -326,8 +454,12 @@ export function makeComprobantesRepository(db: Kysely<WsfeDatabase>) {
     },
 
     /** The number holds another voucher at the authority: never adopt a stranger's CAE. */
-    async markConflict(id: string, failure: unknown): Promise<StoredComprobante | undefined> {
-      const row = await unresolvedRow(id)
+    async markConflict(
+      id: string,
+      failure: unknown,
+      fence?: LeaseFence,
+    ): Promise<StoredComprobante | undefined> {
+      const row = await unresolvedRow(id, fence)
         .set({
           state: "conflict",
           failure: failure,
@@ -340,20 +472,24 @@ export function makeComprobantesRepository(db: Kysely<WsfeDatabase>) {
 
     /**
      * Several vouchers of one batch, in one statement: sent without a usable answer (`unknown`)
-     * or proved never judged (`not_issued`).
+     * or proved never judged (`not_issued`). With a fence, only while its lease holds. Answers
+     * the ids changed.
      */
     async markManyUnresolved(
       ids: readonly string[],
       state: "unknown" | "not_issued",
       failure: unknown,
-    ): Promise<void> {
-      if (ids.length === 0) return;
-      await db
+      fence?: LeaseFence,
+    ): Promise<string[]> {
+      if (ids.length === 0) return [];
+      let query = db
         .updateTable("comprobantes")
         .where("id", "in", ids)
         .where("state", "in", UNRESOLVED)
-        .set({ state, failure: failure, updated_at: sql<Date>`now()` })
-        .execute();
+        .set({ state, failure: failure, updated_at: sql<Date>`now()` });
+      if (fence) query = query.where((eb) => leaseHeld(eb, fence));
+      const rows = await query.returning("id").execute();
+      return rows.map((r) => r.id);
     },
 
     /** The final state's event reached JetStream. */
