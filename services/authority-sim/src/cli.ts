@@ -168,6 +168,9 @@ export async function runCli(argv: readonly string[], client: ControlClient): Pr
           ...(rate === undefined ? {} : { rate }),
           ...(latencyMs === undefined ? {} : { latencyMs }),
           ...(flags.has("operation") ? { operation: required(flags, "operation") } : {}),
+          ...(flags.has("latency-operation")
+            ? { latencyOperation: required(flags, "latency-operation") }
+            : {}),
         }),
       );
     }
