@@ -23,7 +23,12 @@ export interface Liveness {
   readonly silenceTimeoutMs: number;
 }
 
-export const defaultLiveness: Liveness = { progressIntervalMs: 1_000, silenceTimeoutMs: 3_000 };
+/**
+ * A death is noticed at most 2 s after it (the last sign of life came at the latest when the
+ * process died), so a query asked again of another instance is answered within about 3 s of
+ * the death; a responder must stall for 1.25 s beyond a period before it is taken for dead.
+ */
+export const defaultLiveness: Liveness = { progressIntervalMs: 750, silenceTimeoutMs: 2_000 };
 
 /**
  * The silence allowed must cover at least two progress periods: one late message (a garbage
