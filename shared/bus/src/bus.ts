@@ -536,7 +536,13 @@ export async function connectBus(options: BusOptions): Promise<Bus> {
         // connection lost
         const exchange = async (waitMs: number): Promise<Exchange | "lost"> => {
           let lose = () => {};
-          const asked = replies.request(subject, data, outgoingHeaders(sent), waitMs);
+          const asked = replies.request(
+            subject,
+            data,
+            outgoingHeaders(sent),
+            waitMs,
+            contract.onSilence !== undefined,
+          );
           try {
             return await new Promise<Exchange | "lost">((resolve) => {
               lose = () => {
@@ -555,7 +561,8 @@ export async function connectBus(options: BusOptions): Promise<Bus> {
         // to whichever instance the queue group picks (a dead process's subscriptions are gone
         // with its connection), within what is left of the same deadline.
         const left = end - performance.now();
-        if (outcome !== "lost" && outcome.kind === "silent" && contract.repeatable && left >= 1) {
+        const repeat = contract.onSilence === "repeat";
+        if (outcome !== "lost" && outcome.kind === "silent" && repeat && left >= 1) {
           logger.warn({ subject: contract.subject }, "responder went silent; asking again");
           outcome = await exchange(left);
         }
@@ -572,7 +579,7 @@ export async function connectBus(options: BusOptions): Promise<Bus> {
               // a request not safe to repeat may have done its work before its responder died
               return unavailable(
                 "responder went silent",
-                contract.repeatable ? undefined : { outcome: "unknown" },
+                repeat ? undefined : { outcome: "unknown" },
               );
           }
         }

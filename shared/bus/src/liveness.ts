@@ -11,6 +11,11 @@ import { createInbox, type Msg, type MsgHdrs, type NatsConnection } from "@nats-
  * interval of work: a request answered faster costs one timer set and cleared, nothing on the
  * wire.
  *
+ * Silence is only heard when the event loop of the responder's process is stuck as well: a
+ * handler that computes for seconds without yielding (signing with a large key, say) falls
+ * silent too. So only subjects whose contract says what to do about a silent responder
+ * (`onSilence`: queries, issuance) are cut short by it; the others wait out their deadline.
+ *
  * A progress message is an empty payload without headers. Every reply is a JSON document, and
  * the server's "no responders" status is empty but carries a 503 status header, so the three
  * never mix. Only request/reply core features are used (a wildcard inbox subscription and
@@ -79,14 +84,15 @@ export type Exchange =
 export interface ReplyMux {
   /**
    * Publishes `data` to `subject` and settles with its reply, or with why none came: the
-   * deadline (`timeoutMs`) passed, or the responder fell silent for the silence timeout.
-   * `abandon` forgets the request (its reply, if any, is dropped).
+   * deadline (`timeoutMs`) passed, or (when `watchSilence`) the responder fell silent for the
+   * silence timeout. `abandon` forgets the request (its reply, if any, is dropped).
    */
   request(
     subject: string,
     data: Uint8Array,
     headers: MsgHdrs,
     timeoutMs: number,
+    watchSilence: boolean,
   ): { done: Promise<Exchange>; abandon: () => void };
   /** The server refused a publish to `subject`: the requests waiting on it fail now. */
   publishRefused(subject: string, error: unknown): void;
@@ -139,8 +145,9 @@ export function makeReplyMux(
   }
 
   return {
-    request(subject, data, headers, timeoutMs) {
+    request(subject, data, headers, timeoutMs, watchSilence) {
       if (!subscribed) subscribe();
+      const silenceMs = watchSilence ? silenceTimeoutMs : Infinity;
       const token = (next++).toString(36);
       const started = performance.now();
       const end = started + timeoutMs;
@@ -160,8 +167,8 @@ export function makeReplyMux(
         if (!pending.has(token)) return;
         const now = performance.now();
         if (now >= end) return settle({ kind: "timeout" });
-        if (now - entry.heard < silenceTimeoutMs) {
-          timer = setTimeout(check, Math.min(end, entry.heard + silenceTimeoutMs) - now);
+        if (now - entry.heard < silenceMs) {
+          timer = setTimeout(check, Math.min(end, entry.heard + silenceMs) - now);
           return;
         }
         // Timers run before the event loop reads its sockets: after a pause of this process
@@ -169,11 +176,11 @@ export function makeReplyMux(
         // the next read before calling the responder dead.
         setImmediate(() => {
           if (!pending.has(token)) return;
-          if (performance.now() - entry.heard < silenceTimeoutMs) check();
+          if (performance.now() - entry.heard < silenceMs) check();
           else settle({ kind: "silent" });
         });
       };
-      timer = setTimeout(check, Math.min(timeoutMs, silenceTimeoutMs));
+      timer = setTimeout(check, Math.min(timeoutMs, silenceMs));
       try {
         connection.publish(subject, data, { reply: `${base}${token}`, headers });
       } catch (error) {

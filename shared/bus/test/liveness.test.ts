@@ -14,13 +14,22 @@ const slow = defineContract({
   reply: z.object({ waited: z.number(), by: z.string() }),
   errors: [],
   timeoutMs: 60_000,
-  repeatable: true,
+  onSilence: "repeat",
 });
 /** The same work, but it must not be done twice (an issuance, say). */
 const once = defineContract({
   subject: "test.once.create",
   request: z.object({ ms: z.number() }),
   reply: z.object({ waited: z.number(), by: z.string() }),
+  errors: [],
+  timeoutMs: 60_000,
+  onSilence: "unknown",
+});
+/** Keeps its process busy (no await) for `ms`; nothing said about a silent responder. */
+const busy = defineContract({
+  subject: "test.busy.create",
+  request: z.object({ ms: z.number() }),
+  reply: z.object({ busy: z.number() }),
   errors: [],
   timeoutMs: 60_000,
 });
@@ -47,7 +56,14 @@ describe("bus: a responder that dies mid-request is noticed at once, not at the 
       await new Promise((r) => setTimeout(r, ms));
       return ok({ waited: ms, by: name });
     };
-    bus.serve({ name: "test" }, [bind(slow, work), bind(once, work)]);
+    const compute = ({ ms }: { ms: number }) => {
+      const until = Date.now() + ms;
+      while (Date.now() < until) {
+        // a computation that never yields: no timer of this process fires meanwhile
+      }
+      return Promise.resolve(ok({ busy: ms }));
+    };
+    bus.serve({ name: "test" }, [bind(slow, work), bind(once, work), bind(busy, compute)]);
     await bus.connection.flush();
     servers.push(bus);
     return bus;
@@ -93,6 +109,12 @@ describe("bus: a responder that dies mid-request is noticed at once, not at the 
     await server("steady");
     const answer = await client.request(slow, { ms: 1_500 });
     expect(answer).toEqual({ ok: true, value: { waited: 1_500, by: "steady" } });
+    for (const bus of servers.splice(0)) await bus.close();
+  });
+
+  it("a handler that keeps its process busy is not taken for dead where the contract says nothing", async () => {
+    await server("computing");
+    expect(await client.request(busy, { ms: 1_200 })).toEqual({ ok: true, value: { busy: 1_200 } });
     for (const bus of servers.splice(0)) await bus.close();
   });
 

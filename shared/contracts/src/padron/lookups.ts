@@ -11,7 +11,7 @@ export const a13Get = defineContract({
   reply: personaA13Schema,
   errors: padronLookupErrors,
   timeoutMs: AUTHORITY_QUERY_TIMEOUT_MS,
-  repeatable: true,
+  onSilence: "repeat",
 });
 
 /** Every key registered for an identity document; none is an empty list, not an error. */
@@ -26,7 +26,7 @@ export const documentoList = defineContract({
   reply: documentoReplySchema,
   errors: padronLookupErrors,
   timeoutMs: AUTHORITY_QUERY_TIMEOUT_MS,
-  repeatable: true,
+  onSilence: "repeat",
 });
 
 /** `padron.a10.get`: getPersona of ws_sr_padron_a10 (/api/padron/a10). */
@@ -36,7 +36,7 @@ export const a10Get = defineContract({
   reply: personaA10Schema,
   errors: padronLookupErrors,
   timeoutMs: AUTHORITY_QUERY_TIMEOUT_MS,
-  repeatable: true,
+  onSilence: "repeat",
 });
 
 /**
@@ -49,5 +49,5 @@ export const constanciaGet = defineContract({
   reply: constanciaSchema,
   errors: padronLookupErrors,
   timeoutMs: AUTHORITY_QUERY_TIMEOUT_MS,
-  repeatable: true,
+  onSilence: "repeat",
 });

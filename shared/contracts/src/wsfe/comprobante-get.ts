@@ -50,5 +50,5 @@ export const comprobanteGet = defineContract({
   reply: comprobanteReplySchema,
   errors: authorityQueryErrors,
   timeoutMs: AUTHORITY_QUERY_TIMEOUT_MS,
-  repeatable: true,
+  onSilence: "repeat",
 });

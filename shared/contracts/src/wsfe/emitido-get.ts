@@ -101,5 +101,5 @@ export const emitidoGet = defineContract({
   reply: emitidoSchema,
   errors: ["COMPROBANTE_NOT_FOUND"],
   timeoutMs: 5_000,
-  repeatable: true,
+  onSilence: "repeat",
 });

@@ -22,5 +22,5 @@ export const permisoVerify = defineContract({
   reply: permisoReplySchema,
   errors: authorityQueryErrors,
   timeoutMs: AUTHORITY_QUERY_TIMEOUT_MS,
-  repeatable: true,
+  onSilence: "repeat",
 });
