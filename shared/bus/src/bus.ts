@@ -384,67 +384,58 @@ export async function connectBus(options: BusOptions): Promise<Bus> {
     );
     const started = Date.now();
     const startedAt = performance.now();
-    const informed = keepRequesterInformed(msg, liveness.progressIntervalMs);
-    try {
-      await answer();
-    } finally {
-      informed();
-    }
-    async function answer() {
-      await context.with(trace.setSpan(parentContext, span), async () => {
-        const ctx = handlerContext(msg, contract.subject);
-        let reply: WireReply;
-        try {
-          const raw: unknown = msg.data.length === 0 ? {} : JSON.parse(decoder.decode(msg.data));
-          const parsed = contract.request.safeParse(raw);
-          if (!parsed.success) {
-            reply = { ok: false, error: describeIssue(parsed.error.issues[0]!) };
-          } else {
-            const result = await binding.handler(parsed.data, ctx);
-            if (result.ok) {
-              const checked = contract.reply.safeParse(result.value);
-              if (checked.success) {
-                reply = { ok: true, value: checked.data };
-              } else {
-                ctx.logger.error(
-                  { issues: checked.error.issues },
-                  "handler reply breaks its contract",
-                );
-                reply = { ok: false, error: appError("INTERNAL") };
-              }
+    await context.with(trace.setSpan(parentContext, span), async () => {
+      const ctx = handlerContext(msg, contract.subject);
+      let reply: WireReply;
+      try {
+        const raw: unknown = msg.data.length === 0 ? {} : JSON.parse(decoder.decode(msg.data));
+        const parsed = contract.request.safeParse(raw);
+        if (!parsed.success) {
+          reply = { ok: false, error: describeIssue(parsed.error.issues[0]!) };
+        } else {
+          const result = await binding.handler(parsed.data, ctx);
+          if (result.ok) {
+            const checked = contract.reply.safeParse(result.value);
+            if (checked.success) {
+              reply = { ok: true, value: checked.data };
             } else {
-              reply = { ok: false, error: result.error };
+              ctx.logger.error(
+                { issues: checked.error.issues },
+                "handler reply breaks its contract",
+              );
+              reply = { ok: false, error: appError("INTERNAL") };
             }
-          }
-        } catch (error) {
-          const classified = options.classifyFailure?.(error);
-          if (classified) {
-            ctx.logger.warn({ err: error, code: classified.code }, "handler failed: dependency");
-            reply = { ok: false, error: classified };
           } else {
-            ctx.logger.error({ err: error }, "handler failed");
-            reply = { ok: false, error: appError("INTERNAL") };
+            reply = { ok: false, error: result.error };
           }
         }
-        if (logger.isLevelEnabled("debug")) {
-          ctx.logger.debug(
-            {
-              ok: reply.ok,
-              ...(reply.ok ? {} : { code: reply.error.code }),
-              ms: Date.now() - started,
-            },
-            "handled",
-          );
+      } catch (error) {
+        const classified = options.classifyFailure?.(error);
+        if (classified) {
+          ctx.logger.warn({ err: error, code: classified.code }, "handler failed: dependency");
+          reply = { ok: false, error: classified };
+        } else {
+          ctx.logger.error({ err: error }, "handler failed");
+          reply = { ok: false, error: appError("INTERNAL") };
         }
-        endSpan(span, reply.ok ? undefined : reply.error);
-        handled.inc({ subject: contract.subject, outcome: reply.ok ? "ok" : reply.error.code });
-        handleSeconds.observe({ subject: contract.subject }, secondsSince(startedAt));
-        informed();
-        // the reply goes without headers: the caller's span already covers the exchange, and
-        // nothing on its side reads them
-        if (msg.reply) msg.respond(encodeReply(reply));
-      });
-    }
+      }
+      if (logger.isLevelEnabled("debug")) {
+        ctx.logger.debug(
+          {
+            ok: reply.ok,
+            ...(reply.ok ? {} : { code: reply.error.code }),
+            ms: Date.now() - started,
+          },
+          "handled",
+        );
+      }
+      endSpan(span, reply.ok ? undefined : reply.error);
+      handled.inc({ subject: contract.subject, outcome: reply.ok ? "ok" : reply.error.code });
+      handleSeconds.observe({ subject: contract.subject }, secondsSince(startedAt));
+      // the reply goes without headers: the caller's span already covers the exchange, and
+      // nothing on its side reads them
+      if (msg.reply) msg.respond(encodeReply(reply));
+    });
   }
 
   const bus: Bus = {
@@ -481,9 +472,14 @@ export async function connectBus(options: BusOptions): Promise<Bus> {
               );
               return;
             }
-            handle(binding, msg).catch((failure: unknown) =>
-              logger.error({ err: failure }, "reply could not be sent"),
-            );
+            // the caller hears from this process while the handler runs (liveness.ts); a
+            // progress message that slips out after the reply is dropped by the caller
+            const informed = keepRequesterInformed(msg, liveness.progressIntervalMs);
+            handle(binding, msg)
+              .catch((failure: unknown) =>
+                logger.error({ err: failure }, "reply could not be sent"),
+              )
+              .finally(informed);
           },
         }),
       );

@@ -31,7 +31,7 @@ type Verdict =
   | { kind: "missing" };
 
 /**
- * authority-ws.md §8.5: each detail has its own Resultado. After the first one rejected the
+ * Each detail of a batch has its own Resultado. After the first one rejected the
  * authority's numbering no longer matches the following details (10016), so a later R says
  * nothing about that voucher: it is sent again in the next batch, never reported.
  */

@@ -61,7 +61,7 @@ const RESEND_MARGIN_MS = 2_000;
 const leaseLost = () => fail(appError("SERVICE_UNAVAILABLE", { reason: "series lease lost" }));
 
 /**
- * authority-ws.md §8.4, lowest number first:
+ * How a voucher left without an answer is settled, lowest number first:
  * - a number the authority already used: FECompConsultar; the voucher the gateway sent (same
  *   date, receiver, amounts) → adopt its CAE, authorized; someone else's → conflict, never
  *   adopted; no answer → the series stays blocked (502) until the authority answers;

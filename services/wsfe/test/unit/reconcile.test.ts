@@ -39,7 +39,7 @@ const detalle = (cbteNro: number, total = "50.00"): FECAEDetRequest => ({
 });
 
 /**
- * The authority as far as numbering goes (authority-ws.md §3.4, §3.8, §8): each accepted
+ * The authority as far as numbering goes: each accepted
  * detail must carry the next number, one request at a time per series ("Transacción Activa"
  * for a second one meanwhile), a total of 13 is rejected on its own merits. `inTransit` is a
  * FECAESolicitar a writer sent before it died: it reaches the authority whenever the test says.
