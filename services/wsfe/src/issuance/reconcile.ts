@@ -38,6 +38,7 @@ export interface ReconcilerDeps {
     | "markConflict"
     | "markUnknown"
     | "markResending"
+    | "stopResending"
     | "endSend"
     | "inFlight"
   >;
@@ -53,8 +54,12 @@ export interface ReconcilerDeps {
 
 /** FECompConsultar calls made at once when several numbers are to be looked up */
 const LOOKUPS_AT_ONCE = 8;
-/** sends of one voucher again within one reconciliation, before the series waits for later */
-const MAX_RESENDS = 3;
+/**
+ * Sends of one voucher again, in all (counted on its row): each one that gets no answer may
+ * still land and pushes on the time its number is waited for, so without a bound a series
+ * whose copies keep getting lost would wait forever.
+ */
+export const MAX_RESENDS = 3;
 /** room to store the answer of a voucher sent again, as an issuance keeps */
 const RESEND_MARGIN_MS = 2_000;
 
@@ -200,9 +205,6 @@ export function makeReconciler(deps: ReconcilerDeps): Reconciler {
   return async (caller, series, ultimoAutorizado, open, held) => {
     let last = ultimoAutorizado;
     let unsettled = [...open].sort((a, b) => a.cbteNro - b.cbteNro);
-    const sentAgain = new Map<string, number>();
-    /** sent again and judged while their number stayed free: another send tells nothing new */
-    const judgedFree = new Set<string>();
     for (;;) {
       if (unsettled.length > 0 && !(await held.renew())) return leaseLost();
       const used = unsettled.filter((v) => v.cbteNro <= last);
@@ -232,13 +234,11 @@ export function makeReconciler(deps: ReconcilerDeps): Reconciler {
       unsettled = free.filter((v) => flying.has(v.id));
       const next = unsettled[0];
       if (!next) break;
-      // Only the next number can be decided now; a voucher above a gap, or one whose copy was
-      // judged while its number stayed free, waits until none of its sends can land.
-      const tries = sentAgain.get(next.id) ?? 0;
-      if (next.cbteNro !== last + 1 || judgedFree.has(next.id) || tries >= MAX_RESENDS) {
+      // Only the next number can be decided now; a voucher above a gap, or one sent again
+      // enough (or judged while its number stayed free), waits until none of its sends can land.
+      if (next.cbteNro !== last + 1 || next.resends >= MAX_RESENDS) {
         return waitForLanding(series, next);
       }
-      sentAgain.set(next.id, tries + 1);
       const sent = await sendAgain(caller, series, next, held);
       if (!sent.ok) return sent;
       if (sent.value === "authorized") {
@@ -253,7 +253,14 @@ export function makeReconciler(deps: ReconcilerDeps): Reconciler {
       });
       if (!fresh.ok) return fresh;
       last = fresh.value;
-      if (sent.value === "judged" && last < next.cbteNro) judgedFree.add(next.id);
+      let resends = next.resends + 1;
+      if (sent.value === "judged" && last < next.cbteNro) {
+        // judged on its own merits, its number still free: the same request sent once more
+        // would be judged the same, and could only push on the wait for the earlier one
+        resends = MAX_RESENDS;
+        await deps.comprobantes.stopResending(next.id, resends, held.fence);
+      }
+      unsettled[0] = { ...next, resends };
     }
     if (open.length > 0) await deps.series.flagReconciliation(series, false);
     return ok(last);

@@ -50,6 +50,8 @@ function fakeAuthority() {
   const held = new Map<number, { sent: FECAEDetRequest; cae: string }>();
   let transit: FECAEDetRequest | undefined;
   const sends: number[] = [];
+  /** every send from now on is lost on its way back: no answer, it may still land */
+  let losing = false;
 
   function judge(d: FECAEDetRequest): CaeOutcome {
     if (d.CbteDesde !== last + 1) {
@@ -95,6 +97,7 @@ function fakeAuthority() {
   return {
     held,
     sends,
+    loseEverySend: () => (losing = true),
     /**
      * A send of a writer that died, being processed: it is judged when `land` is called, or
      * when another send on the series arrives meanwhile (which is refused).
@@ -139,6 +142,13 @@ function fakeAuthority() {
         });
       }
       sends.push(r.detalles[0]!.CbteDesde);
+      if (losing) {
+        return Promise.resolve({
+          kind: "unknown",
+          error: { code: "AUTHORITY_UNAVAILABLE", message: "WSFE inalcanzable: ECONNRESET" },
+          over: false,
+        });
+      }
       if (transit) {
         // refused while the first one is processed, which then completes
         judge(transit);
@@ -190,6 +200,7 @@ function fakeRepository() {
         state: "pending",
         series,
         sent: detalle(cbteNro, options.total),
+        resends: 0,
       } as StoredComprobante);
       if (options.inFlight) flying.set(id, false);
     },
@@ -202,7 +213,14 @@ function fakeRepository() {
     markResending: (id: string) => {
       const before = flying.has(id);
       flying.set(id, before);
+      const row = rows.get(id)!;
+      rows.set(id, { ...row, resends: row.resends + 1 });
       return Promise.resolve({ before: before ? new Date(8.64e15) : null });
+    },
+    stopResending: (id: string, resends: number) => {
+      const row = rows.get(id)!;
+      rows.set(id, { ...row, resends: Math.max(row.resends, resends) });
+      return Promise.resolve();
     },
     endSend: (ids: readonly string[], until: Date | null) => {
       for (const id of ids) {
@@ -298,9 +316,28 @@ describe("reconciliation of a series taken over while a send may still land", ()
     const waiting = await run();
     expect(waiting.ok || waiting.error.code).toBe("SERVICE_UNAVAILABLE");
     expect(repository.rows.get("v1")?.state).toBe("pending");
-    // sent once, not again and again
+    // sent once, not again and again, by this reconciliation nor by the next ones
+    expect(authority.sends).toEqual([1]);
+    expect((await run()).ok).toBe(false);
     expect(authority.sends).toEqual([1]);
     // once no send can land any more, the number still free: never issued
+    repository.landed();
+    expect(await run()).toEqual({ ok: true, value: 0 });
+    expect(repository.rows.get("v1")).toMatchObject({ state: "not_issued" });
+  });
+
+  it("a voucher whose copies keep getting lost is sent again a few times in all, then waits", async () => {
+    const { authority, repository, run } = setup();
+    repository.add("v1", 1, { inFlight: true });
+    authority.loseEverySend();
+    // every issuance on the series reconciles it again: the sends stay bounded
+    for (let i = 0; i < 6; i++) {
+      const waiting = await run();
+      expect(waiting.ok || waiting.error.code).toBe("SERVICE_UNAVAILABLE");
+    }
+    expect(authority.sends).toEqual([1, 1, 1]);
+    expect(repository.rows.get("v1")?.state).toBe("unknown");
+    // once none of those can land any more: never issued
     repository.landed();
     expect(await run()).toEqual({ ok: true, value: 0 });
     expect(repository.rows.get("v1")).toMatchObject({ state: "not_issued" });

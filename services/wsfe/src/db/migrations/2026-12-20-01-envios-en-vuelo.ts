@@ -10,6 +10,13 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   // only one was answered, or the voucher was stored before this column existed, when the
   // writer lease alone outlasted every send).
   await db.schema.alterTable("comprobantes").addColumn("in_flight_until", "timestamptz").execute();
+  // How many times reconciliation sent the voucher again (each send may land later, and pushes
+  // in_flight_until on): bounded, so a series whose copies keep getting lost, or that the
+  // authority keeps rejecting on their own merits, waits a bounded time before it moves on.
+  await db.schema
+    .alterTable("comprobantes")
+    .addColumn("resends", "integer", (c) => c.notNull().defaultTo(0))
+    .execute();
   // One live voucher per Idempotency-Key of an account: an attempt whose caller stopped waiting
   // (its wsfe instance fell silent) can never be issued beside the retry that followed it.
   await db.schema
@@ -23,5 +30,6 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 
 export async function down(db: Kysely<unknown>): Promise<void> {
   await db.schema.dropIndex("comprobantes_live_key_idx").execute();
+  await db.schema.alterTable("comprobantes").dropColumn("resends").execute();
   await db.schema.alterTable("comprobantes").dropColumn("in_flight_until").execute();
 }

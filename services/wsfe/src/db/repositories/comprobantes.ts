@@ -54,6 +54,8 @@ export interface StoredComprobante {
   readonly requestId: string;
   readonly answeredAt: Date | null;
   readonly eventPublishedAt: Date | null;
+  /** times reconciliation sent it again */
+  readonly resends: number;
 }
 
 /**
@@ -145,6 +147,7 @@ function toStored(row: Selectable<ComprobantesTable>): StoredComprobante {
     requestId: row.request_id,
     answeredAt: row.answered_at,
     eventPublishedAt: row.event_published_at,
+    resends: row.resends,
   };
 }
 
@@ -257,6 +260,7 @@ export function makeComprobantesRepository(db: Kysely<WsfeDatabase>) {
         .where((eb) => (fence ? leaseHeld(eb, fence) : eb.lit(true)))
         .set({
           in_flight_until: sql<Date>`greatest(before.in_flight_until, ${msFromNow(inFlightMs)})`,
+          resends: sql<number>`comprobantes.resends + 1`,
           updated_at: sql<Date>`now()`,
         })
         .returning("before.in_flight_until as before")
@@ -277,6 +281,20 @@ export function makeComprobantesRepository(db: Kysely<WsfeDatabase>) {
         .where("id", "in", ids)
         .where("state", "in", UNRESOLVED)
         .set({ in_flight_until: until });
+      if (fence) query = query.where((eb) => leaseHeld(eb, fence));
+      await query.execute();
+    },
+
+    /**
+     * No more sends of the voucher by reconciliation: it waits until none made can land. Only
+     * while `fence` holds.
+     */
+    async stopResending(id: string, resends: number, fence?: LeaseFence): Promise<void> {
+      let query = db
+        .updateTable("comprobantes")
+        .where("id", "=", id)
+        .where("state", "in", UNRESOLVED)
+        .set({ resends: sql<number>`greatest(resends, ${resends})` });
       if (fence) query = query.where((eb) => leaseHeld(eb, fence));
       await query.execute();
     },
