@@ -52,7 +52,7 @@ import {
   defaultLiveness,
   keepRequesterInformed,
   makeReplyMux,
-  type Exchange,
+  ask,
   type Liveness,
 } from "./liveness.js";
 import { ensureStream } from "./streams.js";
@@ -523,45 +523,23 @@ export async function connectBus(options: BusOptions): Promise<Bus> {
           return finish(fail<ReplyOf<typeof contract>>(failure));
         };
         if (!bus.isConnected()) return unavailable("nats disconnected");
-        const subject = subjectOf(contract.subject);
-        const data = encoder.encode(JSON.stringify(body));
         // one id for the request and its repetition: the logs of both instances tell one story
         const sent = { ...requestOptions, requestId: requestOptions?.requestId ?? randomUUID() };
-        const end = performance.now() + timeout;
-        // one exchange settled by whichever comes first: the reply, why none came, or the
-        // connection lost
-        const exchange = async (waitMs: number): Promise<Exchange | "lost"> => {
-          let lose = () => {};
-          const asked = replies.request(
-            subject,
-            data,
-            outgoingHeaders(sent),
-            waitMs,
-            contract.onSilence !== undefined,
-          );
-          try {
-            return await new Promise<Exchange | "lost">((resolve) => {
-              lose = () => {
-                asked.abandon();
-                resolve("lost");
-              };
-              inFlight.add(lose);
-              void asked.done.then(resolve);
-            });
-          } finally {
-            inFlight.delete(lose);
-          }
-        };
-        let outcome = await exchange(timeout);
-        // A responder that fell silent died or hangs. A request safe to repeat goes once more,
-        // to whichever instance the queue group picks (a dead process's subscriptions are gone
-        // with its connection), within what is left of the same deadline.
-        const left = end - performance.now();
         const repeat = contract.onSilence === "repeat";
-        if (outcome !== "lost" && outcome.kind === "silent" && repeat && left >= 1) {
-          logger.warn({ subject: contract.subject }, "responder went silent; asking again");
-          outcome = await exchange(left);
-        }
+        const outcome = await ask(replies, {
+          subject: subjectOf(contract.subject),
+          data: encoder.encode(JSON.stringify(body)),
+          headers: () => outgoingHeaders(sent),
+          timeoutMs: timeout,
+          onSilence: contract.onSilence,
+          // a request in flight when the connection drops fails as soon as that is known
+          whileConnected: (lose) => {
+            inFlight.add(lose);
+            return () => inFlight.delete(lose);
+          },
+          repeating: () =>
+            logger.warn({ subject: contract.subject }, "responder went silent; asking again"),
+        });
         if (outcome === "lost") return unavailable("nats connection lost");
         if (outcome.kind !== "reply") {
           switch (outcome.kind) {

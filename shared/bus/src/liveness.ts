@@ -197,6 +197,57 @@ export function makeReplyMux(
   };
 }
 
+/**
+ * One request through the mux, settled by whichever comes first: the reply, why none came, or
+ * the connection lost. A responder that fell silent died or hangs: with `onSilence` "repeat"
+ * (safe to ask twice) the request goes once more, to whichever instance the queue group picks
+ * (a dead process's subscriptions are gone with its connection), within what is left of the
+ * same wait.
+ */
+export async function ask(
+  mux: ReplyMux,
+  request: {
+    subject: string;
+    data: Uint8Array;
+    /** built for each sending: they carry the time left */
+    headers: () => MsgHdrs;
+    timeoutMs: number;
+    onSilence: "repeat" | "unknown" | undefined;
+    /** registers what settles the request as "lost"; answers how to unregister it */
+    whileConnected: (lose: () => void) => () => void;
+    repeating: () => void;
+  },
+): Promise<Exchange | "lost"> {
+  const end = performance.now() + request.timeoutMs;
+  const once = async (waitMs: number): Promise<Exchange | "lost"> => {
+    const asked = mux.request(
+      request.subject,
+      request.data,
+      request.headers(),
+      waitMs,
+      request.onSilence !== undefined,
+    );
+    let forget = () => {};
+    try {
+      return await new Promise<Exchange | "lost">((resolve) => {
+        forget = request.whileConnected(() => {
+          asked.abandon();
+          resolve("lost");
+        });
+        void asked.done.then(resolve);
+      });
+    } finally {
+      forget();
+    }
+  };
+  const outcome = await once(request.timeoutMs);
+  const left = end - performance.now();
+  if (outcome === "lost" || outcome.kind !== "silent") return outcome;
+  if (request.onSilence !== "repeat" || left < 1) return outcome;
+  request.repeating();
+  return once(left);
+}
+
 /** The liveness a process's NATS_* settings ask for; unset values keep the defaults. */
 export function livenessOf(settings: {
   NATS_PROGRESS_INTERVAL_MS?: number | undefined;

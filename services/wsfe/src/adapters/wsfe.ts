@@ -13,7 +13,6 @@ import {
   type AsmxErr,
   type AsmxErrCodes,
   type AsmxErrContext,
-  type SoapFailure,
   type TicketedAttempt,
   type XmlObject,
 } from "@pasarela/authority";
@@ -27,6 +26,7 @@ import {
   type Result,
 } from "@pasarela/errors";
 import { amountNumber, decimalText } from "../domain/amount.js";
+import { cannotLandAnyMore } from "./landing.js";
 import type { AuthorityMessage, CaeDetalleRespuesta } from "../domain/cae-answer.js";
 import type { FECAEDetRequest } from "../domain/issuance/index.js";
 import type { AuthorityComprobante } from "../domain/comprobante.js";
@@ -271,26 +271,6 @@ function readDetalles(result: XmlObject): CaeDetalleRespuesta[] | undefined {
 
 /** A FECAESolicitar the writer no longer had the right to send (its lease ran down). */
 const notStarted = appError("SERVICE_UNAVAILABLE", { reason: "series lease lost before sending" });
-
-/**
- * Whether a request that failed this way can still reach the authority: not when an answer
- * (any answer) came back, nor once the full authority timeout passed since it left; a
- * connection that broke, or a wait cut short, proves nothing.
- */
-function cannotLandAnyMore(failure: SoapFailure, authorityTimeoutMs: number): boolean {
-  switch (failure.kind) {
-    case "http":
-    case "unreadable":
-    case "fault":
-    case "too-large":
-      return true;
-    case "timeout":
-      return failure.timeoutMs >= authorityTimeoutMs;
-    case "network":
-    case "tls":
-      return false;
-  }
-}
 
 function textRow(row: XmlObject): AuthorityRow {
   const out: Record<string, string> = {};
