@@ -211,7 +211,7 @@ export const commands: readonly SimCommand[] = [
   defineCommand({
     name: "fault",
     summary:
-      'Injects faults into a service of the environment (mode none clears them). Prints {"ok":true}. With --operation the modes hit only that operation; latency applies to every request.',
+      'Injects faults into a service of the environment (mode none clears them). Prints {"ok":true}. With --operation the modes hit only that operation; latency applies to every request, or with --latency-operation to that operation only.',
     flags: {
       environment,
       service: flag(z.enum(FAULT_SERVICES), "the service that misbehaves"),
@@ -233,6 +233,11 @@ export const commands: readonly SimCommand[] = [
         "<mode:rate,...>",
       ),
       operation: flag(z.string().optional(), "only this SOAP operation", "<operation>"),
+      "latency-operation": flag(
+        z.string().optional(),
+        "the latency applies to this SOAP operation only",
+        "<operation>",
+      ),
     },
     run: async (client, f) =>
       json(
@@ -244,6 +249,9 @@ export const commands: readonly SimCommand[] = [
           ...(f["latency-max-ms"] === undefined ? {} : { latencyMaxMs: f["latency-max-ms"] }),
           ...(f.mix === undefined ? {} : { mix: f.mix }),
           ...(f.operation === undefined ? {} : { operation: f.operation }),
+          ...(f["latency-operation"] === undefined
+            ? {}
+            : { latencyOperation: f["latency-operation"] }),
         }),
       ),
   }),

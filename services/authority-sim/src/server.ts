@@ -201,8 +201,10 @@ export function createSimulatorServer(options: SimulatorServerOptions): Simulato
     operation?: string,
   ): Promise<void> {
     const fault = world.state.faults[service];
-    const latency =
-      fault.latencyMaxMs !== undefined && fault.latencyMaxMs > fault.latencyMs
+    const slowed = fault.latencyOperation === undefined || fault.latencyOperation === operation;
+    const latency = !slowed
+      ? 0
+      : fault.latencyMaxMs !== undefined && fault.latencyMaxMs > fault.latencyMs
         ? fault.latencyMs + Math.random() * (fault.latencyMaxMs - fault.latencyMs)
         : fault.latencyMs;
     if (latency > 0) await sleep(latency);

@@ -37,7 +37,10 @@ export type FaultMode = (typeof FAULT_MODES)[number];
 
 export interface FaultConfig {
   mode: FaultMode;
-  /** Probability (0..1) that a request gets the fault; latency applies to every request. */
+  /**
+   * Probability (0..1) that a request gets the fault; latency applies to every request unless
+   * `latencyOperation` names one.
+   */
   rate: number;
   latencyMs: number;
   /** When set, the mode applies to this SOAP operation only (e.g. FECAESolicitar). */
@@ -50,6 +53,8 @@ export interface FaultConfig {
   mix?: { mode: FaultMode; rate: number }[] | undefined;
   /** When set, each request waits a random time between `latencyMs` and this. */
   latencyMaxMs?: number | undefined;
+  /** When set, the latency applies to this SOAP operation only (a slow FECAESolicitar). */
+  latencyOperation?: string | undefined;
 }
 
 /**

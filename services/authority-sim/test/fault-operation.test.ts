@@ -90,4 +90,35 @@ describe("a fault aimed at one operation", () => {
       await control.setFault("homologacion", { service: "wsfe", mode: "none" });
     }
   });
+
+  it("latency aimed at one operation slows only that one", async () => {
+    await runCli(
+      [
+        "fault",
+        "--environment",
+        "homologacion",
+        "--service",
+        "wsfe",
+        "--mode",
+        "none",
+        "--latency-ms",
+        "1500",
+        "--latency-operation",
+        "FECAESolicitar",
+      ],
+      control,
+    );
+    try {
+      const quick = Date.now();
+      await ultimo();
+      expect(Date.now() - quick).toBeLessThan(1_000);
+      const slow = Date.now();
+      expect(resultOf((await facturaC(3)).text, "FECAESolicitar")).toContain(
+        "<Resultado>A</Resultado>",
+      );
+      expect(Date.now() - slow).toBeGreaterThanOrEqual(1_400);
+    } finally {
+      await control.setFault("homologacion", { service: "wsfe", mode: "none" });
+    }
+  });
 });

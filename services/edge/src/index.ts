@@ -1,4 +1,4 @@
-import { connectBus } from "@pasarela/bus";
+import { connectBus, livenessOf } from "@pasarela/bus";
 import { natsCredentials } from "@pasarela/config";
 import { migrateToLatest, openDatabase } from "@pasarela/db";
 import { createLogger, startMetricsServer, startTracing, type Logger } from "@pasarela/telemetry";
@@ -41,6 +41,7 @@ export async function startEdge(
     logger,
     tracer: tracing.tracer,
     defaultTimeoutMs: config.NATS_REQUEST_TIMEOUT_MS,
+    liveness: livenessOf(config),
     streamReplicas: config.NATS_STREAM_REPLICAS,
   });
   await migrateToLatest(config.DATABASE_URL, schema, migrations);

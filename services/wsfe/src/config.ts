@@ -8,18 +8,30 @@ import {
   z,
 } from "@pasarela/config";
 
-const wsfeConfigSchema = z.object({
-  ...natsConfig,
-  ...databaseConfig,
-  ...telemetryConfig,
-  ...cursorKeyConfig,
-  WSFE_URL_HOMOLOGACION: authorityConfig.WSFE_URL_HOMOLOGACION,
-  WSFE_URL_PRODUCCION: authorityConfig.WSFE_URL_PRODUCCION,
-  AUTHORITY_TIMEOUT_MS: authorityConfig.AUTHORITY_TIMEOUT_MS,
-  AUTHORITY_CA_FILE: authorityConfig.AUTHORITY_CA_FILE,
-  /** how often vouchers left pending or unknown are reconciled without waiting for an issuance */
-  RECONCILE_INTERVAL_MS: z.coerce.number().int().min(1_000).default(60_000),
-});
+const wsfeConfigSchema = z
+  .object({
+    ...natsConfig,
+    ...databaseConfig,
+    ...telemetryConfig,
+    ...cursorKeyConfig,
+    WSFE_URL_HOMOLOGACION: authorityConfig.WSFE_URL_HOMOLOGACION,
+    WSFE_URL_PRODUCCION: authorityConfig.WSFE_URL_PRODUCCION,
+    AUTHORITY_TIMEOUT_MS: authorityConfig.AUTHORITY_TIMEOUT_MS,
+    AUTHORITY_CA_FILE: authorityConfig.AUTHORITY_CA_FILE,
+    /** how often vouchers left pending or unknown are reconciled without waiting for an issuance */
+    RECONCILE_INTERVAL_MS: z.coerce.number().int().min(1_000).default(60_000),
+    /**
+     * A series' writer lease: how long it lasts unrenewed, which is how long a wsfe instance
+     * that died blocks its series before another one takes it over.
+     */
+    SERIES_LEASE_MS: z.coerce.number().int().min(1_000).default(5_000),
+    /** how often a held lease is renewed, on a timer of its own (at least three times a lease) */
+    SERIES_HEARTBEAT_MS: z.coerce.number().int().min(100).default(1_000),
+  })
+  .refine((c) => c.SERIES_HEARTBEAT_MS * 3 <= c.SERIES_LEASE_MS, {
+    path: ["SERIES_HEARTBEAT_MS"],
+    message: "must be at most a third of SERIES_LEASE_MS",
+  });
 
 export type WsfeConfig = z.output<typeof wsfeConfigSchema>;
 

@@ -33,10 +33,12 @@ import { makeComprobantesListadoRepository } from "./db/repositories/comprobante
 import { wsfeBindings } from "./service.js";
 
 /**
- * A series' writer lease outlasts one authority call (it is renewed before each), with room
- * for the database round trips around it; a dead holder blocks its series this long at most.
+ * How late a FECAESolicitar may reach the authority after the statement that preceded it,
+ * beyond one lease period (by when it must have started) and AUTHORITY_TIMEOUT_MS (within
+ * which it lands or never does): opening a connection, a slow upload, clocks that run a little
+ * apart. Waiting longer costs nothing; a voucher is only sent again meanwhile.
  */
-const LEASE_MARGIN_MS = 15_000;
+const LANDING_MARGIN_MS = 5_000;
 
 export { loadConfig, type WsfeConfig } from "./config.js";
 
@@ -76,7 +78,8 @@ export async function startWsfe(
       const emails = makeComprobantesEmailRepository(db!.db);
       const comprobantes = makeComprobantesRepository(db!.db);
       const series = makeSeriesRepository(db!.db);
-      const leaseMs = config.AUTHORITY_TIMEOUT_MS + LEASE_MARGIN_MS;
+      const leaseMs = config.SERIES_LEASE_MS;
+      const inFlightMs = leaseMs + config.AUTHORITY_TIMEOUT_MS + LANDING_MARGIN_MS;
       // issuance publishes its outcomes there
       await bus.ensureEventStream();
       // e-mails of vouchers are queued there (the mail service consumes them)
@@ -84,13 +87,21 @@ export async function startWsfe(
       const events = makeVoucherEvents({ bus, comprobantes, logger: serviceLogger });
       // host and pid name the holder for operators; the random part tells a restart from its past
       const owner = `wsfe@${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
-      const writer = makeSeriesWriter({ series, owner, leaseMs });
+      const writer = makeSeriesWriter({
+        series,
+        owner,
+        leaseMs,
+        heartbeatMs: config.SERIES_HEARTBEAT_MS,
+        logger: serviceLogger,
+      });
       const reconcile = makeReconciler({
         wsfe,
         comprobantes,
         series,
         events,
         logger: serviceLogger,
+        authorityTimeoutMs: config.AUTHORITY_TIMEOUT_MS,
+        inFlightMs,
       });
       const issuer = makeBatchIssuer({
         wsfe,
@@ -100,6 +111,7 @@ export async function startWsfe(
         reconcile,
         events,
         authorityTimeoutMs: config.AUTHORITY_TIMEOUT_MS,
+        inFlightMs,
         logger: serviceLogger,
       });
       // at start-up (a voucher left pending by a process that died) and periodically

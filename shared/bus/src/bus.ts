@@ -47,6 +47,14 @@ import {
   type AppError,
   type Result,
 } from "@pasarela/errors";
+import {
+  checkLiveness,
+  defaultLiveness,
+  keepRequesterInformed,
+  makeReplyMux,
+  ask,
+  type Liveness,
+} from "./liveness.js";
 import { ensureStream } from "./streams.js";
 import { counter, histogram, secondsSince, type Logger } from "@pasarela/telemetry";
 import type { z } from "zod";
@@ -191,6 +199,8 @@ export interface BusOptions {
    * connection is SERVICE_UNAVAILABLE); undefined leaves it an INTERNAL bug.
    */
   classifyFailure?: (error: unknown) => AppError | undefined;
+  /** progress messages while a handler runs, and the silence after which a responder is dead */
+  liveness?: Partial<Liveness> | undefined;
 }
 
 type WireReply = { ok: true; value: unknown } | { ok: false; error: AppError };
@@ -221,6 +231,9 @@ function encodeReply(reply: WireReply): Uint8Array {
 
 export async function connectBus(options: BusOptions): Promise<Bus> {
   const credentials = options.credentials;
+  const liveness = checkLiveness({ ...defaultLiveness, ...options.liveness });
+  const inboxPrefix =
+    credentials && "user" in credentials ? natsInboxOf(credentials.user) : undefined;
   const connection = await connect({
     servers: options.url,
     name: options.name,
@@ -228,7 +241,7 @@ export async function connectBus(options: BusOptions): Promise<Bus> {
       ? {
           user: credentials.user,
           pass: credentials.password,
-          inboxPrefix: natsInboxOf(credentials.user),
+          inboxPrefix,
         }
       : {}),
     ...(credentials && "credsFile" in credentials
@@ -240,6 +253,7 @@ export async function connectBus(options: BusOptions): Promise<Bus> {
     noAsyncTraces: true,
   });
   const js = jetstream(connection);
+  const replies = makeReplyMux(connection, inboxPrefix, liveness.silenceTimeoutMs);
   const prefix = options.prefix ?? "";
   const subjectOf = (name: string) => (prefix ? `${prefix}.${name}` : name);
   const streamName = eventStreamOf(prefix);
@@ -264,6 +278,12 @@ export async function connectBus(options: BusOptions): Promise<Bus> {
         logger.warn({ server: status.server, inFlight: inFlight.size }, "nats disconnected");
         for (const lose of inFlight) lose();
         inFlight.clear();
+      } else if (status.type === "error") {
+        // the server refused a publish: the request waiting on it fails now, not at its deadline
+        const error = status.error as Error & { operation?: string; subject?: string };
+        if (error.name === "PermissionViolationError" && error.operation === "publish") {
+          replies.publishRefused(error.subject ?? "", error);
+        }
       }
     }
   })();
@@ -452,9 +472,14 @@ export async function connectBus(options: BusOptions): Promise<Bus> {
               );
               return;
             }
-            handle(binding, msg).catch((failure: unknown) =>
-              logger.error({ err: failure }, "reply could not be sent"),
-            );
+            // the caller hears from this process while the handler runs (liveness.ts); a
+            // progress message that slips out after the reply is dropped by the caller
+            const informed = keepRequesterInformed(msg, liveness.progressIntervalMs);
+            handle(binding, msg)
+              .catch((failure: unknown) =>
+                logger.error({ err: failure }, "reply could not be sent"),
+              )
+              .finally(informed);
           },
         }),
       );
@@ -487,35 +512,52 @@ export async function connectBus(options: BusOptions): Promise<Bus> {
           requestOptions?.timeoutMs ?? contract.timeoutMs ?? defaultTimeoutMs,
           requestOptions?.deadline,
         );
-        const unavailable = (reason: string) => {
+        const unavailable = (reason: string, extra?: Record<string, unknown>) => {
           logger.warn({ subject: contract.subject, reason }, "request failed");
-          const failure = appError("SERVICE_UNAVAILABLE", { subject: contract.subject, reason });
+          const failure = appError("SERVICE_UNAVAILABLE", {
+            subject: contract.subject,
+            reason,
+            ...extra,
+          });
           endSpan(span, failure);
           return finish(fail<ReplyOf<typeof contract>>(failure));
         };
         if (!bus.isConnected()) return unavailable("nats disconnected");
-        let lose = () => {};
-        let msg: Msg;
-        try {
-          // one promise settled by whichever comes first: the reply, its failure, or the
-          // connection lost (an abandoned request still ends by its timeout, unheard)
-          const answer = await new Promise<Msg | "lost">((resolve, reject) => {
-            lose = () => resolve("lost");
+        // one id for the request and its repetition: the logs of both instances tell one story
+        const sent = { ...requestOptions, requestId: requestOptions?.requestId ?? randomUUID() };
+        const repeat = contract.onSilence === "repeat";
+        const outcome = await ask(replies, {
+          subject: subjectOf(contract.subject),
+          data: encoder.encode(JSON.stringify(body)),
+          headers: () => outgoingHeaders(sent),
+          timeoutMs: timeout,
+          onSilence: contract.onSilence,
+          // a request in flight when the connection drops fails as soon as that is known
+          whileConnected: (lose) => {
             inFlight.add(lose);
-            connection
-              .request(subjectOf(contract.subject), encoder.encode(JSON.stringify(body)), {
-                timeout,
-                headers: outgoingHeaders(requestOptions),
-              })
-              .then(resolve, reject);
-          });
-          if (answer === "lost") return unavailable("nats connection lost");
-          msg = answer;
-        } catch (error) {
-          return unavailable(describeRequestFailure(error));
-        } finally {
-          inFlight.delete(lose);
+            return () => inFlight.delete(lose);
+          },
+          repeating: () =>
+            logger.warn({ subject: contract.subject }, "responder went silent; asking again"),
+        });
+        if (outcome === "lost") return unavailable("nats connection lost");
+        if (outcome.kind !== "reply") {
+          switch (outcome.kind) {
+            case "timeout":
+              return unavailable("timeout");
+            case "no-responders":
+              return unavailable("no responders");
+            case "refused":
+              return unavailable(describeRequestFailure(outcome.error));
+            case "silent":
+              // a request not safe to repeat may have done its work before its responder died
+              return unavailable(
+                "responder went silent",
+                repeat ? undefined : { outcome: "unknown" },
+              );
+          }
         }
+        const msg = outcome.msg;
         const result = parseReply(contract, msg);
         if (!result.ok && result.error.code === "INTERNAL") {
           logger.error({ subject: contract.subject }, "unreadable reply");

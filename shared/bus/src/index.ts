@@ -28,3 +28,4 @@ export {
   type DurableOutcome,
 } from "./durable.js";
 export { durablesOf, type DurableRef } from "./durables.js";
+export { defaultLiveness, livenessOf, type Liveness } from "./liveness.js";

@@ -68,6 +68,14 @@ export const natsConfig = {
       .optional(),
   ),
   NATS_REQUEST_TIMEOUT_MS: envInt().pipe(z.number().min(100)).default(10_000),
+  /**
+   * While a handler runs, its process tells the requester it is still working this often; a
+   * requester that hears nothing for NATS_SILENCE_TIMEOUT_MS (at least twice the interval)
+   * takes the responder for dead instead of waiting out the deadline. Every process of a
+   * deployment must share both values.
+   */
+  NATS_PROGRESS_INTERVAL_MS: envInt().pipe(z.number().min(50)).default(750),
+  NATS_SILENCE_TIMEOUT_MS: envInt().pipe(z.number().min(100)).default(2_000),
   /** replicas of the JetStream streams a service creates: 1 on one server, 3 on a cluster */
   NATS_STREAM_REPLICAS: envInt().pipe(z.number().int().min(1).max(5)).default(1),
   /**

@@ -17,6 +17,16 @@ export interface Contract<
   readonly errors: readonly E[];
   /** how long a caller waits for the reply; longer for subjects that call the authority */
   readonly timeoutMs?: number;
+  /**
+   * What the caller does when the instance serving the request falls silent before the
+   * deadline (it died: no progress message for NATS_SILENCE_TIMEOUT_MS):
+   * - "repeat": asking twice does no harm (a query), another instance is asked once more;
+   * - "unknown": answer at once that the outcome is unknown; the caller knows how to settle it
+   *   (an issuance: a retry with the same Idempotency-Key).
+   * Absent, the caller waits out the deadline: a handler that keeps its process busy for
+   * seconds (signing with a large key, say) is never taken for dead.
+   */
+  readonly onSilence?: "repeat" | "unknown";
 }
 
 export function defineContract<

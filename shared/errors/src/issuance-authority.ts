@@ -2,7 +2,8 @@ import type { AppError } from "./app-error.js";
 
 /** The voucher a message speaks of: its series and number. */
 export interface VoucherRef {
-  readonly ptoVta: number;
+  /** unknown when the caller left it to the representada's configured point of sale */
+  readonly ptoVta?: number | undefined;
   readonly cbteTipo: number;
   readonly cbteNro?: number | undefined;
 }
@@ -15,16 +16,18 @@ export interface VoucherRef {
  */
 export function issuanceOutcomeUnknown(voucher: VoucherRef, cause: AppError): AppError {
   const which =
-    voucher.cbteNro === undefined
-      ? `del punto de venta ${voucher.ptoVta}, tipo ${voucher.cbteTipo}`
-      : `${voucher.cbteTipo}-${voucher.ptoVta}-${voucher.cbteNro}`;
+    voucher.ptoVta === undefined
+      ? `de tipo ${voucher.cbteTipo}`
+      : voucher.cbteNro === undefined
+        ? `del punto de venta ${voucher.ptoVta}, tipo ${voucher.cbteTipo}`
+        : `${voucher.cbteTipo}-${voucher.ptoVta}-${voucher.cbteNro}`;
   return {
     code: "AUTHORITY_UNAVAILABLE",
     message: `${cause.message}. El comprobante ${which} pudo haber sido autorizado: no lo des por no emitido; la pasarela lo verifica con la AFIP antes de volver a numerar esa serie. Reintentá con la misma Idempotency-Key, o consultá /api/wsfe/comprobante antes de emitirlo de nuevo.`,
     details: {
       ...cause.details,
       outcome: "unknown",
-      ptoVta: voucher.ptoVta,
+      ...(voucher.ptoVta === undefined ? {} : { ptoVta: voucher.ptoVta }),
       cbteTipo: voucher.cbteTipo,
       ...(voucher.cbteNro === undefined ? {} : { cbteNro: voucher.cbteNro }),
     },

@@ -1,4 +1,4 @@
-import { connectBus, type Binding, type Bus } from "@pasarela/bus";
+import { connectBus, livenessOf, type Binding, type Bus } from "@pasarela/bus";
 import { natsCredentials } from "@pasarela/config";
 import {
   classifyDatabaseFailure,
@@ -22,6 +22,8 @@ export interface BaseSettings {
   NATS_URL: string;
   NATS_PREFIX?: string | undefined;
   NATS_REQUEST_TIMEOUT_MS: number;
+  NATS_PROGRESS_INTERVAL_MS?: number | undefined;
+  NATS_SILENCE_TIMEOUT_MS?: number | undefined;
   NATS_STREAM_REPLICAS?: number | undefined;
   /** the service's own NATS identity (deploy/nats); unset: anonymous */
   NATS_USER?: string | undefined;
@@ -101,6 +103,7 @@ export async function startService<DB, Deps>(
     logger,
     tracer: tracing.tracer,
     defaultTimeoutMs: settings.NATS_REQUEST_TIMEOUT_MS,
+    liveness: livenessOf(settings),
     streamReplicas: settings.NATS_STREAM_REPLICAS,
     // a dropped database connection is a momentary outage (503), not a bug (500)
     ...(db ? { classifyFailure: classifyDatabaseFailure } : {}),

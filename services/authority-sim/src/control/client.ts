@@ -40,6 +40,8 @@ export interface FaultInput {
   latencyMaxMs?: number;
   /** the mode hits this SOAP operation only; latency still applies to every request */
   operation?: string;
+  /** the latency applies to this SOAP operation only */
+  latencyOperation?: string;
   /** further modes with their own rates, drawn after `mode` */
   mix?: { mode: FaultMode; rate: number }[];
 }

@@ -62,6 +62,7 @@ const schemas = {
     latencyMs: z.number().int().min(0).max(600_000).default(0),
     latencyMaxMs: z.number().int().min(0).max(600_000).optional(),
     operation: z.string().min(1).max(100).optional(),
+    latencyOperation: z.string().min(1).max(100).optional(),
     mix: z
       .array(z.object({ mode: z.enum(FAULT_MODES), rate: z.number().min(0).max(1) }))
       .max(FAULT_MODES.length)
@@ -294,6 +295,9 @@ export function handleControl(
         latencyMs: p.data.latencyMs,
         ...(p.data.latencyMaxMs === undefined ? {} : { latencyMaxMs: p.data.latencyMaxMs }),
         ...(p.data.operation === undefined ? {} : { operation: p.data.operation }),
+        ...(p.data.latencyOperation === undefined
+          ? {}
+          : { latencyOperation: p.data.latencyOperation }),
         ...(p.data.mix === undefined ? {} : { mix: p.data.mix }),
       };
       world.commit();

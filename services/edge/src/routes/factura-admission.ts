@@ -1,5 +1,10 @@
 import { billing, wsfe, type ReplyOf } from "@pasarela/contracts";
-import { appError, authorityRejected } from "@pasarela/errors";
+import {
+  appError,
+  authorityRejected,
+  issuanceOutcomeUnknown,
+  type AppError,
+} from "@pasarela/errors";
 import type { FastifyRequest } from "fastify";
 import { EdgeError } from "../http/edge-error.js";
 import { errorAnswer } from "../http/error-handler.js";
@@ -63,14 +68,34 @@ async function issue(a: Attempt): Promise<FacturaAnswer> {
       }),
     );
   } catch (error) {
-    const refused = error instanceof EdgeError ? error.appError : appError("INTERNAL");
+    const refused = issuanceFailure(
+      a,
+      error instanceof EdgeError ? error.appError : appError("INTERNAL"),
+    );
     await report(a, { ...errorAnswer(refused), code: refused.code });
-    throw error;
+    throw error instanceof EdgeError ? new EdgeError(refused) : error;
   }
   const answer = { status: 200, body: await withPdfUrl(a, reply) };
   await report(a, answer);
   if (a.body.environment === "produccion") noteQuotaConsumed(a.request);
   return answer;
+}
+
+/**
+ * The wsfe instance that had the issuance stopped answering mid-way (it died): the voucher may
+ * have been sent, so the caller hears that its outcome is unknown and that a retry with the
+ * same Idempotency-Key tells it, once the series' next writer has settled the voucher.
+ */
+function issuanceFailure(a: Attempt, error: AppError): AppError {
+  const { details } = error;
+  if (
+    error.code !== "SERVICE_UNAVAILABLE" ||
+    details?.subject !== wsfe.facturaIssue.subject ||
+    details.outcome !== "unknown"
+  ) {
+    return error;
+  }
+  return issuanceOutcomeUnknown({ ptoVta: a.body.ptoVta, cbteTipo: a.body.cbteTipo }, error);
 }
 
 /** The voucher's answer with its shareable PDF link, stored with it so replays carry it too. */

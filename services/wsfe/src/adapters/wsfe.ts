@@ -17,8 +17,16 @@ import {
   type XmlObject,
 } from "@pasarela/authority";
 import type { Environment } from "@pasarela/contracts";
-import { authorityUnavailable, fail, ok, type AppError, type Result } from "@pasarela/errors";
+import {
+  appError,
+  authorityUnavailable,
+  fail,
+  ok,
+  type AppError,
+  type Result,
+} from "@pasarela/errors";
 import { amountNumber, decimalText } from "../domain/amount.js";
+import { cannotLandAnyMore } from "./landing.js";
 import type { AuthorityMessage, CaeDetalleRespuesta } from "../domain/cae-answer.js";
 import type { FECAEDetRequest } from "../domain/issuance/index.js";
 import type { AuthorityComprobante } from "../domain/comprobante.js";
@@ -65,11 +73,13 @@ export interface WsfeAdapter {
   /**
    * FECAESolicitar: one header (the series) and its details, numbers included. Never fails:
    * what became of the request is the outcome, because after sending only the authority's
-   * answer can say whether a voucher was issued.
+   * answer can say whether a voucher was issued. `mayStart` is asked right before the request
+   * leaves (after the access ticket is at hand): false refuses it unsent.
    */
   solicitar: (
     caller: WsfeCaller,
     request: { ptoVta: number; cbteTipo: number; detalles: readonly FECAEDetRequest[] },
+    options?: { mayStart?: () => boolean },
   ) => Promise<CaeOutcome>;
 }
 
@@ -78,10 +88,13 @@ export interface WsfeAdapter {
  * - judged: the authority answered with its header; each detail has its own Resultado (A with
  *   a CAE, or R), `errores` are the header-level `Errors` (10016 among them);
  * - refused: the authority did not judge the request (the TA refused, Auth malformed, the
- *   ticket not obtained): nothing was issued;
+ *   ticket not obtained), or it was never sent: nothing was issued;
  * - unknown: sent without a usable answer (timeout, dropped connection, HTTP 5xx, SOAP fault,
  *   unreadable, 501/502 internal errors): it may have been authorized, only reconciliation
- *   can tell.
+ *   can tell. `over` (true) says this request can no longer reach the authority: something came
+ *   back from it, or the whole AUTHORITY_TIMEOUT_MS passed since it left (a request is taken
+ *   to land within that time or never). A dropped connection or a wait cut short by the
+ *   deadline leaves it possibly still on its way.
  */
 export type CaeOutcome =
   | {
@@ -92,7 +105,7 @@ export type CaeOutcome =
       readonly eventos: readonly AuthorityMessage[];
     }
   | { readonly kind: "refused"; readonly error: AppError }
-  | { readonly kind: "unknown"; readonly error: AppError };
+  | { readonly kind: "unknown"; readonly error: AppError; readonly over?: boolean };
 
 const WSFE_CODES: AsmxErrCodes = {
   service: "wsfe",
@@ -256,6 +269,9 @@ function readDetalles(result: XmlObject): CaeDetalleRespuesta[] | undefined {
   return out;
 }
 
+/** A FECAESolicitar the writer no longer had the right to send (its lease ran down). */
+const notStarted = appError("SERVICE_UNAVAILABLE", { reason: "series lease lost before sending" });
+
 function textRow(row: XmlObject): AuthorityRow {
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(row)) if (typeof value === "string") out[name] = value;
@@ -383,26 +399,34 @@ export function makeWsfeAdapter(deps: {
         },
       );
     },
-    async solicitar(caller, { ptoVta, cbteTipo, detalles }) {
+    async solicitar(caller, { ptoVta, cbteTipo, detalles }, options) {
       const { accountId, cuit, environment, deadline } = caller;
       const body =
         `<FeCAEReq><FeCabReq>${xmlElement("CantReg", detalles.length)}${xmlElement("PtoVta", ptoVta)}` +
         `${xmlElement("CbteTipo", cbteTipo)}</FeCabReq>` +
         `<FeDetReq>${detalles.map(detalleXml).join("")}</FeDetReq></FeCAEReq>`;
-      const unknown = (error: AppError): TicketedAttempt<CaeOutcome> => ({
+      const unknown = (error: AppError, over = true): TicketedAttempt<CaeOutcome> => ({
         kind: "done",
-        result: ok({ kind: "unknown", error }),
+        result: ok({ kind: "unknown", error, over }),
       });
       const outcome = await withAccessTicket(
         deps.tickets,
         { accountId, cuit, environment, service: "wsfe", deadline },
         async (ticket, timeoutMs): Promise<TicketedAttempt<CaeOutcome>> => {
+          if (options?.mayStart && !options.mayStart()) {
+            return { kind: "done", result: ok({ kind: "refused", error: notStarted }) };
+          }
           const answer = await clients[environment].call(
             "FECAESolicitar",
             `${auth(ticket)}${body}`,
             timeoutMs,
           );
-          if (!answer.ok) return unknown(describeTransportFailure("WSFE", answer.failure));
+          if (!answer.ok) {
+            return unknown(
+              describeTransportFailure("WSFE", answer.failure),
+              cannotLandAnyMore(answer.failure, deps.timeoutMs),
+            );
+          }
           const result = answer.result;
           const errores = messagesOf(result, "Errors", "Err");
           const eventos = messagesOf(result, "Events", "Evt");

@@ -38,10 +38,14 @@ export function makeFacturaGet(deps: {
         deadline,
       };
       const settled = await deps.writer.run(series, deadline, async (held) => {
-        const [last, unresolved] = await Promise.all([
-          deps.wsfe.ultimoAutorizado(caller, { ptoVta: series.ptoVta, cbteTipo: series.cbteTipo }),
-          deps.comprobantes.unresolved(series),
-        ]);
+        // after a takeover, the retries of every call the dead writer had queue here: the
+        // first one settles the whole series, the others find their voucher settled
+        const unresolved = await deps.comprobantes.unresolved(series);
+        if (!unresolved.some((v) => v.id === open.id)) return ok(undefined);
+        const last = await deps.wsfe.ultimoAutorizado(caller, {
+          ptoVta: series.ptoVta,
+          cbteTipo: series.cbteTipo,
+        });
         if (!last.ok) return last;
         return deps.reconcile(caller, series, last.value, unresolved, held);
       });

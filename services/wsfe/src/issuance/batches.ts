@@ -6,26 +6,16 @@ import {
   authorityRejected,
   authorityUnavailable,
   fail,
-  issuanceOutcomeUnknown,
   ok,
   type AppError,
   type Result,
 } from "@pasarela/errors";
 import { histogram, type Logger } from "@pasarela/telemetry";
 import type { WsfeAdapter, WsfeCaller } from "../adapters/wsfe.js";
-import type {
-  ComprobantesRepository,
-  NewComprobante,
-  StoredComprobante,
-} from "../db/repositories/comprobantes.js";
+import type { ComprobantesRepository, NewComprobante } from "../db/repositories/comprobantes.js";
 import type { SeriesKey, SeriesRepository } from "../db/repositories/series.js";
-import type { CaeDetalleRespuesta } from "../domain/cae-answer.js";
-import {
-  authorizedReply,
-  feCaeDetRequest,
-  isFce,
-  type PreparedVoucher,
-} from "../domain/issuance/index.js";
+import { feCaeDetRequest, isFce, type PreparedVoucher } from "../domain/issuance/index.js";
+import { settleBatch, type Numbered } from "./batch-outcome.js";
 import type { VoucherEvents } from "./events.js";
 import type { Reconciler } from "./reconcile.js";
 import type { HeldSeries, SeriesWriter } from "./series-writer.js";
@@ -64,33 +54,35 @@ export interface BatchIssuerDeps {
     ComprobantesRepository,
     | "unresolved"
     | "insertPending"
+    | "liveKeys"
     | "markManyAuthorized"
     | "markRejected"
     | "markUnknown"
     | "markManyUnresolved"
+    | "endSend"
   >;
   series: Pick<SeriesRepository, "flagReconciliation">;
   writer: SeriesWriter;
   reconcile: Reconciler;
   events: VoucherEvents;
   authorityTimeoutMs: number;
+  /**
+   * How long after its statement a send may still reach the authority: the batch must start
+   * sending within the lease period of that statement, and the call then lands within
+   * AUTHORITY_TIMEOUT_MS; a margin covers the rest. A later holder of the series sends a
+   * voucher again, rather than calling it never issued, while that time has not passed.
+   * Undefined (tests): no limit on when a send starts, and none recorded.
+   */
+  inFlightMs?: number;
   logger: Logger;
   now?: () => number;
 }
 
-interface Waiting {
+export interface Waiting {
   readonly job: IssuanceJob;
   readonly answer: (result: IssuanceResult) => void;
   /** an unexpected throw: the caller's handler turns it into INTERNAL */
   readonly crash: (error: unknown) => void;
-}
-
-/** A waiting voucher with the number, row id and detail it is sent with. */
-interface Numbered {
-  readonly waiting: Waiting;
-  readonly id: string;
-  readonly cbteNro: number;
-  readonly detalle: ReturnType<typeof feCaeDetRequest>;
 }
 
 const keyOf = (k: SeriesKey) => `${k.environment}|${k.cuit}|${k.ptoVta}|${k.cbteTipo}`;
@@ -111,33 +103,7 @@ function numberingRefused(error: AppError): AppError {
   return authorityRejected({ observaciones: [], errores: [{ code, msg }] });
 }
 
-/** What each detail of a judged batch came to, in the order they were numbered. */
-type Verdict =
-  | { kind: "authorized"; answer: CaeDetalleRespuesta }
-  | { kind: "rejected"; answer: CaeDetalleRespuesta }
-  /** rejected only because an earlier detail was: the numbering moved, it goes again */
-  | { kind: "resend" }
-  | { kind: "missing" };
-
-/**
- * authority-ws.md §8.5: each detail has its own Resultado. After the first one rejected the
- * authority's numbering no longer matches the following details (10016), so a later R says
- * nothing about that voucher: it is sent again in the next batch, never reported.
- */
-export function judgeBatch(
-  numbers: readonly number[],
-  detalles: readonly CaeDetalleRespuesta[],
-): Verdict[] {
-  let blocked = false;
-  return numbers.map((cbteNro): Verdict => {
-    const answer = detalles.find((d) => d.cbteDesde === cbteNro);
-    if (!answer) return { kind: "missing" };
-    if (answer.resultado === "A") return { kind: "authorized", answer };
-    if (blocked) return { kind: "resend" };
-    blocked = true;
-    return { kind: "rejected", answer };
-  });
-}
+export { judgeBatch } from "./batch-outcome.js";
 
 const batchSizes = histogram(
   "pasarela_issuance_batch_size",
@@ -184,6 +150,93 @@ export function makeBatchIssuer(deps: BatchIssuerDeps): Issuer {
     return batch;
   }
 
+  /**
+   * Numbers `members` from `from` and stores them `pending` in one statement, while the lease
+   * is confirmed. A voucher whose Idempotency-Key a live voucher already holds (an earlier
+   * attempt of the same call, its caller gone) is answered "unavailable" and left out: the
+   * retry that follows settles the earlier one. Answers the numbered vouchers and when their
+   * statement left, or undefined when every caller was answered.
+   */
+  async function storePending(
+    series: SeriesKey,
+    members: Waiting[],
+    from: number,
+    held: HeldSeries,
+  ): Promise<{ numbered: Numbered[]; storedAt: number } | undefined> {
+    const { ptoVta, cbteTipo } = series;
+    for (let attempt = 0; members.length > 0; attempt++) {
+      const numbered: Numbered[] = members.map((w, i) => {
+        const cbteNro = from + i;
+        return {
+          waiting: w,
+          id: randomUUID(),
+          cbteNro,
+          detalle: feCaeDetRequest(w.job.voucher, { cbteNro, cotizacion: w.job.cotizacion }),
+        };
+      });
+      const rows: NewComprobante[] = numbered.map((n) => ({
+        id: n.id,
+        accountId: n.waiting.job.accountId,
+        series,
+        cbteNro: n.cbteNro,
+        sent: n.detalle,
+        request: n.waiting.job.voucher,
+        emailTo: n.waiting.job.voucher.email ?? null,
+        idempotencyKey: n.waiting.job.idempotencyKey,
+        requestId: n.waiting.job.requestId,
+      }));
+      const storedAt = performance.now();
+      // the lease is confirmed while the batch is stored: both must hold before sending
+      const [inserted, renewed] = await Promise.all([
+        deps.comprobantes.insertPending(rows, deps.inFlightMs),
+        held.renew(),
+      ]);
+      if (inserted === "key-live") {
+        if (attempt > 0) {
+          for (const w of members) w.answer(fail(busy(series)));
+          return undefined;
+        }
+        const keys = members.flatMap((w) => w.job.idempotencyKey ?? []);
+        const live = await deps.comprobantes.liveKeys(members[0]!.job.accountId, keys);
+        for (const w of members.filter((x) => live.has(x.job.idempotencyKey ?? ""))) {
+          w.answer(
+            fail(
+              appError("SERVICE_UNAVAILABLE", {
+                reason: "an earlier attempt under this Idempotency-Key is still being settled",
+                ptoVta,
+                cbteTipo,
+              }),
+            ),
+          );
+        }
+        members = members.filter((w) => !live.has(w.job.idempotencyKey ?? ""));
+        continue;
+      }
+      if (inserted === "number-taken") {
+        // the gateway holds a live voucher above what the authority says was authorized
+        deps.logger.error({ ptoVta, cbteTipo, last: from - 1 }, "numbering out of step");
+        const error = authorityUnavailable(
+          `la AFIP informa ${from - 1} como último autorizado pero la pasarela ya tiene el ${from}`,
+          { ptoVta, cbteTipo, cbteNro: from },
+        );
+        for (const w of members) w.answer(fail(error));
+        return undefined;
+      }
+      if (!renewed) {
+        await deps.comprobantes.markManyUnresolved(
+          numbered.map((n) => n.id),
+          "not_issued",
+          { reason: "series lease lost before sending" },
+          held.fence,
+        );
+        for (const w of members) w.answer(fail(busy(series)));
+        return undefined;
+      }
+      return { numbered, storedAt };
+    }
+    return undefined;
+  }
+
   async function send(
     series: SeriesKey,
     queue: Waiting[],
@@ -206,6 +259,7 @@ export function makeBatchIssuer(deps: BatchIssuerDeps): Issuer {
       deps.comprobantes.unresolved(series),
     ]);
     if (!last.ok) return answerAll(batch, fail(numberingRefused(last.error)));
+    // a series taken over from a writer that died is settled before it numbers again
     const settled = await deps.reconcile(caller, series, last.value, open, held);
     if (!settled.ok) return answerAll(batch, settled);
 
@@ -224,161 +278,37 @@ export function makeBatchIssuer(deps: BatchIssuerDeps): Issuer {
     );
     if (fits.length === 0) return;
 
-    const numbered: Numbered[] = fits.map((w, i) => {
-      const cbteNro = last.value + 1 + i;
-      return {
-        waiting: w,
-        id: randomUUID(),
-        cbteNro,
-        detalle: feCaeDetRequest(w.job.voucher, { cbteNro, cotizacion: w.job.cotizacion }),
-      };
-    });
-    const rows: NewComprobante[] = numbered.map((n) => ({
-      id: n.id,
-      accountId: n.waiting.job.accountId,
-      series,
-      cbteNro: n.cbteNro,
-      sent: n.detalle,
-      request: n.waiting.job.voucher,
-      emailTo: n.waiting.job.voucher.email ?? null,
-      idempotencyKey: n.waiting.job.idempotencyKey,
-      requestId: n.waiting.job.requestId,
-    }));
-    const ids = numbered.map((n) => n.id);
-    // the lease is renewed while the batch is stored: both must hold before sending
-    const [inserted, renewed] = await Promise.all([
-      deps.comprobantes.insertPending(rows),
-      held.renew(),
-    ]);
-    if (inserted === "number-taken") {
-      // the gateway holds a live voucher above what the authority says was authorized
-      deps.logger.error({ ptoVta, cbteTipo, last: last.value }, "numbering out of step");
-      return answerAll(
-        fits,
-        fail(
-          authorityUnavailable(
-            `la AFIP informa ${last.value} como último autorizado pero la pasarela ya tiene el ${last.value + 1}`,
-            { ptoVta, cbteTipo, cbteNro: last.value + 1 },
-          ),
-        ),
-      );
-    }
-    if (!renewed) {
-      await deps.comprobantes.markManyUnresolved(ids, "not_issued", {
-        reason: "series lease lost before sending",
-      });
-      return answerAll(fits, fail(busy(series)));
-    }
-
+    const stored = await storePending(series, fits, settled.value + 1, held);
+    if (!stored) return;
+    const { numbered, storedAt } = stored;
+    const members = numbered.map((n) => n.waiting);
     batchSizes.observe({ environment: series.environment }, numbered.length);
     trace.getActiveSpan()?.setAttribute("pasarela.batch_size", numbered.length);
-    const outcome = await deps.wsfe.solicitar(callerFor(fits), {
-      ptoVta,
-      cbteTipo,
-      detalles: numbered.map((n) => n.detalle),
-    });
-    const ref = (n: Numbered) => ({ ptoVta, cbteTipo, cbteNro: n.cbteNro });
-    if (outcome.kind === "refused") {
-      await deps.comprobantes.markManyUnresolved(ids, "not_issued", outcome.error);
-      return answerAll(fits, fail(outcome.error));
-    }
+    const mayStart = held.fence?.mayStart;
+    const outcome = await deps.wsfe.solicitar(
+      callerFor(members),
+      { ptoVta, cbteTipo, detalles: numbered.map((n) => n.detalle) },
+      {
+        // fencing: only while the lease holds, and soon enough after the statement that
+        // dated the send for `inFlightMs` to cover its arrival
+        mayStart: () =>
+          (mayStart?.() ?? true) &&
+          (deps.inFlightMs === undefined || performance.now() - storedAt < deps.inFlightMs),
+      },
+    );
     if (outcome.kind === "unknown") {
-      await deps.comprobantes.markManyUnresolved(ids, "unknown", outcome.error);
-      await deps.series.flagReconciliation(series, true);
       deps.logger.warn(
-        { ptoVta, cbteTipo, from: last.value + 1, count: ids.length, error: outcome.error.message },
+        {
+          ptoVta,
+          cbteTipo,
+          from: settled.value + 1,
+          count: numbered.length,
+          error: outcome.error.message,
+        },
         "issuance outcome unknown",
       );
-      for (const n of numbered)
-        n.waiting.answer(fail(issuanceOutcomeUnknown(ref(n), outcome.error)));
-      return;
     }
-
-    const verdicts = judgeBatch(
-      numbered.map((n) => n.cbteNro),
-      outcome.detalles,
-    );
-    // the authorized ones in one statement (one commit for the whole batch), each caller
-    // answered once its voucher is stored; the events follow, off the series' path
-    const granted = numbered.flatMap((n, i) => {
-      const verdict = verdicts[i]!;
-      return verdict.kind === "authorized" ? [{ n, answer: verdict.answer }] : [];
-    });
-    const authorized = await deps.comprobantes.markManyAuthorized(
-      granted.map(({ n, answer }) => ({
-        id: n.id,
-        cae: answer.cae,
-        caeVencimiento: answer.caeFchVto,
-        observaciones: answer.observaciones,
-        eventos: outcome.eventos,
-      })),
-    );
-    const stored = new Set(authorized.map((v) => v.id));
-    for (const { n, answer } of granted) {
-      const { job } = n.waiting;
-      if (!stored.has(n.id)) {
-        job.logger.error({ ...ref(n), id: n.id }, "authorized voucher was already settled");
-      }
-      n.waiting.answer(
-        ok(
-          authorizedReply(job.voucher, {
-            cuit: series.cuit,
-            ptoVta,
-            cbteNro: n.cbteNro,
-            cotizacion: job.cotizacion,
-            cae: answer.cae,
-            caeVencimiento: answer.caeFchVto,
-            observaciones: answer.observaciones,
-          }),
-        ),
-      );
-    }
-
-    const toPublish: StoredComprobante[] = [...authorized];
-    const resend: Waiting[] = [];
-    const laterDetails = (i: number) => verdicts.slice(i + 1).some((v) => v.kind === "resend");
-    await Promise.all(
-      numbered.map(async (n, i) => {
-        const verdict = verdicts[i]!;
-        switch (verdict.kind) {
-          case "authorized":
-            return;
-          case "rejected": {
-            // a 10016 the details after this one caused is theirs, not this voucher's
-            const own = verdict.answer.observaciones.length > 0 && laterDetails(i);
-            const rejection = {
-              observaciones: verdict.answer.observaciones,
-              errores: own ? outcome.errores.filter((e) => e.code !== 10016) : outcome.errores,
-              eventos: outcome.eventos,
-            };
-            const rejected = await deps.comprobantes.markRejected(n.id, rejection);
-            if (rejected) toPublish.push(rejected);
-            const error = authorityRejected(rejection);
-            n.waiting.answer(fail({ ...error, details: { ...error.details, ...ref(n) } }));
-            return;
-          }
-          case "resend":
-            resend.push(n.waiting);
-            return;
-          case "missing": {
-            const cause = authorityUnavailable(
-              `la respuesta de FECAESolicitar no trae el comprobante ${n.cbteNro}`,
-            );
-            await deps.comprobantes.markUnknown(n.id, cause);
-            await deps.series.flagReconciliation(series, true);
-            n.waiting.answer(fail(issuanceOutcomeUnknown(ref(n), cause)));
-            return;
-          }
-        }
-      }),
-    );
-    // the numbers of the re-sent ones are given back; they go first in the next batch, in order
-    const again = fits.filter((w) => resend.includes(w));
-    await deps.comprobantes.markManyUnresolved(
-      numbered.filter((n) => again.includes(n.waiting)).map((n) => n.id),
-      "not_issued",
-      { reason: "re-sent: an earlier voucher of its batch was rejected" },
-    );
+    const { again, toPublish } = await settleBatch(deps, series, numbered, outcome, held.fence);
     queue.unshift(...again);
     // an event that does not get out is published again by the sweep
     void deps.events.publishOutcomes(toPublish);

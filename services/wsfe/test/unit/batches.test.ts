@@ -147,10 +147,10 @@ function fakeRepository() {
     markRejected: (id: string) => Promise.resolve(set(id, { state: "rejected" })),
     markUnknown: (id: string) => Promise.resolve(set(id, { state: "unknown" }) !== undefined),
     markNotIssued: (id: string) => Promise.resolve(set(id, { state: "not_issued" })),
-    markManyUnresolved: (ids: readonly string[], state: "unknown" | "not_issued") => {
-      for (const id of ids) set(id, { state });
-      return Promise.resolve();
-    },
+    markManyUnresolved: (ids: readonly string[], state: "unknown" | "not_issued") =>
+      Promise.resolve(ids.filter((id) => set(id, { state }) !== undefined)),
+    liveKeys: () => Promise.resolve(new Set<string>()),
+    endSend: () => Promise.resolve(),
   };
 }
 
@@ -167,7 +167,7 @@ function setup(authority = fakeAuthority()) {
     comprobantes: repository,
     series: { flagReconciliation: () => Promise.resolve() },
     writer: localWriter,
-    reconcile: () => Promise.resolve(ok(undefined)),
+    reconcile: (_caller, _series, last) => Promise.resolve(ok(last)),
     events: {
       publishOutcome: (v) => {
         published.push(v);

@@ -43,7 +43,7 @@ function sweepWithHeldSeries(options: { failAfterStop?: boolean } = {}) {
       unpublished: () => Promise.resolve([]),
     },
     writer,
-    reconcile: () => Promise.resolve(ok(undefined)),
+    reconcile: () => Promise.resolve(ok(0)),
     events: { publishOutcome: () => Promise.resolve() } as unknown as VoucherEvents,
     logger,
     intervalMs: 60_000,

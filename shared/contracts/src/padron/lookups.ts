@@ -11,6 +11,7 @@ export const a13Get = defineContract({
   reply: personaA13Schema,
   errors: padronLookupErrors,
   timeoutMs: AUTHORITY_QUERY_TIMEOUT_MS,
+  onSilence: "repeat",
 });
 
 /** Every key registered for an identity document; none is an empty list, not an error. */
@@ -25,6 +26,7 @@ export const documentoList = defineContract({
   reply: documentoReplySchema,
   errors: padronLookupErrors,
   timeoutMs: AUTHORITY_QUERY_TIMEOUT_MS,
+  onSilence: "repeat",
 });
 
 /** `padron.a10.get`: getPersona of ws_sr_padron_a10 (/api/padron/a10). */
@@ -34,6 +36,7 @@ export const a10Get = defineContract({
   reply: personaA10Schema,
   errors: padronLookupErrors,
   timeoutMs: AUTHORITY_QUERY_TIMEOUT_MS,
+  onSilence: "repeat",
 });
 
 /**
@@ -46,4 +49,5 @@ export const constanciaGet = defineContract({
   reply: constanciaSchema,
   errors: padronLookupErrors,
   timeoutMs: AUTHORITY_QUERY_TIMEOUT_MS,
+  onSilence: "repeat",
 });

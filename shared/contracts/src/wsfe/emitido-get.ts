@@ -107,4 +107,5 @@ export const emitidoGet = defineContract({
   reply: emitidoSchema,
   errors: ["COMPROBANTE_NOT_FOUND"],
   timeoutMs: 5_000,
+  onSilence: "repeat",
 });

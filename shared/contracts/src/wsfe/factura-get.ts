@@ -41,4 +41,5 @@ export const facturaGet = defineContract({
     "SERVICE_UNAVAILABLE",
   ],
   timeoutMs: AUTHORITY_QUERY_TIMEOUT_MS,
+  onSilence: "repeat",
 });

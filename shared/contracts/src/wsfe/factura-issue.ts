@@ -520,4 +520,5 @@ export const facturaIssue = defineContract({
     "AUTHORITY_UNAVAILABLE",
   ],
   timeoutMs: FACTURA_ISSUE_TIMEOUT_MS,
+  onSilence: "unknown",
 });

@@ -73,4 +73,5 @@ export const parametrosGet = defineContract({
     "AUTHORITY_UNAVAILABLE",
   ],
   timeoutMs: AUTHORITY_QUERY_TIMEOUT_MS,
+  onSilence: "repeat",
 });

@@ -35,4 +35,5 @@ export const comprobanteGet = defineContract({
   reply: comprobanteReplySchema,
   errors: authorityQueryErrors,
   timeoutMs: AUTHORITY_QUERY_TIMEOUT_MS,
+  onSilence: "repeat",
 });

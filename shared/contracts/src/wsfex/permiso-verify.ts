@@ -22,4 +22,5 @@ export const permisoVerify = defineContract({
   reply: permisoReplySchema,
   errors: authorityQueryErrors,
   timeoutMs: AUTHORITY_QUERY_TIMEOUT_MS,
+  onSilence: "repeat",
 });

@@ -23,4 +23,5 @@ export const ultimoComprobanteLast = defineContract({
   reply: ultimoComprobanteReplySchema,
   errors: authorityQueryErrors,
   timeoutMs: AUTHORITY_QUERY_TIMEOUT_MS,
+  onSilence: "repeat",
 });

@@ -2,6 +2,7 @@ import type { Migration } from "@pasarela/db";
 import * as comprobantesEmail from "./2026-11-22-01-comprobantes-email.js";
 import * as comprobantesYSeries from "./2026-12-01-01-comprobantes-y-series.js";
 import * as comprobantesListado from "./2026-12-12-01-comprobantes-listado.js";
+import * as enviosEnVuelo from "./2026-12-20-01-envios-en-vuelo.js";
 
 export const schema = "wsfe";
 
@@ -10,4 +11,5 @@ export const migrations: Record<string, Migration> = {
   "2026-11-22-01-comprobantes-email": comprobantesEmail,
   "2026-12-01-01-comprobantes-y-series": comprobantesYSeries,
   "2026-12-12-01-comprobantes-listado": comprobantesListado,
+  "2026-12-20-01-envios-en-vuelo": enviosEnVuelo,
 };

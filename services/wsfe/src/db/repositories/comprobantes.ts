@@ -3,7 +3,9 @@ import { sql, type Kysely, type Selectable } from "kysely";
 import type { AuthorityMessage } from "../../domain/cae-answer.js";
 import type { FECAEDetRequest } from "../../domain/issuance/index.js";
 import type { ComprobanteState, ComprobantesTable, WsfeDatabase } from "../database.js";
-import type { SeriesKey } from "./series.js";
+import { leaseHeld, msFromNow } from "./lease-fence.js";
+import type { LeaseFence, SeriesKey } from "./series.js";
+import { makeSendsRepository } from "./sends.js";
 
 /** Totals as decimal text with two decimals, exactly as sent. */
 export interface Totales {
@@ -54,9 +56,15 @@ export interface StoredComprobante {
   readonly requestId: string;
   readonly answeredAt: Date | null;
   readonly eventPublishedAt: Date | null;
+  /** times reconciliation sent it again */
+  readonly resends: number;
 }
 
-export type InsertOutcome = "stored" | "number-taken";
+/**
+ * - number-taken: a live voucher holds one of the numbers;
+ * - key-live: a live voucher holds one of the Idempotency-Keys (an earlier attempt of it).
+ */
+export type InsertOutcome = "stored" | "number-taken" | "key-live";
 
 /** The authority's answer that makes a voucher authorized. */
 export interface Authorization {
@@ -73,6 +81,9 @@ export interface Rejection {
 }
 
 const UNRESOLVED: readonly ComprobanteState[] = ["pending", "unknown"];
+
+/** One live voucher per Idempotency-Key of an account (migration 2026-12-20-01). */
+const LIVE_KEY_INDEX = "comprobantes_live_key_idx";
 
 const messages = (value: unknown): AuthorityMessage[] =>
   Array.isArray(value) ? (value as AuthorityMessage[]) : [];
@@ -115,6 +126,7 @@ function toStored(row: Selectable<ComprobantesTable>): StoredComprobante {
     requestId: row.request_id,
     answeredAt: row.answered_at,
     eventPublishedAt: row.event_published_at,
+    resends: row.resends,
   };
 }
 
@@ -124,15 +136,27 @@ function toStored(row: Selectable<ComprobantesTable>): StoredComprobante {
  * decided, for instance).
  */
 export function makeComprobantesRepository(db: Kysely<WsfeDatabase>) {
-  const unresolvedRow = (id: string) =>
-    db.updateTable("comprobantes").where("id", "=", id).where("state", "in", UNRESOLVED);
+  const unresolvedRow = (id: string, fence?: LeaseFence) => {
+    const row = db
+      .updateTable("comprobantes")
+      .where("id", "=", id)
+      .where("state", "in", UNRESOLVED);
+    return fence ? row.where((eb) => leaseHeld(eb, fence)) : row;
+  };
 
   return {
+    ...makeSendsRepository(db),
+
     /**
      * Stores a batch `pending` with its numbers in one statement: all of them, or none and
-     * "number-taken" when a live voucher holds one of the numbers.
+     * "number-taken" / "key-live" when a live voucher holds one of the numbers or keys. With
+     * `inFlightMs`, they are about to be sent: a send may reach the authority until that long
+     * from now.
      */
-    async insertPending(vouchers: readonly NewComprobante[]): Promise<InsertOutcome> {
+    async insertPending(
+      vouchers: readonly NewComprobante[],
+      inFlightMs?: number,
+    ): Promise<InsertOutcome> {
       try {
         await db
           .insertInto("comprobantes")
@@ -165,12 +189,14 @@ export function makeComprobantesRepository(db: Kysely<WsfeDatabase>) {
                 email_to: voucher.emailTo,
                 idempotency_key: voucher.idempotencyKey,
                 request_id: voucher.requestId,
+                ...(inFlightMs === undefined ? {} : { in_flight_until: msFromNow(inFlightMs) }),
               };
             }),
           )
           .execute();
         return "stored";
       } catch (error) {
+        if (isUniqueViolation(error, LIVE_KEY_INDEX)) return "key-live";
         if (isUniqueViolation(error)) return "number-taken";
         throw error;
       }
@@ -283,9 +309,16 @@ export function makeComprobantesRepository(db: Kysely<WsfeDatabase>) {
       return result.rows.map(toStored);
     },
 
-    /** Resultado R: the authority judged and refused; the number is free again. */
-    async markRejected(id: string, rejection: Rejection): Promise<StoredComprobante | undefined> {
-      const row = await unresolvedRow(id)
+    /**
+     * Resultado R: the authority judged and refused; the number is free again. With a fence,
+     * only while its lease holds (see LeaseFence): a later holder may have sent it again.
+     */
+    async markRejected(
+      id: string,
+      rejection: Rejection,
+      fence?: LeaseFence,
+    ): Promise<StoredComprobante | undefined> {
+      const row = await unresolvedRow(id, fence)
         .set({
           state: "rejected",
           resultado: "R",
@@ -313,8 +346,12 @@ export function makeComprobantesRepository(db: Kysely<WsfeDatabase>) {
     },
 
     /** Proved never authorized: refused before judging, or the number never used. */
-    async markNotIssued(id: string, failure: unknown): Promise<StoredComprobante | undefined> {
-      const row = await unresolvedRow(id)
+    async markNotIssued(
+      id: string,
+      failure: unknown,
+      fence?: LeaseFence,
+    ): Promise<StoredComprobante | undefined> {
+      const row = await unresolvedRow(id, fence)
         .set({
           state: "not_issued",
           failure: failure,
@@ -326,8 +363,12 @@ export function makeComprobantesRepository(db: Kysely<WsfeDatabase>) {
     },
 
     /** The number holds another voucher at the authority: never adopt a stranger's CAE. */
-    async markConflict(id: string, failure: unknown): Promise<StoredComprobante | undefined> {
-      const row = await unresolvedRow(id)
+    async markConflict(
+      id: string,
+      failure: unknown,
+      fence?: LeaseFence,
+    ): Promise<StoredComprobante | undefined> {
+      const row = await unresolvedRow(id, fence)
         .set({
           state: "conflict",
           failure: failure,
@@ -340,20 +381,24 @@ export function makeComprobantesRepository(db: Kysely<WsfeDatabase>) {
 
     /**
      * Several vouchers of one batch, in one statement: sent without a usable answer (`unknown`)
-     * or proved never judged (`not_issued`).
+     * or proved never judged (`not_issued`). With a fence, only while its lease holds. Answers
+     * the ids changed.
      */
     async markManyUnresolved(
       ids: readonly string[],
       state: "unknown" | "not_issued",
       failure: unknown,
-    ): Promise<void> {
-      if (ids.length === 0) return;
-      await db
+      fence?: LeaseFence,
+    ): Promise<string[]> {
+      if (ids.length === 0) return [];
+      let query = db
         .updateTable("comprobantes")
         .where("id", "in", ids)
         .where("state", "in", UNRESOLVED)
-        .set({ state, failure: failure, updated_at: sql<Date>`now()` })
-        .execute();
+        .set({ state, failure: failure, updated_at: sql<Date>`now()` });
+      if (fence) query = query.where((eb) => leaseHeld(eb, fence));
+      const rows = await query.returning("id").execute();
+      return rows.map((r) => r.id);
     },
 
     /** The final state's event reached JetStream. */

@@ -10,6 +10,16 @@ export interface SeriesKey {
 }
 
 /**
+ * Who holds a series' writer lease. A statement that carries it runs only while that owner
+ * still holds an unexpired lease, and keeps the lease from changing hands until it commits:
+ * whatever it writes is ordered before anything a later holder reads.
+ */
+export interface LeaseFence {
+  readonly series: SeriesKey;
+  readonly owner: string;
+}
+
+/**
  * The series rows and their writer lease. Every call is one short statement outside any
  * transaction: an issuer holds no pooled connection while it waits on the authority.
  */
