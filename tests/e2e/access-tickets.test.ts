@@ -27,8 +27,8 @@ const TEST_TIMEOUT_MS = 180_000;
 
 /**
  * Access tickets over the real processes and the simulator. A ticket the authority
- * refuses is replaced (item 11); a replaced certificate stops reaching the authority at once
- * (item 6); a slow authority ends as 502 before the edge stops waiting (item 4).
+ * refuses is replaced; a replaced certificate stops reaching the authority at once; a slow
+ * authority ends as 502 before the edge stops waiting.
  */
 describe("access tickets end to end: refused tickets, certificate changes, time budgets", () => {
   let stack: E2EStack;

@@ -15,7 +15,7 @@ import { startE2EStack, type E2EStack } from "../support/stack.js";
 import { sleep } from "../support/wait.js";
 
 /**
- * The proof of exactly-once issuance (ARCHITECTURE §5): two wsfe processes, an
+ * The proof of exactly-once issuance: two wsfe processes, an
  * authority that drops 10% of its connections after committing and fails 5% of its calls with
  * error 501, at random latencies, one wsfe process killed twice mid-run, and clients that retry
  * with their Idempotency-Key until they get a final answer (200 or 422). At the end the

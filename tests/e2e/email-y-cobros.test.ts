@@ -193,7 +193,7 @@ describe("e-mail of vouchers and payment links, end to end", () => {
 
     it("answers 202 pending, the lookup shows pending while the server holds the message, then sent", async () => {
       const issued = await issue(facturaC());
-      // never had a recipient: no email member at all (spec §2.5)
+      // never had a recipient: no email member at all
       expect(await lookup(issued)).not.toHaveProperty("email");
 
       const to = `espera-${randomUUID().slice(0, 8)}@example.com`;

@@ -105,7 +105,7 @@ describe("issuance end to end: POST /api/wsfe/facturas through processes and the
     expect(issued.cae).toMatch(/^\d{14}$/);
     return issued;
   }
-  /** the authority's record of the voucher, through the gateway (spec §2.5) */
+  /** the authority's record of the voucher, through the gateway */
   async function lookup(issued: Pick<Issued, "cbteTipo" | "ptoVta" | "cbteNro">) {
     const response = await post("/api/wsfe/comprobante", {
       environment: env,
@@ -700,7 +700,7 @@ describe("issuance end to end: POST /api/wsfe/facturas through processes and the
       expect(body.code).toBe("AUTHORITY_REJECTED");
       expect(body.resultado).toBe("R");
       expect(Array.isArray(body.observaciones)).toBe(true);
-      // "not the next": in Errors for the series' order (authority-ws.md §3.4)
+      // "not the next": reported in Errors, for the series' order
       expect(body.errores.map((e) => e.code)).toContain(10016);
       expect(body.error).toContain("/api/wsfe/ultimo-comprobante");
       expect(body.details).toMatchObject({ ptoVta: PTO_VTA, cbteTipo: 6, cbteNro: last + 1 });

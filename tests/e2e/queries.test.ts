@@ -184,7 +184,7 @@ describe("queries end to end: /api/wsfe and /api/wsfex through processes, CLIs a
       expect(response.json()).toEqual({ cbteNro: 1, ptoVta: 3, cbteTipo: 11 });
     });
 
-    it("comprobante answers a voucher in the spec §2.5 shape", async () => {
+    it("comprobante answers a voucher in its documented shape", async () => {
       await seed.facturaC(
         { accountId: account.accountId, cuit: main.cuit, environment: env },
         7,

@@ -195,7 +195,7 @@ export interface FexVoucher {
   opcionalesXml: string;
 }
 
-/** The VAT position the constancia de inscripción derives from a person's taxes (§5.3). */
+/** The VAT position the constancia de inscripción derives from a person's taxes. */
 export const CONDICIONES_PADRON = [
   "responsable_inscripto",
   "monotributo",
@@ -228,7 +228,7 @@ export interface Domicilio {
   oficinaDptoLocal?: string;
   localidad?: string;
   codigoPostal: string;
-  /** the authority's province code: 0 is CABA (authority-ws.md §5.3) */
+  /** the authority's province code: 0 is CABA */
   idProvincia: number;
   descripcionProvincia: string;
   datoAdicional?: string;
@@ -244,7 +244,7 @@ export interface CategoriaMonotributo {
 }
 
 /**
- * Partial-data errors the constancia reports inside a normal answer (authority-ws.md §5.3):
+ * Partial-data errors the constancia reports inside a normal answer:
  * `constancia` replaces the whole record, `monotributo` and `regimenGeneral` the block.
  */
 export interface PartialErrors {

@@ -50,7 +50,7 @@ const solicitar = async (details: string[]) =>
 const detalles = (result: string) =>
   [...result.matchAll(/<FECAEDetResponse>(.*?)<\/FECAEDetResponse>/g)].map((m) => m[1] ?? "");
 
-describe("a batch with a rejected detail in the middle (authority-ws.md §3.4, §8.5)", () => {
+describe("a batch with a rejected detail in the middle", () => {
   it("authorizes the ones before it, rejects it on its merits, and the later ones with 10016", async () => {
     const result = await solicitar([b(1), b(2, "500"), b(3), b(4)]);
     expect(result).toContain("<Resultado>P</Resultado>");

@@ -6,7 +6,7 @@ export interface Det {
   [k: string]: string | undefined;
 }
 
-/** FECAEDetRequest's WSDL order (§3.3). */
+/** FECAEDetRequest's WSDL order. */
 const DET_ORDER = [
   "Concepto",
   "DocTipo",
@@ -38,7 +38,7 @@ const DET_ORDER = [
 
 export const RECORDED_RECEIVER = "30000000007";
 
-/** The recorded valid request (§3.3), with today's date; override or drop (undefined) fields. */
+/** A recorded valid request, with today's date; override or drop (undefined) fields. */
 export function detail(nro: number, over: Det = {}): string {
   const base: Det = {
     Concepto: "1",

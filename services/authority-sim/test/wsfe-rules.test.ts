@@ -372,7 +372,7 @@ describe("FECAESolicitar: FCE MiPyME vouchers", () => {
     );
   });
 
-  it("authorizes FCE notes that annul or not, associated to the invoice; refuses the rules of §3.9.6", async () => {
+  it("authorizes FCE notes that annul or not, associated to the invoice; refuses what the FCE rules forbid", async () => {
     const pto = await freshPos();
     const today = arToday();
     expect(resultado(await fe.solicitar(pto, 201, [detail(1, fceInvoice())]))).toBe("A");

@@ -465,7 +465,7 @@ describe("WSFEv1 operations", () => {
     );
   });
 
-  it("parameter operations answer the reference tables", async () => {
+  it("parameter operations answer the authority's tables", async () => {
     const p = async (op: string, extra = "") =>
       resultOf((await call(op, `${authXml(ta, CUIT)}${extra}`)).text, op);
     expect(await p("FEParamGetTiposCbte")).toContain(

@@ -70,7 +70,7 @@ const monthDayYear = (yyyymmdd: string) =>
   `${Number(yyyymmdd.slice(4, 6))}/${Number(yyyymmdd.slice(6, 8))}/${yyyymmdd.slice(0, 4)}`;
 
 describe("WSFEXv1 FEXGetPARAM_*", () => {
-  it("Cbte_Tipo lists the export voucher types in the reference's element names and order", async () => {
+  it("Cbte_Tipo lists the export voucher types in the authority's element names and order", async () => {
     const result = await param("FEXGetPARAM_Cbte_Tipo");
     expect(
       result.startsWith(

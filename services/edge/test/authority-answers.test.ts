@@ -4,7 +4,7 @@ import { issueFacturaC, startQueryStack, type ErrorBody, type QueryStack } from 
 /**
  * How the gateway reads what the authority answers, through the real query path and the
  * simulator over HTTP. Production logs in at the simulator's homologation WSAA here, so a
- * production query carries a token signed by the other environment's WSAA: the spec's
+ * production query carries a token signed by the other environment's WSAA: the
  * test/production mix-up as WSFE itself reports it (600 "Error al verificar hash").
  */
 describe("the authority's answers, read right", () => {
@@ -49,7 +49,7 @@ describe("the authority's answers, read right", () => {
     });
   });
 
-  describe("puntos-de-venta: the enabled ones only (spec §4.6)", () => {
+  describe("puntos-de-venta: the enabled ones only", () => {
     it("leaves out blocked and withdrawn points the authority still lists", async () => {
       const who = await stack.register({
         accountId,
@@ -84,7 +84,7 @@ describe("the authority's answers, read right", () => {
   });
 
   describe("test/production mix-up seen by WSFE (600) and WSFEX (1000): 'verificar hash'", () => {
-    it("answers 403 with exactly the spec's message, the authority's text in details", async () => {
+    it("answers 403 with exactly the product's message, the authority's text in details", async () => {
       // a homologation certificate registered for production, delegated where it logs in
       const mixed = await stack.register({
         accountId,

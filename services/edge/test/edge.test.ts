@@ -5,8 +5,8 @@ import { z } from "zod";
 import { buildApp, routeModules, type RouteModule } from "../src/index.js";
 import { newKey as newKeyOf, startBillingEdge, type BillingEdge } from "./billing-edge.js";
 
-// A write route of the "datos" group and a body with the spec §2.1 common fields, so the
-// mechanisms are tested here independently of the business routes.
+// A write route of the "datos" group and a body with the common fields (environment,
+// representada), so the mechanisms are tested here independently of the business routes.
 let writesReached = 0;
 const probeRoutes: RouteModule = {
   name: "probe",

@@ -76,7 +76,7 @@ function qrOf(pdf: Buffer): string {
   }).trim();
 }
 
-/** authority-ws.md §6, built here from the issuance answer, not by the gateway's code. */
+/** The RG 4892 QR, built here from the issuance answer, not by the gateway's code. */
 function expectedQr(issued: Issued, cuit: string, receptor?: { docTipo: number; docNro: string }) {
   const fecha = `${issued.cbteFch.slice(0, 4)}-${issued.cbteFch.slice(4, 6)}-${issued.cbteFch.slice(6, 8)}`;
   return {

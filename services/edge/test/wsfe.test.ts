@@ -92,7 +92,7 @@ describe("/api/wsfe: domestic queries end to end against the simulator", () => {
   });
 
   describe("comprobante", () => {
-    it("answers the voucher in the spec §2.5 shape, impTotal with two decimals", async () => {
+    it("answers the voucher in its documented shape, impTotal with two decimals", async () => {
       await issueFacturaC(stack, { accountId, cuit: main.cuit, environment: env }, 7, 1, 1210.5);
       const response = await stack.post(
         "/api/wsfe/comprobante",

@@ -19,7 +19,7 @@ export interface PadronDeps {
 
 /**
  * Starts the padron service on the bus; used by main.ts and by tests in-process. Stateless
- * (ARCHITECTURE §1 allows a short cache): every lookup asks the registry, so a revoked
+ * by choice (a short cache would be allowed): every lookup asks the registry, so a revoked
  * delegation or a changed record shows at once, and each metered lookup is one real one.
  */
 export async function startPadron(

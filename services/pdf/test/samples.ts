@@ -20,7 +20,7 @@ const perfil: ticket.Emisor = {
   logo: null,
 };
 
-/** authority-ws.md §6 */
+/** The RG 4892 QR URL of the voucher. */
 function qr(v: Omit<wsfe.Emitido, "qr">): string {
   const receptor =
     v.receptor.docTipo === 99

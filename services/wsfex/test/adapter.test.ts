@@ -11,7 +11,7 @@ const OK =
 const fexErr = (code: number, msg: string) =>
   `<FEXErr><ErrCode>${code}</ErrCode><ErrMsg>${msg}</ErrMsg></FEXErr>`;
 
-describe("WSFEXv1 classification (spec §7.2): authority answer → catalogue code", () => {
+describe("WSFEXv1 classification: authority answer → catalogue code", () => {
   const ctx = { cuit: "30111111118", environment: "homologacion" as const, ptoVta: 5 };
   it.each([
     [

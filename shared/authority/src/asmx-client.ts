@@ -8,10 +8,9 @@ export type { XmlObject, XmlValue } from "./xml-reader.js";
 /**
  * A SOAP 1.1 client for the authority's .NET ASMX services (WSFEv1, WSFEXv1), written as XML
  * templates over the shared keep-alive transport (`httpPost`) rather than with the `soap`
- * package: ASMX silently ignores unqualified or misplaced elements (authority-ws.md §1.1,
- * §8.11), so the request text is spelled out by the caller in WSDL order under one default
- * namespace, and the hot path of a query costs one string concatenation and one parse instead
- * of a WSDL-driven serializer.
+ * package: ASMX silently ignores unqualified, mis-cased or misplaced elements, so the request
+ * text is spelled out by the caller in WSDL order under one default namespace, and the hot path
+ * of a query costs one string concatenation and one parse instead of a WSDL-driven serializer.
  */
 export interface AsmxClient {
   readonly endpoint: string;

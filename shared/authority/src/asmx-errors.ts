@@ -26,7 +26,7 @@ export interface AsmxErrCodes {
   readonly notDelegated: ReadonlySet<number>;
   /** point of sale not enabled for web services */
   readonly pointOfSale: ReadonlySet<number>;
-  /** problems in the request that the caller can fix (spec §7.1) */
+  /** problems in the request that the caller can fix (4xx) */
   readonly caller: ReadonlySet<number>;
 }
 
@@ -40,17 +40,17 @@ export interface AsmxErrContext {
 }
 
 /**
- * The classification of spec §7.2 for ASMX answers (ARCHITECTURE §3). The token code comes in
+ * ASMX answers to catalogue codes, classified here and nowhere else. The token code comes in
  * several flavours told apart by the text after "ValidacionDeToken:", worded alike by both
- * services: the represented CUIT missing from the token's relations (403), a hash that does
- * not verify, and token problems the gateway can cure with a fresh TA (expired, another
- * service's). Anything not recognised is the authority's side: 502, never a guessed 403.
+ * services: the represented CUIT missing from the token's relations (403), a hash that does not
+ * verify, and token problems the gateway can cure with a fresh TA (expired, another service's).
+ * Anything not recognised is the authority's side: 502, never a guessed 403.
  *
- * "Error al verificar hash" alone does not say why. The authority answers it for a token
- * signed by the other environment's WSAA (the spec's mix-up), for a token it cannot read at
- * all, and for a sign that does not match a token of its own; only the token itself tells
- * these apart, by the WSAA that issued it (`tokenIssuer`):
- * - issued by the other environment's WSAA: the mix-up, 403 with the spec's exact message;
+ * "Error al verificar hash" alone does not say why. The authority answers it for a token signed
+ * by the other environment's WSAA (the test/production mix-up), for a token it cannot read at
+ * all, and for a sign that does not match a token of its own; only the token itself tells these
+ * apart, by the WSAA that issued it (`tokenIssuer`):
+ * - issued by the other environment's WSAA: the mix-up, 403 with the product's exact message;
  * - issued by this environment's WSAA: a TA the authority no longer honours (it re-keyed, or
  *   the ticket service has replaced it): one fresh TA, then 502;
  * - not a TA at all, or a source we cannot place: the gateway sent something the authority

@@ -27,7 +27,7 @@ class ResponseTooLarge extends Error {
 
 // Keep-alive pools shared by every client of the process: a query reuses a warm connection.
 // The authority's production hosts negotiate a DH key that OpenSSL 3 refuses at its default
-// security level (authority-ws.md §8.9), hence SECLEVEL=1 for these connections only.
+// security level ("dh key too small"), hence SECLEVEL=1 for these connections only.
 const TLS_CIPHERS = "DEFAULT@SECLEVEL=1";
 // `ca` replaces the default trust store, so the system roots are listed with the extras
 const caOption = (extraCas: readonly string[]) =>

@@ -3,7 +3,7 @@ import type { SoapFailure } from "./soap-failure.js";
 
 /**
  * The one wording of a call that produced no business answer, for every service (WSAA, WSFE,
- * WSFEX): the authority's failure (spec §7.2, 502), worded so the caller can tell a timeout
+ * WSFEX): the authority's failure (502), worded so the caller can tell a timeout
  * from an HTTP error, an unreachable host, an unreadable answer or a fault nobody classified.
  */
 export function describeTransportFailure(service: string, failure: SoapFailure): AppError {

@@ -19,9 +19,9 @@ export type WsaaFailureClass =
 const NOT_AUTHORIZED_CODES = new Set(["coe.notAuthorized", "LoginFault", "wsaa.LoginFault"]);
 
 /**
- * Spec §7.2 and ARCHITECTURE §3: not delegated → 403 naming service and environment; a
- * certificate of the other CA → 403 mix-up; everything else, including faults we do not
- * recognise, → 502, because a 403 must never be a guess.
+ * WSAA faults, classified here and nowhere else: not delegated → 403 naming service and
+ * environment; a certificate of the other CA → 403 mix-up; everything else, including faults we
+ * do not recognise, → 502, because a 403 must never be a guess.
  */
 export function classifyWsaaFailure(
   failure: SoapFailure,

@@ -4,7 +4,7 @@ import { authorityAxiosOptions } from "./http-post.js";
 import { createSoapClient } from "./soap-client.js";
 import type { SoapFailure } from "./soap-failure.js";
 
-/** The credentials and validity of a TA (loginTicketResponse, authority-ws.md §2.5). */
+/** The credentials and validity of a TA (loginTicketResponse). */
 export interface LoginTicket {
   readonly token: string;
   readonly sign: string;
@@ -60,7 +60,7 @@ const tokenParser = new XMLParser({
 const BASE64 = /^[A-Za-z0-9+/\r\n]+={0,2}$/;
 
 /**
- * The WSAA that issued a TA token, read from `sso/id/@src` (authority-ws.md §2.5): the
+ * The WSAA that issued a TA token, read from `sso/id/@src`: the
  * homologation WSAA signs as `CN=wsaahomo`, the production one as `CN=wsaa`. `malformed` when
  * the token is not base64 of an `sso` document with an `id`; `unknown` when it is but its source
  * names neither. The token stays opaque for every other purpose: this only explains a refusal.

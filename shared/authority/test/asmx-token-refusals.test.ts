@@ -72,7 +72,7 @@ describe("WSFE token refusals from the simulator, classified", () => {
   const classify = (environment: "homologacion" | "produccion", err: AsmxErr, token: string) =>
     classifyAsmxErr<never>(WSFE, err, { cuit: CUIT, environment, token });
 
-  it("a homologation TA sent to production WSFE is the mix-up, with the spec's message", async () => {
+  it("a homologation TA sent to production WSFE is the mix-up, with the product's message", async () => {
     const err = await refusal("produccion", ta.token, ta.sign);
     expect(err.code).toBe(600);
     expect(err.message).toContain("verificar hash");

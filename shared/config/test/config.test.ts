@@ -74,7 +74,7 @@ describe("AUTHORITY_CA_FILE", () => {
 });
 
 describe("authority URLs", () => {
-  it("default to the authority's real hosts, the registry services included (authority-ws.md §1)", () => {
+  it("default to the authority's real hosts, the registry services included", () => {
     const config = parseConfig(z.object(authorityConfig), {});
     expect(config.PADRON_A13_URL_HOMOLOGACION).toBe(
       "https://awshomo.afip.gov.ar/sr-padron/webservices/personaServiceA13",

@@ -69,7 +69,7 @@ describe("wsfe.factura.issue request", () => {
     expect(issuesOf({ ...base, items: [{ ...base.items[0], iva: 21 }] })).toHaveLength(1);
   });
 
-  it("accepts an empty item list: no items is the 422 of spec §7.4, not a malformed body", () => {
+  it("accepts an empty item list: no items is the 422 of the totals rules, not a malformed body", () => {
     expect(issuesOf({ ...base, items: [] })).toEqual([]);
     expect(issuesOf({ ...base, items: undefined })[0]).toEqual(["items", "es obligatorio"]);
   });

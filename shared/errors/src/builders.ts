@@ -6,11 +6,11 @@ import { catalogue } from "./catalogue.js";
  * a web service, an environment. Handlers call these instead of concatenating strings.
  */
 
-/** Spec §2.1: the two worlds of the authority. The one list; contracts build their schema on it. */
+/** The two worlds of the authority. The one list; contracts build their schema on it. */
 export const ENVIRONMENTS = ["homologacion", "produccion"] as const;
 export type Environment = (typeof ENVIRONMENTS)[number];
 
-/** WSAA service ids a certificate can be delegated for (spec §5.9). The one list. */
+/** WSAA service ids a certificate can be delegated for. The one list. */
 export const WEB_SERVICES = [
   "wsfe",
   "wsfex",
@@ -20,7 +20,7 @@ export const WEB_SERVICES = [
 ] as const;
 export type WebService = (typeof WEB_SERVICES)[number];
 
-/** Spec §5.5: the ending of the read-only message by endpoint group. */
+/** The ending of the read-only message by endpoint group. */
 export type WriteGroup = "emision" | "datos" | "links";
 
 const readOnlyEndings: Record<WriteGroup, string> = {
@@ -29,12 +29,12 @@ const readOnlyEndings: Record<WriteGroup, string> = {
   links: "y no puede generar links de cobro.",
 };
 
-/** Accepted VAT rates, in the order the spec lists them (spec §7.4, §8). */
+/** Accepted VAT rates, in the order messages list them. */
 export const ALICUOTAS_IVA = ["0", "2.5", "5", "10.5", "21", "27"] as const;
 
 const list = (values: readonly (string | number)[]): string => values.join(", ");
 
-/** Completes "El campo <field> …" for a VAT rate outside the accepted list (spec §7.4). */
+/** Completes "El campo <field> …" for a VAT rate outside the accepted list. */
 export function alicuotaNotAccepted(value: unknown): string {
   return `tiene una alícuota de IVA no aceptada (${String(value)}). Alícuotas aceptadas: ${list(ALICUOTAS_IVA)}`;
 }
@@ -70,9 +70,8 @@ export function serviceNotDelegated(
 }
 
 /**
- * Spec §7.2 test/production mix-up: the message is the spec's text to the letter, whatever the
- * authority worded; the environment asked for and the authority's own code and text go in
- * `details`.
+ * Test/production mix-up: the message is the product's exact text, whatever the authority
+ * worded; the environment asked for and the authority's own code and text go in `details`.
  */
 export function certificateEnvironmentMismatch(
   environment: Environment,
@@ -154,7 +153,7 @@ export function productoWithoutAlicuota(id: string): AppError {
 }
 
 /**
- * Spec §7.5 (429): says when the next issuance will be accepted, in seconds and as a time;
+ * 429: says when the next issuance will be accepted, in seconds and as a time;
  * the edge also sends the seconds as `Retry-After`.
  */
 export function rejectionCap(retryAfterSeconds: number, acceptedFrom: Date, cap: number): AppError {
@@ -165,7 +164,7 @@ export function rejectionCap(retryAfterSeconds: number, acceptedFrom: Date, cap:
   };
 }
 
-/** Spec §7.3 (11002): the authority's own text tells the caller where to enable the point of sale. */
+/** 11002: the authority's own text tells the caller where to enable the point of sale. */
 export function pointOfSaleNotEnabled(
   ptoVta: number,
   service: WebService,
@@ -199,7 +198,7 @@ export function authorityQueryRefused(
 }
 
 /**
- * Spec §7.4 (422): a voucher rule the gateway checks before the authority. `problem` completes
+ * 422: a voucher rule the gateway checks before the authority. `problem` completes
  * "El campo <field> …" and states the rule, so the caller knows what to change.
  */
 export function totalsInvalid(
@@ -214,7 +213,7 @@ export function totalsInvalid(
   };
 }
 
-/** Spec §7.4 rule 1 (422): an item's VAT rate outside the accepted list, which it lists. */
+/** An item's VAT rate outside the accepted list, which it lists (422). */
 export function issuanceAlicuotaNotAccepted(field: string, value: string): AppError {
   return totalsInvalid(
     field,
@@ -223,7 +222,7 @@ export function issuanceAlicuotaNotAccepted(field: string, value: string): AppEr
   );
 }
 
-/** Spec §7.4 rule 2 (422): class C vouchers carry no itemized VAT. */
+/** Class C vouchers carry no itemized VAT (422). */
 export function classCWithIva(field: string, cbteTipo: number, value: string): AppError {
   return totalsInvalid(
     field,
@@ -238,7 +237,7 @@ export interface AuthorityCodeMessage {
   readonly msg: string;
 }
 
-// Spec §7.3: the two rejections whose cure is not in the voucher itself.
+// The two rejections whose cure is not in the voucher itself.
 const rejectionHints: Readonly<Record<number, string>> = {
   10016:
     "el número o la fecha no son los siguientes a autorizar en ese punto de venta y tipo: consultá /api/wsfe/ultimo-comprobante; después de un reintento, esto probablemente significa que el intento anterior se emitió (consultalo en /api/wsfe/comprobante)",
@@ -247,9 +246,9 @@ const rejectionHints: Readonly<Record<number, string>> = {
 };
 
 /**
- * Spec §2.6, §7.2 (422): the authority answered `Resultado` R. Its codes travel in `details`
+ * 422: the authority answered `Resultado` R. Its codes travel in `details`
  * as `resultado`, `observaciones` and `errores` (the edge lifts them to the top of the body);
- * the message quotes them and adds the spec's hint for 10016 and 11002.
+ * the message quotes them and adds a hint for 10016 and 11002.
  */
 export function authorityRejected(answer: {
   readonly observaciones: readonly AuthorityCodeMessage[];

@@ -1,6 +1,6 @@
 /**
- * The one catalogue of errors the gateway can answer. Messages are the spec's exact Spanish
- * texts (spec §5 and §7); a message that names a field, a list of accepted values or a web
+ * The one catalogue of errors the gateway can answer. Messages are the product's exact Spanish
+ * texts; a message that names a field, a list of accepted values or a web
  * service is produced by a builder (`builders.ts`, `body.ts`), never concatenated in a handler.
  *
  * A code never changes meaning once published: clients branch on it.
@@ -56,7 +56,7 @@ const entry = (kind: ErrorKind, retryable: boolean, message: string): CatalogueE
 });
 
 export const catalogue = {
-  // --- request shape (spec §7.2, 400) ---
+  // --- request shape (400) ---
   /** the body could not be parsed as JSON, or was not sent as JSON */
   INVALID_JSON: entry("invalid", false, "El cuerpo de la solicitud no es JSON válido"),
   /** a field is missing, has the wrong type or breaks its rule; the message names it */
@@ -103,7 +103,7 @@ export const catalogue = {
     "La solicitud no llegó completa a tiempo: enviá los encabezados y el cuerpo sin pausas",
   ),
 
-  // --- issuance by reference (spec §7.2, 400) ---
+  // --- issuance by reference (400) ---
   /** clienteId does not resolve in the caller's account */
   CLIENTE_REFERENCE_NOT_FOUND: entry("invalid", false, "No se encontró el cliente en tu cuenta"),
   /** the referenced customer has no condicionIvaReceptorId and the body sent none */
@@ -121,10 +121,10 @@ export const catalogue = {
     "El producto no tiene alícuota de IVA cargada",
   ),
 
-  // --- authentication (spec §5, 401/403) ---
+  // --- authentication (401/403) ---
   /** key absent, without the Bearer prefix, unknown, wrong or revoked: always this exact body */
   UNAUTHORIZED: entry("unauthenticated", false, "No autorizado"),
-  /** read_only key on a write route; the message ending depends on the route group (spec §5.5) */
+  /** read_only key on a write route; the message ending depends on the route group */
   READ_ONLY_KEY: entry("forbidden", false, "Esta API key es de solo lectura"),
 
   // --- dashboard sessions (/panel, 403/404) ---
@@ -141,13 +141,13 @@ export const catalogue = {
   /** the certificate form sent with neither a file nor a pasted PEM */
   CERTIFICATE_MISSING: entry("invalid", false, "Elegí el archivo del certificado o pegá su PEM."),
 
-  // --- quota (spec §8, 402) ---
+  // --- quota (402) ---
   /** invoice quota of the period exhausted */
   QUOTA_FACTURAS_EXHAUSTED: entry("quota", false, "Cuota de facturas del período agotada"),
   /** registry-lookup quota of the period exhausted */
   QUOTA_PADRONES_EXHAUSTED: entry("quota", false, "Cuota de padrones del período agotada"),
 
-  // --- representadas and certificates (spec §5.6–5.9, 403) ---
+  // --- representadas and certificates (403) ---
   /** the representada is not registered for this account in this environment */
   REPRESENTADA_NOT_FOUND: entry(
     "forbidden",
@@ -200,7 +200,7 @@ export const catalogue = {
   CERTIFICATE_EXPIRED: entry("invalid", false, "El certificado está vencido"),
   /** the certificate's notBefore is in the future */
   CERTIFICATE_NOT_YET_VALID: entry("invalid", false, "El certificado todavía no es válido"),
-  /** the certificate was issued by the other environment's CA (spec §5.8) */
+  /** the certificate was issued by the other environment's CA */
   CERTIFICATE_WRONG_ENVIRONMENT: entry(
     "invalid",
     false,
@@ -261,7 +261,7 @@ export const catalogue = {
     "El ticket de soporte está cerrado: abrí uno nuevo si necesitás más ayuda",
   ),
 
-  // --- catalog (spec §7.2, 404/409) ---
+  // --- catalog (404/409) ---
   /** customer id does not exist, belongs to another account or was deleted: same answer */
   CLIENTE_NOT_FOUND: entry("not_found", false, "Cliente no encontrado"),
   /** product id does not exist, belongs to another account or was deleted: same answer */
@@ -280,9 +280,9 @@ export const catalogue = {
   ),
 
   // --- printed vouchers (/api/wsfe/comprobantes/pdf, 404/422) ---
-  /** no voucher this account issued through the gateway matches all five fields (spec §7.2) */
+  /** no voucher this account issued through the gateway matches all five fields */
   COMPROBANTE_NOT_FOUND: entry("not_found", false, "Comprobante no encontrado"),
-  /** the voucher was rejected by the authority: it has no printed representation (spec §3) */
+  /** the voucher was rejected by the authority: it has no printed representation */
   COMPROBANTE_RECHAZADO: entry(
     "rejected",
     false,
@@ -298,7 +298,7 @@ export const catalogue = {
     false,
     "El campo to es obligatorio: el comprobante no tiene destinatario (el cliente receptor no tiene e-mail y la emisión no trajo email)",
   ),
-  /** e-mail and payment links exist only for authorized vouchers (spec §3) */
+  /** e-mail and payment links exist only for authorized vouchers */
   COMPROBANTE_NO_AUTORIZADO: entry(
     "rejected",
     false,
@@ -313,7 +313,7 @@ export const catalogue = {
     "La cuenta no tiene configurada una cuenta de Mercado Pago para cobrar",
   ),
 
-  // --- authority answers that are the caller's to fix (spec §7.1, §7.3, 400) ---
+  // --- authority answers that are the caller's to fix (400) ---
   /** the authority says the point of sale is not enabled for the web service (WSFEv1 11002, WSFEX 1607) */
   POINT_OF_SALE_NOT_ENABLED: entry(
     "invalid",
@@ -323,12 +323,12 @@ export const catalogue = {
   /** the authority refused a query for a reason in the request (its code and text in details) */
   AUTHORITY_QUERY_REFUSED: entry("invalid", false, "La AFIP rechazó la consulta"),
 
-  // --- issuance (spec §7.2–7.6, 409/422/429) ---
+  // --- issuance (409/422/429) ---
   /** the authority answered Resultado R; details in observaciones/errores */
   AUTHORITY_REJECTED: entry("rejected", false, "La AFIP rechazó el comprobante"),
-  /** totals, rates or required blocks do not add up (spec §7.4) */
+  /** totals, rates or required blocks do not add up */
   TOTALS_INVALID: entry("rejected", false, "Los importes o alícuotas no cierran"),
-  /** too many rejected issuances in the rolling hour (spec §7.5) */
+  /** too many rejected issuances in the rolling hour */
   REJECTION_CAP: entry(
     "rate_limited",
     true,
@@ -347,7 +347,7 @@ export const catalogue = {
     "La Idempotency-Key ya se usó con otro cuerpo: usá una clave nueva para otro comprobante",
   ),
 
-  // --- failures (spec §7.2, 502/503/500) ---
+  // --- failures (502/503/500) ---
   /** the authority failed: 501, timeouts, WSAA unavailable, unclassifiable answers */
   AUTHORITY_UNAVAILABLE: entry(
     "upstream",
@@ -360,13 +360,13 @@ export const catalogue = {
     true,
     "La AFIP ya emitió un ticket de acceso vigente para este certificado y servicio que la pasarela no tiene",
   ),
-  /** the PDF generator failed on the voucher (spec §7.1 rule 1) */
+  /** the PDF generator failed on the voucher: a 502, retried unchanged like an authority failure */
   PDF_RENDER_FAILED: entry(
     "upstream",
     true,
     "No se pudo generar el PDF del comprobante; reintentá más tarde sin cambios",
   ),
-  /** the PDF store could not be written or read (spec §7.1 rule 1) */
+  /** the PDF store could not be written or read: a 502, retried unchanged like the render */
   PDF_STORAGE_FAILED: entry(
     "upstream",
     true,

@@ -19,7 +19,7 @@ import {
 } from "../src/index.js";
 
 describe("error catalogue", () => {
-  it("keeps the spec's exact messages", () => {
+  it("keeps the product's exact messages", () => {
     expect(catalogue.UNAUTHORIZED.message).toBe("No autorizado");
     expect(catalogue.REPRESENTADA_NOT_FOUND.message).toBe(
       "La representada no existe, no pertenece a tu cuenta o no está registrada en ese entorno",
@@ -71,7 +71,7 @@ describe("error catalogue", () => {
     });
   });
 
-  it("words the test/production mix-up exactly as the spec, the authority's text in details", () => {
+  it("words the test/production mix-up exactly as the product says it, the authority's text in details", () => {
     expect(certificateEnvironmentMismatch("produccion")).toEqual({
       code: "CERTIFICATE_ENVIRONMENT_MISMATCH",
       message: "Certificado no emitido por AC de confianza",
@@ -129,7 +129,7 @@ describe("error catalogue", () => {
     expect(catalogue.UNSUPPORTED_CHARSET.kind).toBe("unsupported_media_type");
   });
 
-  it("quotes the authority's rejection and adds the spec's hints for 10016 and 11002", () => {
+  it("quotes the authority's rejection and adds the hints for 10016 and 11002", () => {
     const rejected = authorityRejected({
       errores: [{ code: 10016, msg: "El numero o fecha del comprobante no se corresponde" }],
       observaciones: [{ code: 10048, msg: "ImpTotal" }],

@@ -3,8 +3,8 @@ import type { JaxwsRecord } from "./render.js";
 
 /**
  * A registry person as each service shows it. The taxes of the constancia come from the
- * person's VAT position; their ids and the rule that reads them back are authority-ws.md §5.3
- * (30 IVA, 32 exempt, 33 not registered, 34 outside VAT, 20 monotributo).
+ * person's VAT position, with the ids the gateway reads a VAT condition back from (30 IVA,
+ * 32 exempt, 33 not registered, 34 outside VAT, 20 monotributo).
  */
 
 const IMPUESTOS: Readonly<Record<number, string>> = {
@@ -18,7 +18,7 @@ const IMPUESTOS: Readonly<Record<number, string>> = {
 };
 /** The period the simulator gives a tax it derives (the registry dates each one). */
 const TAX_PERIOD = 201901;
-/** The activity code book of the constancia: F-883 (authority-ws.md §5.3, recorded). */
+/** The activity code book of the constancia: F-883, as recorded. */
 const NOMENCLADOR = 883;
 
 export const MENSAJE_MONOTRIBUTO = "No cumple con las condiciones para enviar datos monotributo";
@@ -208,7 +208,7 @@ export function constanciaParts(p: Person): JaxwsRecord {
   };
 }
 
-/** `getPersonaList_v2` for an id the registry does not hold (authority-ws.md §5.3). */
+/** `getPersonaList_v2` for an id the registry does not hold. */
 export function unknownInList(idPersona: string): JaxwsRecord {
   return { errorConstancia: { error: ["No existe persona con ese Id"], idPersona } };
 }

@@ -1,7 +1,7 @@
 import type { PadronService } from "../state.js";
 
 /**
- * The simulator's own contract of the registry services (authority-ws.md §5), from which both
+ * The simulator's own contract of the registry services, from which both
  * its WSDLs (wsdl/jaxws.ts) and its answers (render.ts) are made, so the two cannot disagree.
  *
  * A field is [name, type, repeated?]; a type is an XSD scalar or a complex type of the same

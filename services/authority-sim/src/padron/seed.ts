@@ -22,9 +22,9 @@ const SOFTWARE = { id: 620100, orden: 1, desc: "SERVICIOS DE CONSULTORES EN INFO
  * The registry a fresh world starts with, the same in both environments: one person of each
  * kind the gateway tells apart, so every path can be tried without registering anyone.
  *
- * - 30000000007 is the receiver of the recorded real request of authority-ws.md §3.3,
+ * - 30000000007 is the receiver of a recorded real FECAESolicitar request,
  *   authorized as a Factura A in homologation: a VAT-registered active company;
- * - 33693450239 is AFIP itself, which the real homologation registry answers for (§5);
+ * - 33693450239 is AFIP itself, which the real homologation registry answers for;
  * - responsables inscriptos (a company with two addresses, an individual), a monotributista,
  *   an exempt foundation, an association outside VAT, an individual not registered in VAT, a
  *   final consumer (a CUIL, no taxes);

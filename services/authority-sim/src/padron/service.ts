@@ -16,10 +16,10 @@ import { a10Persona, a13Persona, constanciaParts, unknownInList } from "./person
 import { renderFields, type JaxwsRecord } from "./render.js";
 import type { JaxwsServiceSpec } from "./schema.js";
 
-/** The most ids one `getPersonaList` takes (authority-ws.md §5.3). */
+/** The most ids one `getPersonaList` takes. */
 const MAX_LIST = 250;
 
-/** Faultstrings of the authority (authority-ws.md §5); the rest are the simulator's words. */
+/** Faultstrings of the authority, as recorded; the rest are the simulator's words. */
 export const PADRON_MESSAGES = {
   noToken: "Falta token y/o sign.",
   malformed: "Token malformado",
@@ -102,7 +102,7 @@ function authenticate(call: Call): string {
   }
   if (/formato invalido/.test(check.message)) fault(validationFault(PADRON_MESSAGES.malformed));
   if (/firma no corresponde/.test(check.message)) {
-    // the registry quotes both back (authority-ws.md §5): a caller must never log this text
+    // the registry quotes both back: a caller must never log this text
     fault(
       validationFault(`No se pudo verificar que ${sign} contenga una firma valida de ${token}`),
     );

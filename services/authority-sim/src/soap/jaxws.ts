@@ -2,7 +2,7 @@ import { child, escapeXml, isReadError, parseXml } from "./xml.js";
 import type { XmlElement } from "./xml.js";
 
 /**
- * The JAX-WS dialect of the registry services (authority-ws.md §1.1, §5): SOAP 1.1 only,
+ * The JAX-WS dialect of the registry services: SOAP 1.1 only,
  * `soapAction=""` (routed by the body element), the operation element qualified in the
  * service namespace and its children unqualified, answers as `ns2:<op>Response` with
  * unqualified children, and every failure an HTTP 500 `soap:Fault`.

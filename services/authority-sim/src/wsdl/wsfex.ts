@@ -103,7 +103,7 @@ const PARAMS: Readonly<Record<string, ParamSpec>> = {
       ["Mon_ctz", "decimal"],
       ["Mon_fecha", "string"],
     ],
-    // FchCotiz came after the 2021 WSDL (authority-ws.md §4.2); optional, as the service has it
+    // FchCotiz came after the 2021 WSDL; optional, as the service has it
     extra: [
       ["Mon_id", "string"],
       ["FchCotiz", "string"],

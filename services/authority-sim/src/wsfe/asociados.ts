@@ -5,9 +5,9 @@ import { ASSOCIABLE, CBTES_ASOC_ALLOWED, NOTES, isFce } from "./tables.js";
 const PERIODO_MIN = "20060101";
 
 /**
- * Associated vouchers (§3.7, 10040, 10041, 10057–10060, 10197): which types may associate
+ * Associated vouchers (10040, 10041, 10057–10060, 10197): which types may associate
  * which, each entry's ranges, no repeats, and that a voucher of an electronic point of sale
- * exists (an observation; FCE notes reject, §3.9.6).
+ * exists (an observation; FCE notes reject).
  */
 function checkCbtesAsoc(c: DetailCheck, f: Findings): void {
   const asoc = c.detail.cbtesAsoc;
@@ -52,8 +52,8 @@ function checkCbtesAsoc(c: DetailCheck, f: Findings): void {
 }
 
 /**
- * PeriodoAsoc (§3.7, 10198–10208): only on notes; both dates, valid, from 2006-01-01, FchDesde
- * ≤ FchHasta ≤ CbteFch. The reference gives the codes as a range: each rule's number within it
+ * PeriodoAsoc (10198–10208): only on notes; both dates, valid, from 2006-01-01, FchDesde
+ * ≤ FchHasta ≤ CbteFch. The manual gives the codes as a range: each rule's number within it
  * and the texts are the simulator's.
  */
 function checkPeriodoAsoc(c: DetailCheck, f: Findings): void {

@@ -3,7 +3,7 @@ import type { DetailCheck, Findings } from "./findings.js";
 import { FCE_INVOICES, isFce } from "./tables.js";
 
 /**
- * FCE MiPyME vouchers (201–213, §3.9.6), beyond what other rules already judge (one voucher per
+ * FCE MiPyME vouchers (201–213), beyond what other rules already judge (one voucher per
  * request, 10003; DocTipo 80, receptor.ts; the date window, validate.ts; the opcionales' values,
  * opcionales.ts; an associated voucher that does not exist, asociados.ts):
  * - invoices need the CBU (2101) and the transfer option (27), must not carry the annulment
@@ -11,7 +11,7 @@ import { FCE_INVOICES, isFce } from "./tables.js";
  * - notes need the annulment (22), must not carry CBU, alias or transfer option, carry
  *   FchVtoPago only when they annul, and associate a voucher of the same issuer and receiver,
  *   with its Cuit and CbteFch.
- * The reference places these codes in 10153–10216 and pins 10169 and 10214–10216; 10153, 10163,
+ * The manual places these codes in 10153–10216 and pins 10169 and 10214–10216; 10153, 10163,
  * 10164, 10168 and 10173 follow a third-party transcription of the manual; 10171, 10176 and
  * 10181 are the simulator's, as are the texts.
  */

@@ -2,13 +2,13 @@ import type { DetailCheck, Findings } from "./findings.js";
 import { FCE_OPCIONALES, OPCIONALES, REPEATABLE_OPCIONALES, isFce } from "./tables.js";
 
 /**
- * Opcionales (§3.7, §3.9.5): a published Id (10053), not repeated but 1801/1802, 2901/2902 and
+ * Opcionales: a published Id (10053), not repeated but 1801/1802, 2901/2902 and
  * 23 with distinct values (10054), a Valor (10055), the FCE ones only on FCE vouchers (10169),
  * and the FCE values' shapes: 2101 a 22-digit CBU, 2102 an alias of 6–20 characters, 22 S or N,
- * 27 SCA or ADC (10215). The reference calls the alias "alphanumeric", the manuals' word for a
+ * 27 SCA or ADC (10215). The manual calls the alias "alphanumeric", the manuals' word for a
  * text field: the characters accepted are a bank alias's (letters, digits, dots, hyphens). Which FCE opcional goes on which FCE voucher is fce.ts's.
  * 10165 is numbered after a third-party transcription; 10170 and 10175, whose rules the
- * reference states without a number, are the simulator's.
+ * manual states without a number, are the simulator's.
  */
 export function checkOpcionales(c: DetailCheck, f: Findings): void {
   const ops = c.detail.opcionales;

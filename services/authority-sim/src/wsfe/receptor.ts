@@ -2,18 +2,18 @@ import { isValidCuit } from "../cuit.js";
 import type { DetailCheck, Findings } from "./findings.js";
 import { CREDIT_NOTES, cbteClass, isFce } from "./tables.js";
 
-/** The "no categorizado" placeholder (§3.7): never looked up in the registry. */
+/** The "no categorizado" placeholder: never looked up in the registry. */
 const NO_CATEGORIZADO = "23000000000";
 
-/** Real text, recorded with an A (§3.7). */
+/** Real text, recorded with an A. */
 const MSG_10217 =
   "El credito fiscal discriminado en el presente comprobante solo podra ser computado a efectos " +
   "del Procedimiento permanente de transicion al Regimen General.";
 
 /**
- * The receiver (§3.7): document type and number, then the registry. A class B receiver
+ * The receiver: document type and number, then the registry. A class B receiver
  * identified by CUIT/CUIL/CDI must exist (10015); a class A one that does not exist is observed
- * (10017), as is any other class's (10238, the reference's "unknown receiver CUIT", whose scope it
+ * (10017), as is any other class's (10238, the manual's "unknown receiver CUIT", whose scope it
  * does not give). An inactive key rejects (10247) but on credit notes, where it is observed. A
  * class A receiver outside VAT and monotributo is observed (10063), a monotributista with the
  * recorded 10217 text. The observation texts but 10217's are the simulator's wording.
@@ -25,7 +25,7 @@ export function checkReceptor(c: DetailCheck, f: Findings): void {
   if ((clase === "A" || clase === "M") && d.docTipo !== 80) {
     f.reject(10013, "Para comprobantes clase A y M el campo DocTipo debe ser igual a 80 (CUIT).");
   } else if (fce && d.docTipo !== 80) {
-    // The reference gives no code of its own for FCE's DocTipo 80 (§3.9.6): the class A one.
+    // The manual gives no code of its own for FCE's DocTipo 80: the class A one.
     f.reject(10013, "Para comprobantes MiPyMEs (FCE) el campo DocTipo debe ser igual a 80 (CUIT).");
   }
   if ([80, 86].includes(d.docTipo) && !isValidCuit(d.docNro)) {

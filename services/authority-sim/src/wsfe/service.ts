@@ -37,7 +37,7 @@ const MSG_10016 =
   "El numero o fecha del comprobante no se corresponde con el proximo a autorizar. " +
   "Consultar metodo FECompUltimoAutorizado.";
 
-/** §3.8: the code is the reference's; the text is the simulator's, unaccented like the rest. */
+/** The code is the authority's; the text is the simulator's, unaccented like the rest. */
 const MSG_502 = "Transaccion Activa";
 
 const pairsXml = (wrapper: string, tag: string, pairs: readonly Pair[]): string =>
@@ -365,7 +365,7 @@ function feCompUltimoAutorizado(ctx: OpContext): string {
 
 /**
  * FECompConsultar's ResultGet: the request as sent (a B-class range with its own bounds, the
- * same for each of its numbers), then the answer it got, observations included (§3.6).
+ * same for each of its numbers), then the answer it got, observations included.
  */
 function voucherXml(v: FeVoucher, ptoVta: number, cbteTipo: number): string {
   return (
@@ -451,7 +451,7 @@ function feCompConsultar(ctx: OpContext): string {
 function feParamGetPtosVenta(ctx: OpContext): string {
   const a = authenticate(ctx);
   if (isPair(a)) return errorsXml([a]);
-  // blocked and withdrawn points are listed too, with their state (authority-ws.md §3.2)
+  // blocked and withdrawn points are listed too, with their state
   const points = ctx.world.state.pointsOfSale
     .filter((p) => p.cuit === a.cuit && p.service === "wsfe")
     .sort((x, y) => x.ptoVta - y.ptoVta);
@@ -514,7 +514,7 @@ function feParamGetCotizacion(ctx: OpContext): string {
   );
 }
 
-/** The Aduana country codes WSFEX also publishes (FEXGetPARAM_DST_pais), without dates (§3.2). */
+/** The Aduana country codes WSFEX also publishes (FEXGetPARAM_DST_pais), without dates. */
 function feParamGetTiposPaises(ctx: OpContext): string {
   const a = authenticate(ctx);
   if (isPair(a)) return errorsXml([a]);
@@ -550,7 +550,7 @@ const activeSeries = new WeakMap<EnvState, Set<string>>();
 
 /**
  * Two FECAESolicitar on one series processed at the same time: the later one gets Err 502
- * "Transacción Activa" (§3.8, §8 item 3). A request holds its series from arrival to answer, so
+ * "Transacción Activa" (one of them wins). A request holds its series from arrival to answer, so
  * the fault latency is what makes two of them overlap. One whose token does not check out, or
  * that cannot be read, holds nothing: its answer is the 600 or the fault.
  */

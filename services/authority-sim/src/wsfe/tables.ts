@@ -238,9 +238,9 @@ export const OPCIONALES: readonly Param[] = [
   p(27, "Factura de Crédito Electrónica MiPyMEs (FCE) - Transferencia", "20210301"),
 ];
 
-/** The opcionales only FCE vouchers may carry (§3.9.6, 10169). */
+/** The opcionales only FCE vouchers may carry (10169). */
 export const FCE_OPCIONALES: ReadonlySet<string> = new Set(["2101", "2102", "22", "27"]);
-/** Opcionales that may repeat (10054); 23 too, with distinct values (§3.9.5). */
+/** Opcionales that may repeat (10054); 23 too, with distinct values. */
 export const REPEATABLE_OPCIONALES: ReadonlySet<string> = new Set(["1801", "1802", "2901", "2902"]);
 
 export interface CondicionIva {

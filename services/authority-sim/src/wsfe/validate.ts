@@ -35,8 +35,8 @@ function close(a: number, b: number, entries = 1): boolean {
 }
 
 /**
- * CbteFch windows (§3.7, 10016): N−5..N+5 for Concepto 1 and not past the current month,
- * N−10..N+10 for 2 and 3, N−5..N+1 for FCE invoices and N−5..N for FCE notes. The reference
+ * CbteFch windows (10016): N−5..N+5 for Concepto 1 and not past the current month,
+ * N−10..N+10 for 2 and 3, N−5..N+1 for FCE invoices and N−5..N for FCE notes. The manual
  * gives one message for the rule, the recorded range one, so the month limit answers it too.
  */
 function checkCbteFch(c: DetailCheck, f: Findings): void {
@@ -166,7 +166,7 @@ function checkIva(c: DetailCheck, f: Findings): void {
   }
 }
 
-/** Tributes (§3.7): 10024, 10025, 10026–10028 (no negative parts), 10029, 10042 (Desc). */
+/** Tributes: 10024, 10025, 10026–10028 (no negative parts), 10029, 10042 (Desc). */
 function checkTributos(c: DetailCheck, f: Findings): void {
   const d = c.detail;
   const tributos = d.tributos ?? [];
@@ -211,7 +211,7 @@ function checkTributos(c: DetailCheck, f: Findings): void {
 function checkServicios(c: DetailCheck, f: Findings): void {
   const d = c.detail;
   if (d.concepto !== 2 && d.concepto !== 3) return;
-  // FCE notes carry FchVtoPago only when they annul (§3.9.6): fce.ts judges it there.
+  // FCE notes carry FchVtoPago only when they annul: fce.ts judges it there.
   const needsVto = !(isFce(c.cbteTipo) && NOTES.has(c.cbteTipo));
   if (d.fchServDesde === "" || d.fchServHasta === "" || (needsVto && d.fchVtoPago === "")) {
     f.reject(
@@ -235,8 +235,8 @@ function checkServicios(c: DetailCheck, f: Findings): void {
 }
 
 /**
- * Currency (§3.7): 10037–10039, 10239, 10241, and against the rate FEParamGetCotizacion
- * publishes: 10119, a foreign MonCotiz more than 2% under or 400% over it (the reference's
+ * Currency: 10037–10039, 10239, 10241, and against the rate FEParamGetCotizacion
+ * publishes: 10119, a foreign MonCotiz more than 2% under or 400% over it (the manual's
  * "2%–400%", read as the allowed deviation, as WSFEX words its 1667), and 10240, with
  * CanMisMonExt S a MonCotiz more than 1 over it. A currency without a published rate is not
  * compared.
@@ -297,7 +297,7 @@ function checkCondicionIva(c: DetailCheck, f: Findings): void {
   }
 }
 
-/** Actividades (§3.7): 10218 empty wrapper, 10219 Id, 10220 not the issuer's, 10221 repeated. */
+/** Actividades: 10218 empty wrapper, 10219 Id, 10220 not the issuer's, 10221 repeated. */
 function checkActividades(c: DetailCheck, f: Findings): void {
   const ids = c.detail.actividades;
   if (ids === undefined) return;
@@ -317,7 +317,7 @@ function checkActividades(c: DetailCheck, f: Findings): void {
 }
 
 /**
- * Judges one detail (§3.7). Rejections ("excluyentes") and the observations that come with a
+ * Judges one detail. Rejections ("excluyentes") and the observations that come with a
  * CAE are both Obs of the detail; the voucher is rejected when any finding rejects.
  */
 export function validateDetail(c: DetailCheck): Finding[] {

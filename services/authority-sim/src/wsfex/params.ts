@@ -16,7 +16,7 @@ import {
 import type { FexParam } from "./tables.js";
 
 /**
- * The FEXGetPARAM_* operations (authority-ws.md §4.2). Each answers `FEXResultGet` holding one
+ * The FEXGetPARAM_* operations. Each answers `FEXResultGet` holding one
  * `ClsFEXResponse_<x>` per row, then FEXErr/FEXEvents; a token problem answers FEXErr alone.
  * Error codes of these operations were never recorded: a bad parameter answers 1014, the
  * manual's catch-all for unlisted errors.
@@ -86,7 +86,7 @@ function dstCuit(ctx: OpContext): string {
 /** `.NET` decimal with the scale the authority stores quotes with: `101.2020`. */
 const ctz = (value: number): string => value.toFixed(4);
 
-/** `7/21/2021`: MON_CON_COTIZACION writes its date in the invariant M/d/yyyy (§4.2). */
+/** `7/21/2021`: MON_CON_COTIZACION writes its date in the invariant M/d/yyyy, as recorded. */
 function monthDayYear(yyyymmdd: string): string {
   return `${Number(yyyymmdd.slice(4, 6))}/${Number(yyyymmdd.slice(6, 8))}/${yyyymmdd.slice(0, 4)}`;
 }
@@ -133,7 +133,7 @@ function monConCotizacion(ctx: OpContext): string {
   );
 }
 
-/** One currency's quote; `FchCotiz` is the newer optional date (§4.2), today by default. */
+/** One currency's quote; `FchCotiz` is the newer optional date, today by default. */
 function paramCtz(ctx: OpContext): string {
   const monId = ctx.r.str(ctx.body, "Mon_id")?.trim() ?? "";
   const fecha = dateParam(ctx, "FchCotiz");

@@ -1,6 +1,6 @@
 /**
  * WSFEXv1 parameter tables (FEXGetPARAM_*), as the homologation service published them in
- * recorded traffic (authority-ws.md §4.2, §4.3): ids, descriptions and validity dates. The
+ * recorded traffic: ids, descriptions and validity dates. The
  * country and CUIT tables are a representative subset of the authority's ~300 rows each.
  */
 export interface FexParam {

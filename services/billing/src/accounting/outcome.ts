@@ -17,7 +17,7 @@ export interface IssuanceOutcome {
   status: number;
   /** the answer to replay; undefined when it is not known (the record is left as it is) */
   body?: unknown;
-  /** a 422 issuance rejection: the authority's or the totals rules' (spec §7.5) */
+  /** a 422 issuance rejection, the authority's or the totals rules': the rejection cap counts it */
   isRejection: boolean;
   at: Date;
   /** the event this outcome comes from: applied once however often it is delivered */
@@ -30,7 +30,7 @@ export interface IssuanceOutcome {
 }
 
 /**
- * Applies an outcome once, whoever reports it first (ARCHITECTURE §5 step 5): the
+ * Applies an outcome once, whoever reports it first (the edge or the voucher's event): the
  * idempotency record keeps the first final answer (the edge's own answer supersedes one taken
  * from the voucher's event, which has no PDF link), a production CAE commits its reservation
  * (or writes the commit when the reservation already expired), any other final answer or a

@@ -8,7 +8,7 @@ import { makeQuotaRepository } from "../db/repositories/quota.js";
 import { periodAt, type Period } from "../domain/period.js";
 import type { AccountingSettings } from "./settings.js";
 
-/** Spec §8: only production is metered. */
+/** Only production is metered: test calls consume nothing. */
 export const isMetered = (environment: Environment) => environment === "produccion";
 
 const exhausted = {

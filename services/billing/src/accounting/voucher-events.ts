@@ -43,7 +43,7 @@ export function outcomeOfEvent(event: ConsumedEvent<VoucherEvent>): IssuanceOutc
 }
 
 /**
- * ARCHITECTURE §5 step 5: billing follows every voucher's final state from its events, so a
+ * Billing follows every voucher's final state from its events, so a
  * crash between the authority's answer and the caller's response still ends with the quota
  * committed, the rejection counted and the idempotency record complete, each exactly once.
  */

@@ -41,7 +41,7 @@ export function periodAt(anchor: Date, lengthMonths: number, now: Date): Period 
   };
 }
 
-/** One rolling hour (spec §7.5). */
+/** One rolling hour, the rejection cap's window. */
 export const REJECTION_WINDOW_MS = 3_600_000;
 
 /**

@@ -12,7 +12,7 @@ import { capClearsAt } from "../domain/period.js";
 type Admission = Result<ReplyInputOf<typeof billing.facturaAdmit>>;
 
 /**
- * `billing.factura.admit` (ARCHITECTURE §5 step 1), in one transaction: the key's record
+ * `billing.factura.admit`, the first step of an issuance, in one transaction: the key's record
  * (replay, 422 for another body, 409 while in flight), then the rejection cap (429), then the
  * production quota (402), and only then the key is bound. A refusal writes nothing.
  */

@@ -6,7 +6,7 @@ import { applyOutcome } from "../accounting/outcome.js";
 import type { AccountingSettings } from "../accounting/settings.js";
 import type { BillingDatabase } from "../db/database.js";
 
-/** 422s that are issuance rejections (spec §7.5): the authority's and the totals rules'. */
+/** The 422s the rejection cap counts, issuance rejections: the authority's and the totals rules. */
 export const REJECTION_CODES: ReadonlySet<string> = new Set([
   "AUTHORITY_REJECTED",
   "TOTALS_INVALID",

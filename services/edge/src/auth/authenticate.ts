@@ -7,7 +7,7 @@ import type { KeyCache, Principal } from "./key-cache.js";
 
 declare module "fastify" {
   interface FastifyContextConfig {
-    /** set on write routes: a read_only key gets the spec §5.5 message of this group */
+    /** set on write routes: a read_only key gets the read-only message that names this group */
     writeGroup?: WriteGroup;
   }
   interface FastifyRequest {

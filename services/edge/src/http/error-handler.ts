@@ -60,7 +60,7 @@ export function rawErrorResponse(error: AppError): string {
 const REJECTION_FIELDS = ["resultado", "observaciones", "errores"] as const;
 
 /**
- * Spec §2.6, §7.2: an authority rejection answers `resultado`, `observaciones` and `errores`
+ * An authority rejection answers `resultado`, `observaciones` and `errores`
  * at the top of the body, beside `error` and `code`; the rest of its details stay in `details`.
  */
 function liftRejection(error: AppError): {

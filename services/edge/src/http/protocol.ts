@@ -77,8 +77,8 @@ export function protocolOptions(limits: ProtocolLimits, logger: Logger) {
 }
 
 /**
- * HTTP/1.1 requires a Host header (RFC 9112 §3.2): without one the request is refused with a
- * catalogue body, before authentication.
+ * HTTP/1.1 requires a Host header (RFC 9112, section 3.2): without one the request is refused
+ * with a catalogue body, before authentication.
  */
 export function registerHostCheck(app: FastifyInstance): void {
   app.addHook("onRequest", (request, reply, done) => {

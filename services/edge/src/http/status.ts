@@ -1,7 +1,7 @@
 import { kindOf, type AppError, type ErrorKind } from "@pasarela/errors";
 
 /**
- * The one place where an error kind becomes an HTTP status (spec §7). NATS no-responders and
+ * The one place where an error kind becomes an HTTP status. NATS no-responders and
  * timeouts are the gateway's own outage ("unavailable"), never a 4xx.
  */
 export const statusOfKind: Record<ErrorKind, number> = {

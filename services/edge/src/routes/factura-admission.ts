@@ -133,7 +133,7 @@ async function resolve(a: Attempt, attempt: string, key: string): Promise<Factur
 }
 
 /**
- * ARCHITECTURE §5 step 1 and after: billing admits the issuance (the key, the rejection cap,
+ * Billing admits the issuance (the key, the rejection cap,
  * the production quota) before anything reaches the authority; a replay answers the first
  * attempt's status and body; an attempt of unknown outcome is resolved before issuing again.
  */

@@ -37,7 +37,7 @@ const body = wsfe.facturaBodySchema.meta({ "x-examples": facturaExamples });
 
 const description = `Emite un comprobante de WSFEv1 y devuelve su CAE. La pasarela resuelve clienteId y productoId en tu cuenta (un valor enviado explícitamente gana), calcula ImpNeto, ImpIVA por alícuota, ImpTrib, ImpTotConc, ImpOpEx e ImpTotal con aritmética decimal (redondeo a 2 decimales por línea y por alícuota) y numera el comprobante ella misma: último autorizado + 1 en esa serie (punto de venta y tipo), un emisor por serie a la vez.
 
-Todo 400 y 422 propio se responde antes de llamar a la AFIP y no mueve la numeración. Un 422 con resultado "R" es el rechazo de la AFIP: observaciones y errores traen sus códigos. Un 502 no prueba que el comprobante no se haya emitido (spec §7.6): la pasarela lo guarda como de resultado desconocido y lo verifica con la AFIP antes de volver a numerar esa serie; reintentá con la misma Idempotency-Key o consultá /api/wsfe/comprobante.
+Todo 400 y 422 propio se responde antes de llamar a la AFIP y no mueve la numeración. Un 422 con resultado "R" es el rechazo de la AFIP: observaciones y errores traen sus códigos. Un 502 no prueba que el comprobante no se haya emitido: la pasarela lo guarda como de resultado desconocido y lo verifica con la AFIP antes de volver a numerar esa serie; reintentá con la misma Idempotency-Key o consultá /api/wsfe/comprobante.
 
 Ítems sin IVA: alicuotaIva "no_gravado" (va a ImpTotConc) o "exento" (va a ImpOpEx). Moneda extranjera sin cotizacion: la del día de la AFIP.`;
 

@@ -23,7 +23,7 @@ export const errorBodySchema = z.object({
 
 const errorBody = (description: string) => errorBodySchema.describe(description);
 
-/** The one 401 body (spec §5.2). */
+/** The one 401 body. */
 const unauthorizedResponse = z.object({ error: z.literal("No autorizado") });
 
 /** The error answers of an authority query route of `service`; `invalid` lists its 400s. */

@@ -93,7 +93,7 @@ const publicCobrosRoutes: FastifyPluginAsyncZod<RouteDeps> = (app, { call }) => 
   return Promise.resolve();
 };
 
-/** `/api/links-de-cobro`: creating one is the "links" write group (spec §5.5). */
+/** `/api/links-de-cobro`: creating one is the "links" write group. */
 export const linksDeCobroRoutes: RouteModule = {
   name: "links-de-cobro",
   services: ["cobros", "wsfe"],

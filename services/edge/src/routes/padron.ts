@@ -16,7 +16,7 @@ import type { Caller, RouteModule } from "./route-module.js";
 const tags = ["padron"];
 
 /**
- * The registry quota (spec §8, 402 `Cuota de padrones del período agotada`): a successful
+ * The registry quota (402 `Cuota de padrones del período agotada`): a successful
  * production lookup counts once, a test lookup or a failed one never. Every registry lookup
  * of the edge goes through `registryLookup`, the four /api/padron routes and the
  * `autocompletar` of /api/clientes alike, so this is the one place a lookup is metered.
@@ -117,7 +117,7 @@ const errors = (service: string) => ({
 
 /**
  * `/api/padron/*`: registry lookups. They read, so a read_only key may use them;
- * each needs its own web service delegated (spec §5.9).
+ * each needs its own web service delegated: delegating one does not enable another.
  */
 export const padronRoutes: RouteModule = {
   name: "padron",

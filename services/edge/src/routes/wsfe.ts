@@ -21,7 +21,7 @@ const parametrosBody = z
   })
   .strict();
 
-/** `/api/wsfe/*`: WSFEv1 queries (spec §4.4–4.6). Queries consume no quota. */
+/** `/api/wsfe/*`: WSFEv1 queries. Queries consume no quota. */
 export const wsfeRoutes: RouteModule = {
   name: "wsfe",
   services: ["wsfe", "ticket"],

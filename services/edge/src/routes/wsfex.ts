@@ -9,7 +9,7 @@ const errors = authorityQueryErrors(
   `Cuerpo o campo inválido, cbteTipo no soportado (${wsfex.WSFEX_CBTE_TIPOS.join(", ")}), punto de venta no habilitado`,
 );
 
-/** `/api/wsfex/*`: WSFEXv1 queries (spec §4.1–4.3). Queries consume no quota. */
+/** `/api/wsfex/*`: WSFEXv1 queries. Queries consume no quota. */
 export const wsfexRoutes: RouteModule = {
   name: "wsfex",
   services: ["wsfex", "ticket"],

@@ -11,13 +11,13 @@ import {
 } from "@pasarela/authority";
 
 /**
- * A client for the registry services' JAX-WS dialect (authority-ws.md §1.1, §5), written as
- * XML templates over the shared keep-alive transport (`httpPost`) rather than with the `soap`
- * package and a WSDL of our own:
+ * A client for the registry services' JAX-WS dialect (SOAP 1.1, qualified operation,
+ * unqualified children), written as XML templates over the shared keep-alive transport
+ * (`httpPost`) rather than with the `soap` package and a WSDL of our own:
  * - the request is four leaf elements in a fixed order, the operation element qualified and
  *   its children unqualified: spelled out here it cannot drift, while a WSDL-driven
  *   serializer qualifies or not according to `elementFormDefault` and sends keys in
- *   insertion order (§8.11), so a mistake in a WSDL of ours would send what JAXB refuses;
+ *   insertion order, so a mistake in a WSDL of ours would send what JAXB refuses;
  * - the answer is read with the same parser and helpers as the ASMX services, whatever the
  *   order of its children (alphabetical) and whether a list came once or many times;
  * - a fault is HTTP 500 with `SRValidationException` in its detail for data errors; reading

@@ -88,7 +88,7 @@ export interface FaultContext {
 }
 
 /**
- * The registry quotes the token and sign back in some faults (authority-ws.md §5): they are
+ * The registry quotes the token and sign back in some faults: they are
  * credentials, so they are cut out of anything the gateway answers or logs.
  */
 export function redact(message: string, ticket: FaultContext["ticket"]): string {
@@ -105,7 +105,7 @@ export function redact(message: string, ticket: FaultContext["ticket"]): string 
 const TOKEN_PROBLEM = /token|sign\b|firma valida/i;
 
 /**
- * Spec §7.2 and §5.9 for the registry's faults (ARCHITECTURE §3), in this order:
+ * The registry's faults, classified here and nowhere else, in this order:
  * - "Este token no le permite actuar en representacion de la CUIT …": the represented
  *   taxpayer did not delegate the service → 403 REPRESENTADA_NOT_DELEGATED;
  * - "No existe persona con ese Id" (or "… consultada es inexistente") → 404;
@@ -298,7 +298,7 @@ export function makePadronAdapter(deps: {
           if (!ret) return fail(unreadable("constancia", "getPersona_v2 sin personaReturn"));
           const record = constancia(ret, idPersona);
           // an unknown id may come as a fault or, as in the list operations, as a record
-          // holding only this error (authority-ws.md §5.3, §9): the same 404 either way
+          // holding only this error (which one is not known for sure): the same 404 either way
           const unknown =
             record.datosGenerales === null &&
             record.errorConstancia?.errores.some((e) => /No existe persona/i.test(e)) === true;

@@ -1,7 +1,7 @@
 /**
  * The receiver's VAT condition (`CondicionIVAReceptorId`, RG 5616) from a constancia, by the
- * rule of authority-ws.md §5.3 (pyafipws), with the ids of the `condicion-iva-receptor` table
- * (§3.9.7). In the rule's order, the first that holds decides:
+ * rule pyafipws applies, with the ids of the `condicion-iva-receptor` table
+ * (FEParamGetCondicionIvaReceptor). In the rule's order, the first that holds decides:
  *
  * | the constancia shows                              | id | condition                   |
  * |---------------------------------------------------|----|-----------------------------|
@@ -13,8 +13,8 @@
  * | general data and no tax at all                    |  5 | Consumidor Final            |
  *
  * 33 is "NI" in the rule, a condition the table no longer has; the table's "not categorized"
- * (7) is the nearest and is valid for the same voucher classes (B/C). 34 → 15 is the
- * reference's inference. When a block that could decide is missing because the registry
+ * (7) is the nearest and is valid for the same voucher classes (B/C). 34 → 15 is inferred
+ * from the names (no published rule maps it). When a block that could decide is missing because the registry
  * withheld it (`errorRegimenGeneral`, `errorMonotributo`, `errorConstancia`, or no general
  * data at all), the condition is not guessed: null, and the caller chooses.
  */

@@ -83,7 +83,7 @@ describe("reading a JAX-WS answer", () => {
   });
 });
 
-describe("classifying the registry's faults (spec §7.2, §5.9)", () => {
+describe("classifying the registry's faults", () => {
   it.each([
     [
       "Este token no le permite actuar en representacion de la CUIT 20111111112",

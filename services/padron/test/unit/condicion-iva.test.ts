@@ -14,7 +14,7 @@ const view = (over: Partial<TaxView>): TaxView => ({
 const regimen = (...ids: number[]) => ({ impuestos: taxes(...ids) });
 const mono = (categoria: unknown, ...ids: number[]) => ({ categoria, impuestos: taxes(...ids) });
 
-describe("condicionIvaReceptorId (authority-ws.md §5.3 with the condicion-iva-receptor ids)", () => {
+describe("condicionIvaReceptorId from a constancia, with the condicion-iva-receptor ids", () => {
   it.each([
     [
       "IVA (30) with income tax: responsable inscripto",

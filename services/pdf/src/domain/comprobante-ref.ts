@@ -1,6 +1,6 @@
 import type { pdf } from "@pasarela/contracts";
 
-/** A voucher named by the five fields of spec §7.2. */
+/** A voucher named by its five fields: environment, representada, ptoVta, cbteTipo, cbteNro. */
 export type ComprobanteRef = pdf.ComprobanteKey;
 
 const pad = (value: number, width: number) => String(value).padStart(width, "0");

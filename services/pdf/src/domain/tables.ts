@@ -1,5 +1,5 @@
 /**
- * What the printed voucher says for the authority's codes (authority-ws.md §3.9): voucher
+ * What the printed voucher says for the authority's codes (its FEParamGet* tables): voucher
  * names and letters, document types, VAT conditions, currencies.
  */
 
@@ -83,7 +83,7 @@ const MONEDAS: Readonly<Record<string, string>> = {
 export const PESOS = "PES";
 export const nombreMoneda = (id: string): string => MONEDAS[id] ?? id;
 
-/** FCE opcionales (authority-ws.md §3.9.8) as the voucher prints them. */
+/** FCE opcionales as the voucher prints them. */
 export const FCE_OPCIONALES: Readonly<Record<string, string>> = {
   "2101": "CBU del Emisor",
   "2102": "Alias CBU",

@@ -3,7 +3,7 @@ import type { pdf } from "@pasarela/contracts";
 import { appError, fail } from "@pasarela/errors";
 import type { Documents } from "../documents.js";
 
-/** Spec §7.2: without an account nothing is the caller's, the same 404 as a stranger's voucher. */
+/** Without an account nothing is the caller's, the same 404 as a stranger's voucher. */
 export function makeComprobanteRender(documents: Documents): Handler<typeof pdf.comprobanteRender> {
   return async ({ copia, ...ref }, ctx) => {
     if (!ctx.accountId) return fail(appError("COMPROBANTE_NOT_FOUND"));

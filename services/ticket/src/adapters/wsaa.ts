@@ -21,7 +21,7 @@ export interface WsaaAdapter {
   ) => Promise<LoginResult>;
 }
 
-/** The only place WSAA answers get a meaning (ARCHITECTURE §3). */
+/** The only place WSAA answers get a meaning: faults are classified where WSAA is called. */
 export function makeWsaaAdapter(options: {
   urls: Record<Environment, string>;
   timeoutMs: number;

@@ -4,7 +4,7 @@ import { appError, fail, ok, type Environment, type Result } from "@pasarela/err
 const CSR_MARKER = /-----BEGIN (NEW )?CERTIFICATE REQUEST-----/;
 const CERTIFICATE_BLOCK = /-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/;
 
-/** The issuer CNs of the authority's two CAs (authority-ws.md §2.7). */
+/** The issuer CNs of the authority's two CAs (test and production). */
 const CA_ENVIRONMENTS: Record<string, Environment> = {
   "Computadores Test": "homologacion",
   Computadores: "produccion",

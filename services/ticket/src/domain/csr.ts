@@ -12,8 +12,8 @@ export interface CsrSubject {
 }
 
 /**
- * A fresh RSA 2048 key and its CSR with the subject the authority expects (authority-ws.md
- * §2.7): `CN=<alias>, serialNumber=CUIT <cuit>`, plus O and C when given. The key is made by
+ * A fresh RSA 2048 key and its CSR with the subject the authority expects:
+ * `CN=<alias>, serialNumber=CUIT <cuit>`, plus O and C when given. The key is made by
  * Node's native generator (off the event loop), the CSR by node-forge.
  */
 export async function generateKeyAndCsr(

@@ -22,7 +22,7 @@ export function certificadoEstado(
 
 /**
  * The CUITs an access ticket lets its certificate act for: the `key`s of the token's
- * `<relations>` (authority-ws.md §2.5). Undefined when the token is not the XML it should be:
+ * `<relations>`. Undefined when the token is not the XML it should be:
  * then the business service, not the probe, has the last word.
  */
 export function tokenRelations(token: string): string[] | undefined {

@@ -23,8 +23,8 @@ export type TicketDecision =
 
 /**
  * The refresh rule, pure so it can be tested without clocks: serve a TA while more than
- * `refreshAheadMs` is left; inside that window try to renew (the authority may refuse while
- * the old one lives, authority-ws.md §8.1) and keep serving the old one until only
+ * `refreshAheadMs` is left; inside that window try to renew (the authority refuses with
+ * coe.alreadyAuthenticated while the old one lives) and keep serving the old one until only
  * `minRemainingMs` is left; after a refusal wait until `retryAt` instead of logging in again.
  */
 export function decide(state: StoredTicketState, now: Date, policy: TicketPolicy): TicketDecision {

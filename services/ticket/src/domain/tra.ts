@@ -5,7 +5,7 @@ const ARGENTINA_OFFSET_MS = -3 * 3600_000;
 
 /**
  * xsd:dateTime in Argentina time with its offset written out: an offset-less time would be
- * read in the server's zone (authority-ws.md §2.2, §8.2).
+ * read in the server's zone, and a time ahead of its clock is refused.
  */
 export function argentinaDateTime(ms: number): string {
   return new Date(ms + ARGENTINA_OFFSET_MS).toISOString().replace("Z", "-03:00");
@@ -29,7 +29,7 @@ export function buildTra(service: string, nowMs: number): string {
 
 /**
  * CMS SignedData over the TRA, content attached, SHA-256, the signer certificate only
- * (authority-ws.md §2.3, the afip.js recipe); answers the base64 of the DER.
+ * (the afip.js recipe); answers the base64 of the DER.
  */
 export function signTra(tra: string, credential: { keyPem: string; certPem: string }): string {
   const p7 = forge.pkcs7.createSignedData();

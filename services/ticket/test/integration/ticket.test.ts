@@ -154,7 +154,7 @@ describe("ticket: representadas, certificates and access tickets", () => {
     });
   });
 
-  it("answers the spec's 403 message for another account, another environment or an unknown CUIT", async () => {
+  it("answers the product's 403 message for another account, another environment or an unknown CUIT", async () => {
     const { accountId } = await registered();
     const attempts = [
       access(newAccount()),

@@ -2,9 +2,9 @@ import Big from "big.js";
 
 /**
  * An amount as decimal text that has been checked to be a finite decimal number: how the
- * authority prints its xsd:double fields ("122", "101.202", "-0.5", "1E-05"; authority-ws.md
- * §1.1) and how the gateway keeps amounts until they are rounded. Never a binary float: a
- * double cannot hold 2.135, and rounding the double it holds instead gives 2.13.
+ * authority prints its xsd:double fields ("122", "101.202", "-0.5", "1E-05") and how the
+ * gateway keeps amounts until they are rounded. Never a binary float: a double cannot hold
+ * 2.135, and rounding the double it holds instead gives 2.13.
  */
 export type DecimalText = string & { readonly __decimalText: unique symbol };
 
@@ -25,14 +25,14 @@ export function roundToCents(amount: DecimalText | Big): Big {
 }
 
 /**
- * The JSON number for an amount (spec §2.5 says number): the double nearest to the decimal,
- * which JSON prints back as the same decimal for up to 15 significant digits.
+ * The JSON number for an amount (the API answers amounts as numbers): the double nearest to the
+ * decimal, which JSON prints back as the same decimal for up to 15 significant digits.
  */
 export function amountNumber(amount: DecimalText | Big): number {
   return Number(new Big(amount).toString());
 }
 
-/** Spec §2.5 `impTotal`: the authority's amount rounded to two decimals, as a number. */
+/** `impTotal`: the authority's amount rounded to two decimals, as a number. */
 export function twoDecimals(amount: DecimalText): number {
   return amountNumber(roundToCents(amount));
 }

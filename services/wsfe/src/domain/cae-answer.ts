@@ -1,6 +1,5 @@
 /**
- * What FECAESolicitar answers, as data (authority-ws.md §3.4); what it is sent is the domain's
- * `FECAEDetRequest`.
+ * What FECAESolicitar answers, as data; what it is sent is the domain's `FECAEDetRequest`.
  */
 
 /** One `Obs`, `Err` or `Evt` of an answer: the authority's code and text. */

@@ -1,7 +1,7 @@
 import type { Environment } from "@pasarela/contracts";
 import { amountNumber, twoDecimals, type DecimalText } from "./amount.js";
 
-/** The full tuple that identifies a voucher of an account (spec §7.2, PDF row). */
+/** The full tuple that identifies a voucher of an account: all five must match. */
 export interface ComprobanteKey {
   readonly accountId: string;
   readonly environment: Environment;
@@ -11,7 +11,7 @@ export interface ComprobanteKey {
   readonly cbteNro: number;
 }
 
-/** Spec §2.5 `email`. */
+/** `email` of a voucher: where it was sent and how that went. */
 export interface EmailRecord {
   readonly to: string;
   readonly status: string;
@@ -38,7 +38,10 @@ export interface AuthorityComprobante {
   readonly impIVA: DecimalText;
 }
 
-/** Spec §2.5: the authority's content, `impTotal` to two decimals, `email` only when known. */
+/**
+ * The voucher as the API answers it: the authority's content, `impTotal` to two decimals,
+ * `email` only when known.
+ */
 export function foundComprobante(voucher: AuthorityComprobante, email: EmailRecord | undefined) {
   return {
     found: true as const,

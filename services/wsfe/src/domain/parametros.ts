@@ -21,7 +21,7 @@ export interface ReadContext {
   readonly today: string;
 }
 
-/** How one list table is read from the authority (authority-ws.md §3.2). */
+/** How one list table is read from the authority. */
 export interface ListTable {
   readonly operation: string;
   /** the repeated element inside ResultGet */
@@ -30,7 +30,7 @@ export interface ListTable {
   readonly map: (row: AuthorityRow, context: ReadContext) => ParametroItem | undefined;
 }
 
-// The authority writes "NULL" for an open-ended date (authority-ws.md §3.2).
+// The authority writes "NULL" for an open-ended date.
 const date = (value: string | undefined): string | null =>
   value === undefined || value === "" || value.toUpperCase() === "NULL" ? null : value;
 
@@ -47,11 +47,11 @@ export function argentinaDate(now: Date): string {
 }
 
 /**
- * Spec §4.6: `puntos-de-venta` answers the points enabled for web-service invoicing, while
- * FEParamGetPtosVenta also lists blocked (`Bloqueado` S) and withdrawn ones (`FchBaja`, a
- * date or "NULL"). A point is enabled when it is not blocked and has no withdrawal date, or
- * one still to come: on its `FchBaja` it is already withdrawn. A date that cannot be read is
- * taken as withdrawn, since the table must not offer a point the authority may refuse.
+ * `puntos-de-venta` answers the points enabled for web-service invoicing, while
+ * FEParamGetPtosVenta also lists blocked (`Bloqueado` S) and withdrawn ones (`FchBaja`, a date
+ * or "NULL"). A point is enabled when it is not blocked and has no withdrawal date, or one
+ * still to come: on its `FchBaja` it is already withdrawn. A date that cannot be read is taken
+ * as withdrawn, since the table must not offer a point the authority may refuse.
  */
 export function isEnabledPointOfSale(row: AuthorityRow, today: string): boolean {
   if (row.Bloqueado?.trim().toUpperCase() === "S") return false;
@@ -119,5 +119,5 @@ export const listTables: Readonly<Record<Exclude<Tabla, "cotizacion">, ListTable
   },
 };
 
-/** Spec §4.6: `cotizacion` without `moneda` quotes the US dollar, the common case. */
+/** `cotizacion` without `moneda` quotes the US dollar, the common case. */
 export const DEFAULT_MONEDA = "DOL";

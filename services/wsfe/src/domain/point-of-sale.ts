@@ -1,8 +1,8 @@
 import { fail, invalidField, ok, type Result } from "@pasarela/errors";
 
 /**
- * Spec §4.4: the requested point of sale wins; otherwise the one configured for the
- * representada in that environment; with neither the caller must send `ptoVta`.
+ * The requested point of sale wins; otherwise the one configured for the representada in that
+ * environment; with neither the caller must send `ptoVta`.
  */
 export function resolvePtoVta(
   requested: number | undefined,

@@ -13,9 +13,10 @@ const sameAmount = (sent: string, held: string) => {
 };
 
 /**
- * Whether the voucher the authority holds under a number is the one the gateway sent there
- * (authority-ws.md §8.4): same authorization, date, receiver and amounts. Anything the
- * authority leaves out counts as different: a stranger's CAE is never adopted on a guess.
+ * Whether the voucher the authority holds under a number is the one the gateway sent there (a
+ * call that timed out may have been authorized anyway): same authorization, date, receiver and
+ * amounts. Anything the authority leaves out counts as different: a stranger's CAE is never
+ * adopted on a guess.
  */
 export function isSameVoucher(sent: FECAEDetRequest, held: AuthorityComprobante): boolean {
   return (

@@ -4,7 +4,7 @@ import { appError, fail, ok } from "@pasarela/errors";
 import type { ComprobantesRepository } from "../db/repositories/comprobantes.js";
 import { emitidoOf } from "../domain/emitido.js";
 
-/** Spec §7.2: all five fields and the account must match, else the one 404. */
+/** All five fields and the account must match, else the one 404. */
 export function makeEmitidoGet(deps: {
   comprobantes: Pick<ComprobantesRepository, "findIssued">;
 }): Handler<typeof wsfe.emitidoGet> {

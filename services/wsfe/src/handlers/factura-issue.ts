@@ -56,12 +56,12 @@ async function resolveReferences(
 }
 
 /**
- * `wsfe.factura.issue` (issues 10, 11): references through the catalog, the domain's judgement
- * (every 400/422 before the authority), the rate of the day when needed, then the issuer: as the
- * series' only writer, the last number, reconciliation of anything left unsettled, the voucher
- * stored `pending` with its number, FECAESolicitar (coalesced with the other vouchers waiting
- * on the series), and the answer stored (`authorized`, `rejected`, or `unknown` when no usable
- * answer came back) before its event is published and the caller answered.
+ * `wsfe.factura.issue`: references through the catalog, the domain's judgement (every 400/422
+ * before the authority), the rate of the day when needed, then the issuer: as the series' only
+ * writer, the last number, reconciliation of anything left unsettled, the voucher stored
+ * `pending` with its number, FECAESolicitar (coalesced with the other vouchers waiting on the
+ * series), and the answer stored (`authorized`, `rejected`, or `unknown` when no usable answer
+ * came back) before its event is published and the caller answered.
  */
 export function makeFacturaIssue(deps: FacturaIssueDeps): Handler<typeof wsfe.facturaIssue> {
   const now = deps.now ?? Date.now;

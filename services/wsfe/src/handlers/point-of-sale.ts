@@ -11,7 +11,8 @@ export type PointOfSaleResolver = (
 /**
  * Asks `ticket` for the configured point of sale only when the request omits it, so a query
  * naming its point of sale costs no extra NATS trip. Asking with `requireActiveCertificate`
- * keeps the 403s of spec §5.6 ahead of the 400 for a missing `ptoVta`.
+ * keeps the 403s of an unregistered representada or one without an active certificate ahead of
+ * the 400 for a missing `ptoVta`.
  */
 export function makePointOfSaleResolver(
   bus: Pick<Bus, "request">,

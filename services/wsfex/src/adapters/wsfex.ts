@@ -69,7 +69,7 @@ function errorOf(result: XmlObject): AsmxErr | undefined {
   return { code: Number.isFinite(code) ? code : -1, message: xmlString(err, "ErrMsg") ?? "" };
 }
 
-/** Spec §7.2 for WSFEXv1 answers: its own codes, read as every ASMX service's are. */
+/** WSFEXv1 answers to catalogue codes: its own codes, read as every ASMX service's are. */
 export function classifyWsfexError<T>(err: AsmxErr, context: AsmxErrContext): TicketedAttempt<T> {
   return classifyAsmxErr<T>(WSFEX_CODES, err, context);
 }
@@ -134,7 +134,7 @@ export function makeWsfexAdapter(deps: {
       return run(
         caller,
         "FEXGetLast_CMP",
-        // ClsFEX_LastCMP: the point of sale and type travel inside Auth (authority-ws.md §4.1)
+        // ClsFEX_LastCMP: the point of sale and type travel inside Auth
         (ticket) =>
           `<Auth>${credentials(ticket)}${xmlElement("Pto_venta", ptoVta)}${xmlElement("Cbte_Tipo", cbteTipo)}</Auth>`,
         (result, err) => {
@@ -151,7 +151,8 @@ export function makeWsfexAdapter(deps: {
       return run<XmlObject | undefined>(
         caller,
         "FEXGetCMP",
-        // `Cbte_tipo` with a lower-case t in FEXGetCMP, unlike FEXAuthorize (§8.11)
+        // `Cbte_tipo` with a lower-case t in FEXGetCMP, unlike FEXAuthorize (ASMX ignores an
+        // element cased otherwise)
         (ticket) =>
           `<Auth>${credentials(ticket)}</Auth><Cmp>${xmlElement("Cbte_tipo", cbteTipo)}${xmlElement("Punto_vta", ptoVta)}${xmlElement("Cbte_nro", cbteNro)}</Cmp>`,
         (result, err) => {

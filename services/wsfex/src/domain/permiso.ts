@@ -1,5 +1,5 @@
 /**
- * Spec §2.4: `A` means valid. The authority has been recorded answering `OK` for a valid
+ * `A` means valid. The authority has been recorded answering `OK` for a valid
  * permit; `A` itself is also taken as valid. Any other state passes through untouched.
  */
 export function permisoStatus(authorityStatus: string): string {

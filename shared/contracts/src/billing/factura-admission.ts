@@ -5,7 +5,7 @@ import { environmentSchema } from "../common/fields.js";
 const idempotencyKeySchema = z.string().min(1).max(255);
 
 /**
- * `billing.factura.admit` (ARCHITECTURE §5 step 1): before anything reaches the authority,
+ * `billing.factura.admit`, the first step of an issuance: before anything reaches the authority,
  * billing binds the `Idempotency-Key` (scoped to the account of the request's headers), checks
  * the rejection cap of the environment and reserves one voucher of quota in production. A
  * refusal (409, 422, 429, 402) binds nothing. `replay` answers the first attempt's stored

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { defineContract } from "../contract.js";
 import { environmentSchema } from "../common/fields.js";
 
-/** What a plan meters per period (spec §8): vouchers with a CAE and successful registry lookups. */
+/** What a plan meters per period: vouchers with a CAE and successful registry lookups. */
 export const quotaResourceSchema = z.enum(["facturas", "padrones"]);
 export type QuotaResource = z.infer<typeof quotaResourceSchema>;
 

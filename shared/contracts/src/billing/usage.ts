@@ -44,7 +44,7 @@ export const usoRegistrado = defineEvent({
     .strict(),
 });
 
-/** Filters of the history (spec: from/to, route, status, environment), newest first. */
+/** Filters of the history (from/to, route, status, environment), newest first. */
 export const usageFilterSchema = z
   .object({
     from: isoDateTimeSchema.optional().describe("Desde (inclusive), ISO 8601"),

@@ -10,9 +10,9 @@ const required =
     issue.input === undefined ? "es obligatorio" : otherwise;
 
 /**
- * authority-ws.md §3.9.2 (FEParamGetTiposDoc): 0–24 provincial ID cards (15 does not exist),
- * 80 CUIT, 86 CUIL, 87 CDI, 89–95, 96 DNI, 99 other; 30 and 31 appear in newer rules and are
- * accepted so a customer the authority takes is never refused here.
+ * The authority's document types (FEParamGetTiposDoc): 0–24 provincial ID cards (15 does not
+ * exist), 80 CUIT, 86 CUIL, 87 CDI, 89–95, 96 DNI, 99 other; 30 and 31 appear in newer rules
+ * and are accepted so a customer the authority takes is never refused here.
  */
 export const DOC_TIPOS: readonly number[] = [
   0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 16, 17, 18, 19, 20, 21, 22, 23, 24, 30, 31, 80,
@@ -42,7 +42,7 @@ export const docNroSchema = z
   .transform((digits) => digits.replace(/^0+(?=\d)/, ""))
   .describe("Número de documento: solo dígitos (una CUIT/CUIL, 11 con dígito verificador)");
 
-/** authority-ws.md §3.9.7 (FEParamGetCondicionIvaReceptor). */
+/** The receiver's VAT conditions the authority publishes (FEParamGetCondicionIvaReceptor). */
 export const CONDICIONES_IVA_RECEPTOR: readonly number[] = [1, 4, 5, 6, 7, 8, 9, 10, 13, 15, 16];
 const condicionProblem =
   "no es una condición frente al IVA de la AFIP. Condiciones aceptadas: 1, 4, 5, 6, 7, 8, 9, 10, 13, 15, 16";
@@ -101,7 +101,7 @@ export const precioUnitarioSchema = decimalSchema({
 });
 
 const alicuotas: readonly number[] = ALICUOTAS_IVA.map(Number);
-/** Spec §7.4: a rate outside the list is a 400 whose message lists them. */
+/** A rate outside the list is a 400 whose message lists them. */
 export const alicuotaIvaSchema = z
   .number({
     error: (issue) =>

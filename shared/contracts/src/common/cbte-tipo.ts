@@ -3,7 +3,7 @@ import { z } from "zod";
 import { issueParams } from "./catalogue-issue.js";
 
 /**
- * Spec §2.1 and §7.2: `cbteTipo` as one web service accepts it. The one definition of "a type
+ * `cbteTipo` as one web service accepts it. The one definition of "a type
  * this service takes": the contract's request schema refuses any other with the 400 that
  * lists `accepted`, so the edge (validating the body) and the service (parsing the request
  * off the bus) answer the same, before the authority is called.

@@ -3,7 +3,7 @@ import { invalidField, type AppError } from "@pasarela/errors";
 const CUIT_WEIGHTS = [5, 4, 3, 2, 7, 6, 5, 4, 3, 2] as const;
 
 /**
- * authority-ws.md §7: 11 digits whose last is 11 − (Σ dᵢ·wᵢ mod 11), with 11 → 0; a result of
+ * A CUIT: 11 digits whose last is 11 − (Σ dᵢ·wᵢ mod 11), with 11 → 0; a result of
  * 10 is never issued as such, so it is invalid. The one check every service uses.
  */
 export function isValidCuit(digits: string): boolean {
@@ -21,7 +21,7 @@ export function isValidCuit(digits: string): boolean {
  */
 export const CUIT_FORMAT = "cuit";
 
-/** Document types whose number is a CUIT-shaped id with a check digit (authority-ws.md §7). */
+/** Document types whose number is a CUIT-shaped id with a check digit. */
 const WITH_CHECK_DIGIT: ReadonlySet<number> = new Set([80, 86]);
 
 /** `documentoProblem` as the OpenAPI document states it: with docTipo 80 or 86, a CUIT. */

@@ -4,7 +4,7 @@ import { z } from "zod";
 export type { Environment, WebService } from "@pasarela/errors";
 
 /**
- * Spec §2.1: the two worlds of the authority; anything else is a 400. `missing` words its
+ * The two worlds of the authority; anything else is a 400. `missing` words its
  * absence where a body needs it only in one of its forms.
  */
 export const environmentField = (missing = "es obligatorio") =>
@@ -14,7 +14,7 @@ export const environmentField = (missing = "es obligatorio") =>
   });
 export const environmentSchema = environmentField();
 
-/** Spec §2.1: 11 digits, no hyphens; `missing` as for `environmentField`. */
+/** 11 digits, no hyphens; `missing` as for `environmentField`. */
 export const representadaField = (missing = "es obligatorio") =>
   z
     .string({
@@ -24,7 +24,7 @@ export const representadaField = (missing = "es obligatorio") =>
     .regex(/^\d{11}$/, "debe tener exactamente 11 dígitos, sin guiones");
 export const representadaSchema = representadaField();
 
-/** WSAA service ids a certificate can be delegated for (spec §5.9). */
+/** WSAA service ids a certificate can be delegated for. */
 export const webServiceSchema = z.enum(WEB_SERVICES);
 
 export const idSchema = z.uuid();

@@ -55,7 +55,7 @@ export const documentoSchema = z
     ],
   });
 
-/** Spec §2.1 plus the person asked for: the body of /api/padron/a13, /a10 and /constancia. */
+/** The common fields and the person asked for: the body of /api/padron/a13, /a10, /constancia. */
 export const byIdRequestSchema = z
   .object({
     environment: environmentSchema,

@@ -3,7 +3,7 @@ import { environmentSchema, representadaSchema } from "../common/fields.js";
 import { cbteNroSchema, cbteTipoSchema, ptoVtaSchema } from "../wsfe/fields.js";
 
 /**
- * Spec §7.2: a voucher is named by all five fields; with the account from the bus header, a
+ * A voucher is named by all five fields; with the account from the bus header, a
  * voucher of another account answers exactly like one that does not exist.
  */
 export const comprobanteKeyFields = {
@@ -34,7 +34,7 @@ export const pdfDocumentSchema = z
   .strict();
 export type PdfDocument = z.output<typeof pdfDocumentSchema>;
 
-/** The render's failures (spec §7.1 rule 1, §7.2): 404, 422, 502. */
+/** The render's failures: 404, 422, 502. */
 export const pdfRenderErrors = [
   "COMPROBANTE_NOT_FOUND",
   "COMPROBANTE_RECHAZADO",

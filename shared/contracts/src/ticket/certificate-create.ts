@@ -32,8 +32,9 @@ export const certificateCreate = defineContract({
     subject: z.string(),
     issuer: z.string(),
     /**
-     * Set when the issuer is recognisably the other environment's CA (spec §5.8): the
-     * certificate is stored, but the authority will refuse it in this environment.
+     * Set when the issuer is recognisably the other environment's CA (test and production
+     * certificates come from different CAs): the certificate is stored, but the authority
+     * will refuse it in this environment.
      */
     warning: z
       .object({

@@ -175,10 +175,10 @@ export const conexionServicioSchema = z.discriminatedUnion("ok", [
 export type ConexionServicio = z.output<typeof conexionServicioSchema>;
 
 /**
- * `ticket.conexion.verify` ("probar conexión"): obtains an access ticket for every web
- * service (spec §5.9), reusing a valid stored one, and checks that the representada is among
- * the ticket's relations. Answers each service's outcome; a probe never fails as a whole for
- * one service's refusal.
+ * `ticket.conexion.verify` ("probar conexión"): obtains an access ticket for every web service
+ * (each is delegated on its own), reusing a valid stored one, and checks that the representada
+ * is among the ticket's relations. Answers each service's outcome; a probe never fails as a
+ * whole for one service's refusal.
  */
 export const conexionVerify = defineContract({
   subject: "ticket.conexion.verify",

@@ -16,7 +16,7 @@ export const representadaCreate = defineContract({
       cuit: representadaSchema,
       environment: environmentSchema,
       alias: aliasSchema.optional(),
-      /** spec §4.4: the point of sale a domestic query uses when it omits `ptoVta` */
+      /** the point of sale a domestic query uses when it omits `ptoVta` */
       ptoVta: ptoVtaSchema.optional(),
       /** O= of the CSR subject (the authority drops it from the certificate) */
       organization: z.string().trim().min(1).max(64).optional(),

@@ -39,7 +39,7 @@ export const emailSendBodySchema = z
   .strict();
 export type EmailSendBody = z.output<typeof emailSendBodySchema>;
 
-/** Spec §2.5 `email.status`: queued, delivered, or given up with the SMTP error text. */
+/** `email.status` of a voucher: queued, delivered, or given up with the SMTP error text. */
 export const EMAIL_STATUSES = ["pending", "sent", "failed"] as const;
 export const emailStatusSchema = z.enum(EMAIL_STATUSES);
 

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { acceptedCbteTipoSchema } from "../common/cbte-tipo.js";
 
 /**
- * Voucher types WSFEv1 issues and answers for (authority-ws.md §3.9.1); anything else is a
+ * Voucher types WSFEv1 issues and answers for (FEParamGetTiposCbte); anything else is a
  * 400 that lists them, before the authority is called.
  */
 export const WSFE_CBTE_TIPOS = [
@@ -14,7 +14,7 @@ export const WSFE_CBTE_TIPOS = [
 export const FCE_CBTE_TIPOS = [201, 202, 203, 206, 207, 208, 211, 212, 213] as const;
 /** The FCE invoices proper, which need FchVtoPago, a CBU and a transfer option. */
 export const FCE_FACTURA_TIPOS = [201, 206, 211] as const;
-/** Debit and credit notes: they adjust another voucher and must name it (spec §7.4 rule 6). */
+/** Debit and credit notes: they adjust another voucher and must name it. */
 export const NOTA_TIPOS = [2, 3, 7, 8, 12, 13, 52, 53, 202, 203, 207, 208, 212, 213] as const;
 /** Opcionales that belong to FCE only [10169], by what the `fce` block calls them. */
 export const FCE_OPCIONALES = {
@@ -24,14 +24,14 @@ export const FCE_OPCIONALES = {
   anulacion: "22",
 } as const;
 
-/** Spec §2.1: a point of sale as the authority numbers them (1–99998). */
+/** A point of sale as the authority numbers them (1–99998). */
 export const ptoVtaSchema = z.number().int().min(1).max(99_998);
-/** Spec §2.1: a type WSFEv1 takes; any other is the 400 listing WSFE_CBTE_TIPOS. */
+/** A type WSFEv1 takes; any other is the 400 listing WSFE_CBTE_TIPOS. */
 export const cbteTipoSchema = acceptedCbteTipoSchema(WSFE_CBTE_TIPOS);
-/** Spec §2.1: voucher numbers are 1–99999999 at the authority. */
+/** Voucher numbers are 1–99999999 at the authority. */
 export const cbteNroSchema = z.number().int().min(1).max(99_999_999);
 
-/** Spec §4.6: the parameter tables, by the path segment that names them. */
+/** The parameter tables, by the path segment that names them. */
 export const TABLAS = [
   "tipos-comprobante",
   "tipos-documento",

@@ -19,7 +19,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn("updated_at", "timestamptz", (c) => c.notNull().defaultTo(sql`now()`))
     .addColumn("deleted_at", "timestamptz")
     .execute();
-  // The rule of spec §7.2 409 lives here, so concurrent creates cannot both pass a check.
+  // One live customer per document in an account (the 409) is enforced here, so concurrent
+  // creates cannot both pass a check.
   await db.schema
     .createIndex("clientes_documento_vivo_key")
     .on("clientes")

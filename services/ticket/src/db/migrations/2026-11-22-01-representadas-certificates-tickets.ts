@@ -52,10 +52,10 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .unique()
     .where(sql.ref("status"), "=", "pending")
     .execute();
-  // The authority keeps one TA per X.509 certificate and service (authority-ws.md §2.1, §8.1),
-  // and one certificate may be registered for several representadas, in several accounts: the
-  // key is the certificate's fingerprint, not our row, so every registration shares one TA. No
-  // foreign key: a shared TA belongs to no single registration.
+  // The authority keeps one TA per X.509 certificate and service (and refuses another while
+  // one is valid), and one certificate may be registered for several representadas, in several
+  // accounts: the key is the certificate's fingerprint, not our row, so every registration
+  // shares one TA. No foreign key: a shared TA belongs to no single registration.
   await db.schema
     .createTable("access_tickets")
     .addColumn("environment", "text", (c) =>

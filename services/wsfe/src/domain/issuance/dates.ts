@@ -3,7 +3,7 @@ import { fail, ok, totalsInvalid, type AppError, type Result } from "@pasarela/e
 import { argentinaDate } from "../parametros.js";
 import { isFce, isFceInvoice, isNote } from "./voucher-types.js";
 
-/** Spec §2.6: the default `cbteFch` is today in Argentina (UTC−3, no daylight saving). */
+/** The default `cbteFch` is today in Argentina (UTC−3, no daylight saving). */
 export const argentinaToday = argentinaDate;
 
 const DAY_MS = 86_400_000;
@@ -41,8 +41,8 @@ type DatesRequest = Pick<
 
 /**
  * The window the authority accepts for `CbteFch` around the day it receives the request
- * (authority-ws.md §3.7 [10016], spec §8): ±5 days for products, never past the current
- * month; ±10 for services; FCE invoices N−5..N+1, FCE notes N−5..N.
+ * [10016]: ±5 days for products, never past the current month; ±10 for services; FCE invoices
+ * N−5..N+1, FCE notes N−5..N.
  */
 function cbteFchWindow(
   cbteTipo: number,
@@ -75,12 +75,11 @@ function cbteFchWindow(
 }
 
 /**
- * Spec §7.4 rule 5 and the authority's date rules (authority-ws.md §3.3 fields 13–15, §3.7
- * [10016, 10031–10036, 10049], §3.9.6): `cbteFch` defaults to `today` and must fall in the
- * authority's window; service dates go with concepto 2 and 3 and are then required, as is
- * `fchVtoPago` (but on FCE notes, which carry it only when they annul); FCE invoices always
- * need `fchVtoPago`, not before the voucher nor today; `fchServDesde` ≤ `fchServHasta`;
- * `fchVtoPago` ≥ `cbteFch`.
+ * The authority's date rules [10016, 10031–10036, 10049], FCE's included: `cbteFch` defaults to
+ * `today` and must fall in the authority's window; service dates go with concepto 2 and 3 and
+ * are then required, as is `fchVtoPago` (but on FCE notes, which carry it only when they
+ * annul); FCE invoices always need `fchVtoPago`, not before the voucher nor today;
+ * `fchServDesde` ≤ `fchServHasta`; `fchVtoPago` ≥ `cbteFch`.
  */
 export function resolveDates(
   request: DatesRequest,
@@ -109,7 +108,7 @@ export function resolveDates(
           : undefined;
     if (sent !== undefined) return problem(sent, "solo se informa con concepto 2 o 3 (servicios)");
   } else {
-    // an FCE note carries a payment date only when it annuls (authority-ws.md §3.9.6)
+    // an FCE note carries a payment date only when it annuls
     const fceNote = isFce(cbteTipo) && isNote(cbteTipo);
     const missing = [
       ["fchServDesde", fchServDesde],

@@ -3,10 +3,10 @@ import { PESOS } from "./moneda.js";
 import type { PreparedVoucher } from "./prepare.js";
 
 /**
- * One `FECAEDetRequest` (authority-ws.md §3.3) as data: keys are the authority's element
- * names in WSDL order (the authority ignores elements out of order, §8 item 11), amounts are
- * decimal text with two decimals, absent optional elements are absent keys. Each array is
- * the content of its wrapper, whose item element `FE_ARRAY_ITEMS` names.
+ * One `FECAEDetRequest` as data: keys are the authority's element names in WSDL order (the
+ * authority ignores elements out of order), amounts are decimal text with two decimals, absent
+ * optional elements are absent keys. Each array is the content of its wrapper, whose item
+ * element `FE_ARRAY_ITEMS` names.
  */
 export interface FECAEDetRequest {
   readonly Concepto: number;

@@ -41,9 +41,9 @@ function stored(value: string | number): string {
 const sinProducto = "es obligatorio en un ítem sin productoId";
 
 /**
- * Spec §7.2: each item takes what its product has unless the item says otherwise (explicit
- * wins). Products the catalog did not find are absent from `productos`. A product without a
- * VAT rate is a 400 unless the item sends one: the rate is never inferred.
+ * Each item takes what its product has unless the item says otherwise (explicit wins). Products
+ * the catalog did not find are absent from `productos`. A product without a VAT rate is a 400
+ * unless the item sends one: the rate is never inferred.
  */
 export function resolveItems(
   items: readonly wsfe.FacturaItem[],

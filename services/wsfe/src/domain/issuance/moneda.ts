@@ -1,7 +1,7 @@
 import type { wsfe } from "@pasarela/contracts";
 import { fail, ok, totalsInvalid, type Result } from "@pasarela/errors";
 
-/** The national currency, the default (spec §2.6). */
+/** The national currency, the default. */
 export const PESOS = "PES";
 
 /**

@@ -19,7 +19,7 @@ const fceFieldOf: ReadonlyMap<string, FceField> = new Map(
   Object.entries(FCE_OPCIONALES).map(([field, id]) => [id, field as FceField]),
 );
 
-/** What each FCE opcional may hold (authority-ws.md §3.9.5), so a raw one cannot bypass it. */
+/** What each FCE opcional may hold, so a raw one cannot bypass it. */
 const fceValues: Readonly<Record<FceField, { test: (valor: string) => boolean; rule: string }>> = {
   cbu: { test: (v) => /^\d{22}$/.test(v), rule: "un CBU de 22 dígitos" },
   alias: { test: (v) => /^[A-Za-z0-9.-]{6,20}$/.test(v), rule: "un alias de 6 a 20 caracteres" },
@@ -27,7 +27,7 @@ const fceValues: Readonly<Record<FceField, { test: (valor: string) => boolean; r
   anulacion: { test: (v) => v === "S" || v === "N", rule: '"S" o "N"' },
 };
 
-/** Spec §4.6 rule 3: the `fce` block as the opcionales the authority expects. */
+/** The `fce` block as the opcionales the authority expects. */
 export function fceOpcionales(fce: wsfe.Fce): Opcional[] {
   const out: Opcional[] = [];
   if (fce.cbu !== undefined) out.push({ id: FCE_OPCIONALES.cbu, valor: fce.cbu });
@@ -43,11 +43,11 @@ export function fceOpcionales(fce: wsfe.Fce): Opcional[] {
 
 /**
  * The voucher's `Opcionales`: the raw ones in the caller's order, then those the `fce` block
- * adds. Refused (422, naming the field): an `fce` block or an FCE opcional (2101, 2102, 22,
- * 27) on a non-FCE type [10169]; a raw opcional that contradicts the block; an id repeated
- * where the authority forbids it [10054]; and what FCE types require (authority-ws.md
- * §3.9.6): invoices carry a CBU (2101) and a transfer option (27) and no annulment flag;
- * notes carry the annulment flag (22) and none of the invoice's payment data.
+ * adds. Refused (422, naming the field): an `fce` block or an FCE opcional (2101, 2102, 22, 27)
+ * on a non-FCE type [10169]; a raw opcional that contradicts the block; an id repeated where
+ * the authority forbids it [10054]; and what FCE types require: invoices carry a CBU (2101) and
+ * a transfer option (27) and no annulment flag; notes carry the annulment flag (22) and none of
+ * the invoice's payment data.
  */
 export function resolveOpcionales(
   cbteTipo: number,

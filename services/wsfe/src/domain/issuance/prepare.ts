@@ -66,12 +66,12 @@ export interface ResolvedReferences {
 }
 
 /**
- * Everything the gateway judges before the authority (spec §7.2–§7.4), in order:
- * references (400: spec §7.2's exact
- * messages); values missing once references are resolved (400 naming the field); then the
- * voucher rules (422 TOTALS_INVALID naming the field and the rule): items, rates and totals,
- * tributes, receiver, associated vouchers, FCE and opcionales, dates, currency. `now` is the
- * clock: `cbteFch` defaults to that day in Argentina. A failure here leaves numbering alone.
+ * Everything the gateway judges before the authority, in order: references (400 with the
+ * catalogue's exact messages); values missing once references are resolved (400 naming the
+ * field); then the voucher rules (422 TOTALS_INVALID naming the field and the rule): items,
+ * rates and totals, tributes, receiver, associated vouchers, FCE and opcionales, dates,
+ * currency. `now` is the clock: `cbteFch` defaults to that day in Argentina. A failure here
+ * leaves numbering alone.
  */
 export function prepareIssuance(
   request: wsfe.FacturaIssueRequest,

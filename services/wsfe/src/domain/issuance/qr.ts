@@ -1,6 +1,6 @@
 import { wsfe } from "@pasarela/contracts";
 
-/** Where the authority's QR points (RG 4892, authority-ws.md §6). */
+/** Where the authority's QR points (RG 4892). */
 const QR_BASE_URL = "https://www.afip.gob.ar/fe/qr/?p=";
 
 /** The data of an authorized voucher's QR; numbers as the decimal text the voucher holds. */
@@ -36,9 +36,9 @@ function digits(value: string): string {
 }
 
 /**
- * RG 4892 (authority-ws.md §6): the compact JSON with the keys in the published order, in
- * standard base64 with padding. The receiver's document is left out when there is none (the
- * unidentified consumidor final, 99/0): both keys are optional in the specification.
+ * RG 4892: the compact JSON with the keys in the published order, in standard base64 with
+ * padding. The receiver's document is left out when there is none (the unidentified consumidor
+ * final, 99/0): both keys are optional in the RG 4892 specification.
  */
 function qrPayload(data: QrData): string {
   const fecha = `${data.cbteFch.slice(0, 4)}-${data.cbteFch.slice(4, 6)}-${data.cbteFch.slice(6, 8)}`;

@@ -26,10 +26,10 @@ type ReceptorRequest = Pick<
 >;
 
 /**
- * Spec §7.2: the customer's stored values, each overridden by the one sent explicitly.
- * `cliente` is what the catalog answered for `clienteId` (undefined: not found, deleted or
- * another account's). `docTipo` and `docNro` travel together, so an explicit pair never mixes
- * with half of a stored one. A missing VAT condition is never inferred.
+ * The customer's stored values, each overridden by the one sent explicitly. `cliente` is what
+ * the catalog answered for `clienteId` (undefined: not found, deleted or another account's).
+ * `docTipo` and `docNro` travel together, so an explicit pair never mixes with half of a stored
+ * one. A missing VAT condition is never inferred.
  */
 export function resolveReceptor(
   request: ReceptorRequest,

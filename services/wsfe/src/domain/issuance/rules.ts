@@ -11,9 +11,9 @@ import {
 } from "./voucher-types.js";
 
 /**
- * The receiver rules the authority rejects on (authority-ws.md §3.7 "Receiver", §3.9.6,
- * §3.9.7): classes A and M and every FCE type go to a CUIT [10013]; the VAT condition must be
- * one the class admits [10243]; the receiver is never the issuer [10069].
+ * The receiver rules the authority rejects on: classes A and M and every FCE type go to a CUIT
+ * [10013]; the VAT condition must be one the class admits [10243]; the receiver is never the
+ * issuer [10069].
  */
 export function receptorProblem(
   cbteTipo: number,
@@ -46,10 +46,9 @@ export function receptorProblem(
 }
 
 /**
- * Spec §7.4 rule 6 and authority-ws.md §3.7 "Associated vouchers", §3.9.6: a note names at
- * least one voucher it adjusts, of a type it may associate [10040], without repeats [10060];
- * FCE notes also give each one's issuer CUIT and date; other types may carry associations
- * only where the authority allows them.
+ * Associated vouchers: a note names at least one voucher it adjusts, of a type it may associate
+ * [10040], without repeats [10060]; FCE notes also give each one's issuer CUIT and date; other
+ * types may carry associations only where the authority allows them.
  */
 export function associatedProblem(
   cbteTipo: number,

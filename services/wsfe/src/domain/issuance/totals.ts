@@ -12,7 +12,7 @@ import {
 import Big from "big.js";
 import type { ResolvedItem } from "./items.js";
 
-/** `AlicIva/Id` of each accepted rate (FEParamGetTiposIva, authority-ws.md §3.9.3). */
+/** `AlicIva/Id` of each accepted rate (FEParamGetTiposIva). */
 const ALIC_IVA_ID: Readonly<Record<(typeof ALICUOTAS_IVA)[number], number>> = {
   "0": 3,
   "2.5": 9,
@@ -77,8 +77,8 @@ export interface Computed {
 }
 
 /**
- * Spec §7.4: the amounts the authority checks (authority-ws.md §3.7 "Amounts", "VAT",
- * "Tributes") computed so its equalities hold exactly, not within its tolerance:
+ * The amounts the authority checks (totals, VAT, tributes) computed so its equalities hold
+ * exactly, not within its tolerance:
  * - each line is rounded half up to cents once, after its discount;
  * - per rate, the base is the sum of its rounded lines and the VAT is rounded once, so
  *   ΣBaseImp = ImpNeto and ΣImporte = ImpIVA hold to the cent and no half cent drifts;

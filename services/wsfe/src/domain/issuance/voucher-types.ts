@@ -1,8 +1,7 @@
 import { wsfe } from "@pasarela/contracts";
 
 /**
- * What the authority's rules need to know about a voucher type (authority-ws.md §3.9.1,
- * §3.7, §3.9.6, §3.9.7), as data.
+ * What the authority's rules need to know about a voucher type, as data.
  */
 
 /** The letter of a voucher; `M` is the authority's `ALEY`, `49` the used-goods purchase. */
@@ -59,8 +58,8 @@ export const ASSOCIABLE: Readonly<Record<number, readonly number[]>> = {
 
 /**
  * Receiver VAT conditions each class admits [10243], as FEParamGetCondicionIvaReceptor
- * publishes them (`Cmp_Clase`; authority-ws.md §3.9.7): A and M go to registered taxpayers
- * and monotributistas, B to everyone else, C to anyone, 49 to final consumers.
+ * publishes them (`Cmp_Clase`): A and M go to registered taxpayers and monotributistas, B to
+ * everyone else, C to anyone, 49 to final consumers.
  */
 export const CONDICIONES_POR_CLASE: Readonly<Record<VoucherClass, readonly number[]>> = {
   A: [1, 6, 13, 16],
