@@ -7,7 +7,7 @@ const NS = "http://ar.gov.afip.dif.FEV1/";
 const caller = { accountId: "a", cuit: "20111111112", environment: "homologacion" as const };
 const urls = { homologacion: "http://homo.test/wsfev1", produccion: "http://prod.test/wsfev1" };
 
-/** The recorded valid request of authority-ws.md §3.3, with every optional block. */
+/** A recorded valid request of the authority, with every optional block. */
 const detalle: FECAEDetRequest = {
   Concepto: 3,
   DocTipo: 80,
@@ -64,7 +64,7 @@ const answered = (inner: string) => () => xml(asmxAnswer(NS, "FECAESolicitar", i
 const kindOf = (outcome: CaeOutcome) =>
   outcome.kind === "judged" ? outcome.kind : `${outcome.kind}:${outcome.error.code}`;
 
-describe("FECAESolicitar request text (authority-ws.md §3.3)", () => {
+describe("FECAESolicitar request text", () => {
   it("writes the detail's elements in exact WSDL order, escaped, omitting absent optionals", () => {
     const text = detalleXml(detalle);
     const elements = [...text.matchAll(/<([A-Za-z]+)>/g)].map((m) => m[1]);
@@ -143,7 +143,7 @@ describe("FECAESolicitar request text (authority-ws.md §3.3)", () => {
   });
 });
 
-describe("FECAESolicitar answers (authority-ws.md §3.4, §8.4)", () => {
+describe("FECAESolicitar answers", () => {
   it("an approval carries the CAE, its due date, observations and events", async () => {
     const { outcome } = await solicitarWith(
       answered(

@@ -5,7 +5,7 @@ import { asmxAnswer, fakeFetch, fakeTickets, xml } from "@pasarela/authority/tes
 const NS = "http://ar.gov.afip.dif.FEV1/";
 const caller = { accountId: "a", cuit: "20111111112", environment: "homologacion" as const };
 const urls = { homologacion: "http://homo.test/wsfev1", produccion: "http://prod.test/wsfev1" };
-/** A TA token as WSAA shapes it (authority-ws.md §2.5), issued by the WSAA named in `cn`. */
+/** A TA token as WSAA shapes it, issued by the WSAA named in `cn`. */
 const ssoToken = (cn: string) =>
   Buffer.from(
     `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<sso version="2.0">` +
@@ -16,7 +16,7 @@ const ssoToken = (cn: string) =>
 const err = (code: number, msg: string) =>
   `<PtoVta>0</PtoVta><CbteTipo>0</CbteTipo><CbteNro>0</CbteNro><Errors><Err><Code>${code}</Code><Msg>${msg}</Msg></Err></Errors>`;
 
-describe("WSFEv1 classification (spec §7.2): authority answer → catalogue code", () => {
+describe("WSFEv1 classification: authority answer → catalogue code", () => {
   const ctx = { cuit: "20111111112", environment: "produccion" as const, ptoVta: 3 };
   const codeOf = (code: number, message: string) => {
     const outcome = classifyWsfeError<never>({ code, message }, ctx);
@@ -67,7 +67,7 @@ describe("WSFEv1 classification (spec §7.2): authority answer → catalogue cod
     const classify = (token: string, message = hash) =>
       classifyWsfeError<never>({ code: 600, message }, { ...ctx, token });
 
-    it("a token of the other environment's WSAA is the mix-up, worded exactly as the spec", () => {
+    it("a token of the other environment's WSAA is the mix-up, worded exactly as the catalogue", () => {
       const outcome = classify(ssoToken("wsaahomo"));
       expect(outcome.kind).toBe("done");
       if (outcome.kind !== "done" || outcome.result.ok) return;

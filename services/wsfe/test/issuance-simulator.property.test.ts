@@ -40,7 +40,7 @@ import { simTicket } from "./sim-ticket.js";
  * The property end to end at the authority's door: thousands of random vouchers prepared by
  * the domain are sent as FECAESolicitar to the authority simulator over real HTTP/SOAP, in
  * batches per series, and every one must come back `A`. The simulator judges amounts with the
- * authority's rules (authority-ws.md §3.7), so this is the domain's totals, receivers,
+ * authority's rules, so this is the domain's totals, receivers,
  * associations, FCE opcionales, dates and currency against an independent implementation.
  */
 
@@ -176,7 +176,7 @@ const plusDays = (yyyymmdd: string, days: number) => {
   return day.toISOString().slice(0, 10).replaceAll("-", "");
 };
 
-/** A receiver the class admits (authority-ws.md §3.7 "Receiver", §3.9.7). */
+/** A receiver the class admits: its document type and VAT condition. */
 function receptor(rng: Rng, cbteTipo: number): Record<string, unknown> {
   const clase =
     cbteTipo >= 200
@@ -222,7 +222,7 @@ function body(rng: Rng, cbteTipo: number, today: string, extra: Record<string, u
   const fce = cbteTipo >= 200;
   const fceNote = [202, 203, 207, 208, 212, 213].includes(cbteTipo);
   // FCE notes of services stay out: whether they need FchVtoPago (10049) or may not carry it
-  // unless they annul (§3.9.6) is where the two readings of the reference part
+  // unless they annul is where the two readings of the manual part
   const concepto = fce ? (fceNote ? 1 : rng.pick([1, 1, 2])) : rng.pick([1, 1, 2, 3]);
   const receiver = receptor(rng, cbteTipo);
   const anonymous = receiver.docTipo === 99;

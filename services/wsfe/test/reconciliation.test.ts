@@ -22,7 +22,7 @@ const sent: FECAEDetRequest = {
   CondicionIVAReceptorId: 1,
 };
 
-// FECompConsultar prints amounts unformatted (authority-ws.md §3.6)
+// FECompConsultar prints amounts unformatted
 const held: AuthorityComprobante = {
   codAutorizacion: "71263951827464",
   resultado: "A",

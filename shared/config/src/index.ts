@@ -134,7 +134,7 @@ export const telemetryConfig = {
   METRICS_HOST: envString().default("127.0.0.1"),
 };
 
-/** Base URLs of the authority, one set per environment (authority-ws.md §1). */
+/** Base URLs of the authority, one set per environment. */
 export const authorityConfig = {
   WSAA_URL_HOMOLOGACION: envUrl().default("https://wsaahomo.afip.gov.ar/ws/services/LoginCms"),
   WSAA_URL_PRODUCCION: envUrl().default("https://wsaa.afip.gov.ar/ws/services/LoginCms"),

@@ -9,7 +9,7 @@ export interface VoucherRef {
 }
 
 /**
- * Spec §7.6: the request reached the authority and no usable answer came back (timeout,
+ * the request reached the authority and no usable answer came back (timeout,
  * dropped connection, 5xx, unreadable). A 502 like any authority failure, worded so nobody
  * reads it as "not issued": the gateway settles the voucher with the authority before that
  * series issues again.

@@ -84,7 +84,7 @@ export interface WsfeAdapter {
 }
 
 /**
- * What one FECAESolicitar came to (authority-ws.md §3.4, §8.4):
+ * What one FECAESolicitar came to:
  * - judged: the authority answered with its header; each detail has its own Resultado (A with
  *   a CAE, or R), `errores` are the header-level `Errors` (10016 among them);
  * - refused: the authority did not judge the request (the TA refused, Auth malformed, the
@@ -111,7 +111,7 @@ const WSFE_CODES: AsmxErrCodes = {
   service: "wsfe",
   // every ValidacionDeToken problem, the represented CUIT outside the relations included
   token: 600,
-  // 601: the represented CUIT is not in the token (authority-ws.md §3.8), whatever the text
+  // 601: the represented CUIT is not in the token, whatever the text
   notDelegated: new Set([601]),
   // 11002 (FECompUltimoAutorizado), 10005 (FECAESolicitar), 10104 (FECompConsultar)
   pointOfSale: new Set([11002, 10005, 10104]),
@@ -120,7 +120,7 @@ const WSFE_CODES: AsmxErrCodes = {
 };
 const NOT_FOUND = 602;
 /**
- * The authority's own failures (authority-ws.md §3.8): internal error, database error,
+ * The authority's own failures: internal error, database error,
  * "Transacción Activa". On FECAESolicitar they prove nothing about the voucher.
  */
 const INTERNAL_ERRORS: ReadonlySet<number> = new Set([500, 501, 502]);
@@ -133,7 +133,7 @@ function firstError(result: XmlObject): AsmxErr | undefined {
   return { code: Number.isFinite(code) ? code : -1, message: xmlString(err, "Msg") ?? "" };
 }
 
-/** Spec §7.2 for WSFEv1 answers: its own codes, read as every ASMX service's are. */
+/** for WSFEv1 answers: its own codes, read as every ASMX service's are. */
 export function classifyWsfeError<T>(err: AsmxErr, context: AsmxErrContext): TicketedAttempt<T> {
   return classifyAsmxErr<T>(WSFE_CODES, err, context);
 }
@@ -189,7 +189,7 @@ function messagesOf(parent: XmlObject | undefined, wrapper: string, item: string
 const optional = (name: string, value: string | number | undefined) =>
   value === undefined ? "" : xmlElement(name, value);
 
-/** One FECAEDetRequest in exact WSDL order (authority-ws.md §3.3); absent optionals omitted. */
+/** One FECAEDetRequest in exact WSDL order; absent optionals omitted. */
 export function detalleXml(d: FECAEDetRequest): string {
   const list = <T>(wrapper: string, items: readonly T[] | undefined, item: (x: T) => string) =>
     items === undefined || items.length === 0
@@ -254,7 +254,7 @@ function readDetalles(result: XmlObject): CaeDetalleRespuesta[] | undefined {
     const resultado = xmlString(d, "Resultado");
     if (cbteDesde === undefined || cbteHasta === undefined || !resultado) return undefined;
     const cae = xmlString(d, "CAE") ?? "";
-    // a CAE is 14 digits (authority-ws.md §3.4): an A without one cannot be relied on
+    // a CAE is 14 digits: an A without one cannot be relied on
     if (resultado === "A" && !/^\d{14}$/.test(cae)) return undefined;
     out.push({
       cbteDesde,

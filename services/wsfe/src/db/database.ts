@@ -4,7 +4,7 @@ type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
 
 /**
  * The e-mail sent (or being sent) for a voucher issued through the gateway, keyed by the
- * full voucher tuple of spec §7.2 plus the account: another account's voucher never shows.
+ * full voucher tuple of  plus the account: another account's voucher never shows.
  */
 export interface ComprobantesEmailTable {
   account_id: string;

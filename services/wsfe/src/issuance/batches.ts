@@ -94,7 +94,7 @@ const busy = (series: SeriesKey) =>
     cbteTipo: series.cbteTipo,
   });
 
-/** Spec §7.3 11002, as the issuance's rejection with the hint rather than a query's 400. */
+/** 11002, as the issuance's rejection with the hint rather than a query's 400. */
 function numberingRefused(error: AppError): AppError {
   if (error.code !== "POINT_OF_SALE_NOT_ENABLED") return error;
   const { authorityCode, authorityMessage } = error.details ?? {};
@@ -113,7 +113,7 @@ const batchSizes = histogram(
 );
 
 /**
- * Coalesced batches (ARCHITECTURE §5.3): the vouchers waiting on one series go together in one
+ * Coalesced batches: the vouchers waiting on one series go together in one
  * FECAESolicitar, numbered consecutively, up to FECompTotXRequest (asked once per environment,
  * FCE one at a time), as the series' only writer. Every voucher is stored `pending` with its
  * number before the call (one statement for the batch), and each caller gets its own answer.

@@ -60,7 +60,7 @@ export function storedReply(v: StoredComprobante): wsfe.FacturaIssueReply | unde
 }
 
 /**
- * Events follow the stored state (ARCHITECTURE §5.5): they are built from the row the state
+ * Events follow the stored state: they are built from the row the state
  * change returned, never from what the handler believes, and their id (also the JetStream
  * msgID) is one per voucher and outcome, so a second publication is dropped by the server.
  */

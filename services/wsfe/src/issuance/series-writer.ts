@@ -79,7 +79,7 @@ interface Queue {
 }
 
 /**
- * One writer per series (ARCHITECTURE §5.3; authority-ws.md §8.3): two issuances on one series
+ * One writer per series: two issuances on one series
  * never race for a number. In this process a queue per series orders them; across instances a
  * lease on the series row does, taken, renewed and given back with one short statement each
  * (no connection or transaction is held while the authority is called). The lease stays with

@@ -18,7 +18,7 @@ export interface ReconciliationSweep {
 }
 
 /**
- * Reconciliation without waiting for the next issuance on a series (ARCHITECTURE §5.4): at
+ * Reconciliation without waiting for the next issuance on a series: at
  * start-up and every `intervalMs`, each series with a voucher left `pending` or `unknown` is
  * reconciled as its writer, so a voucher authorized just before a crash is adopted and its
  * event published even if nobody issues on that series again. Holding the series' lease means

@@ -56,7 +56,7 @@ function voucher(total: number, cbteTipo = 11): PreparedVoucher {
 }
 
 /**
- * A fake authority that numbers like the real one (authority-ws.md §3.4, §8.5): each detail
+ * A fake authority that numbers like the real one: each detail
  * must carry the next number; a rejected one leaves the numbering where it was, so every later
  * detail of the batch is refused with 10016.
  */
@@ -198,7 +198,7 @@ function setup(authority = fakeAuthority()) {
 
 const numberOf = (r: Result<wsfe.FacturaIssueReply>) => (r.ok ? r.value.cbteNro : r.error.code);
 
-describe("coalesced batches (ARCHITECTURE §5.3)", () => {
+describe("coalesced batches", () => {
   it("concurrent vouchers on one series go in one FECAESolicitar, consecutive, each answered", async () => {
     const { issue, job, authority } = setup();
     const answers = await Promise.all([10, 20, 30, 40, 50].map((t) => issue(job(t))));

@@ -4,7 +4,7 @@ import { AUTHORITY_QUERY_TIMEOUT_MS, authorityQueryErrors } from "../common/auth
 import { environmentSchema, representadaSchema } from "../common/fields.js";
 import { cbteNroSchema, cbteTipoSchema, ptoVtaSchema } from "./fields.js";
 
-/** Spec §2.5 `email`: present only when the gateway keeps an e-mail record for the voucher. */
+/** `email`: present only when the gateway keeps an e-mail record for the voucher. */
 export const comprobanteEmailSchema = z.object({
   to: z.string(),
   status: z.string(),
@@ -12,7 +12,7 @@ export const comprobanteEmailSchema = z.object({
 });
 
 /**
- * Spec §2.5. Found: the authority's data (amounts as numbers, `impTotal` rounded to two
+ * Found: the authority's data (amounts as numbers, `impTotal` rounded to two
  * decimals half away from zero from the decimal the authority printed, never from a double)
  * plus `email` when there is one. Not found (authority 602): `{found: false}` and
  * nothing else.
@@ -37,7 +37,7 @@ export const comprobanteReplySchema = z.union([
   z.object({ found: z.literal(false) }).strict(),
 ]);
 
-/** `wsfe.comprobante.get` (FECompConsultar, spec §4.5); `ptoVta` resolves as in §4.4. */
+/** `wsfe.comprobante.get` (FECompConsultar); without `ptoVta`, the representada's configured point of sale. */
 export const comprobanteGet = defineContract({
   subject: "wsfe.comprobante.get",
   request: z

@@ -78,7 +78,7 @@ export const emitidoSchema = z.object({
   opcionales: z.array(z.object({ id: z.string(), valor: z.string() })),
   cae: z.string().nullable(),
   caeVencimiento: z.string().nullable(),
-  /** the RG 4892 QR URL (authority-ws.md §6) of an authorized voucher; null when rejected */
+  /** the RG 4892 QR URL of an authorized voucher; null when rejected */
   qr: z.string().nullable(),
   /**
    * the issuer profile copied when the voucher was issued; null for a voucher issued before
@@ -90,7 +90,7 @@ export type Emitido = z.output<typeof emitidoSchema>;
 
 /**
  * `wsfe.emitido.get`: the stored voucher of the account (bus header) named by all five fields
- * (spec §7.2). Another account's voucher, one never issued through the gateway and one whose
+ *. Another account's voucher, one never issued through the gateway and one whose
  * outcome is not final answer the same COMPROBANTE_NOT_FOUND. The printed voucher reads it.
  */
 export const emitidoGet = defineContract({

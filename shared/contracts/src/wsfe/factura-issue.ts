@@ -45,7 +45,7 @@ const fechaSchema = z
 
 const conceptoProblem =
   "debe ser 1 (productos), 2 (servicios) o 3 (productos y servicios)" as const;
-/** `Concepto` of FECAESolicitar: 1 products, 2 services, 3 both (authority-ws.md §3.9.4). */
+/** `Concepto` of FECAESolicitar: 1 products, 2 services, 3 both. */
 const conceptoSchema = z
   .number({ error: required(conceptoProblem) })
   .refine((value): value is 1 | 2 | 3 => value === 1 || value === 2 || value === 3, {
@@ -97,7 +97,7 @@ const alicuotaProblem =
 /**
  * An item's VAT rate as canonical decimal text, or `no_gravado` (its amount goes to
  * `ImpTotConc`) or `exento` (to `ImpOpEx`). Only the shape is checked here: a rate outside the
- * accepted list is a 422 of the totals rules (spec §7.4), whose message lists them.
+ * accepted list is a 422 of the totals rules, whose message lists them.
  */
 const itemAlicuotaIvaSchema = z
   .union([z.number(), z.string()], { error: required(alicuotaProblem) })
@@ -246,7 +246,7 @@ const opcionalSchema = z
 export type Opcional = z.output<typeof opcionalSchema>;
 
 /**
- * The MiPyME credit-invoice block (spec §4.6 rule 3), translated into the opcionales the
+ * The MiPyME credit-invoice block, translated into the opcionales the
  * authority expects: `cbu` → 2101, `alias` → 2102, `opcionTransferencia` → 27,
  * `anulacion` → 22 (S/N). Only on types 201–213.
  */
@@ -319,7 +319,7 @@ export type Moneda = z.output<typeof monedaSchema>;
  * customer of the account) and/or explicit `docTipo` + `docNro` (sent together) and
  * `condicionIvaReceptorId`; explicit values win. What depends on other fields (references,
  * classes, totals, dates, FCE) is judged by wsfe: 400 for what is missing after resolving
- * references, 422 for the voucher rules (spec §7.2–§7.4).
+ * references, 422 for the voucher rules.
  */
 const facturaFields = {
   environment: environmentSchema,
@@ -457,7 +457,7 @@ export function facturaHttpReply(reply: FacturaIssueReply): FacturaHttpReply {
 }
 
 /**
- * The 422 body when the authority rejects the voucher (spec §2.6, §7.2): the error shape plus
+ * The 422 body when the authority rejects the voucher: the error shape plus
  * `resultado` R, `observaciones` and `errores` at top level.
  */
 export const facturaRejectedBodySchema = z
@@ -495,7 +495,7 @@ const FACTURA_ISSUE_TIMEOUT_MS = 125_000;
 
 /**
  * `wsfe.factura.issue` (FECAESolicitar): one voucher, numbered by the gateway (last
- * authorized + 1 on its series). Every 400/422 of spec §7.2–§7.4 is answered before the
+ * authorized + 1 on its series). Every 400/422 of  is answered before the
  * authority is called and leaves numbering unchanged.
  */
 export const facturaIssue = defineContract({

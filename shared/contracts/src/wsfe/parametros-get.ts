@@ -20,7 +20,7 @@ export const parametroItemSchema = z
     /** condicion-iva-receptor: voucher classes it applies to, as published (e.g. "A/M/C") */
     claseComprobante: z.string().optional(),
     /**
-     * puntos-de-venta lists only the points enabled today (spec §4.6): `bloqueado` is always
+     * puntos-de-venta lists only the points enabled today: `bloqueado` is always
      * false there, and `fechaBaja` is null or a withdrawal date still to come (yyyymmdd)
      */
     bloqueado: z.boolean().optional(),
@@ -50,7 +50,7 @@ export const parametrosReplySchema = z.union([
     .strict(),
 ]);
 
-/** `wsfe.parametros.get` (FEParamGet*, spec §4.6). `moneda` only for `cotizacion` (default DOL). */
+/** `wsfe.parametros.get` (FEParamGet*). `moneda` only for `cotizacion` (default DOL). */
 export const parametrosGet = defineContract({
   subject: "wsfe.parametros.get",
   request: z

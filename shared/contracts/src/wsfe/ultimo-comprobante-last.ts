@@ -4,7 +4,7 @@ import { AUTHORITY_QUERY_TIMEOUT_MS, authorityQueryErrors } from "../common/auth
 import { environmentSchema, representadaSchema } from "../common/fields.js";
 import { cbteTipoSchema, ptoVtaSchema } from "./fields.js";
 
-/** Spec §2.2: the last authorized number and the point of sale that was actually queried. */
+/** the last authorized number and the point of sale that was actually queried. */
 export const ultimoComprobanteReplySchema = z.object({
   cbteNro: z.number().int().min(0),
   ptoVta: ptoVtaSchema,
@@ -12,7 +12,7 @@ export const ultimoComprobanteReplySchema = z.object({
 });
 
 /**
- * `wsfe.ultimo-comprobante.last` (FECompUltimoAutorizado, spec §4.4). Without `ptoVta` the
+ * `wsfe.ultimo-comprobante.last` (FECompUltimoAutorizado). Without `ptoVta` the
  * representada's configured point of sale is used and returned; none configured is a 400
  * naming `ptoVta`. Queries consume no quota.
  */

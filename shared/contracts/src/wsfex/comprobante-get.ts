@@ -6,7 +6,7 @@ import { cbteNroSchema, ptoVtaSchema } from "../wsfe/fields.js";
 import { cbteTipoSchema } from "./fields.js";
 
 /**
- * Spec §2.3: found → the authority's `FEXResultGet` as it came (values as text, repeated
+ * found → the authority's `FEXResultGet` as it came (values as text, repeated
  * blocks as lists) under `FEXGetCMPResult`; not found (authority 1020) → `{found: false,
  * comprobante: null}`.
  */
@@ -20,7 +20,7 @@ export const comprobanteReplySchema = z.union([
   z.object({ found: z.literal(false), comprobante: z.null() }).strict(),
 ]);
 
-/** `wsfex.comprobante.get` (FEXGetCMP, spec §4.2). */
+/** `wsfex.comprobante.get` (FEXGetCMP). */
 export const comprobanteGet = defineContract({
   subject: "wsfex.comprobante.get",
   request: z

@@ -3,10 +3,10 @@ import { defineContract } from "../contract.js";
 import { AUTHORITY_QUERY_TIMEOUT_MS, authorityQueryErrors } from "../common/authority-query.js";
 import { environmentSchema, representadaSchema } from "../common/fields.js";
 
-/** Spec §2.4: `A` is a valid permit (the authority answers `OK`); any other state passes through. */
+/** `A` is a valid permit (the authority answers `OK`); any other state passes through. */
 export const permisoReplySchema = z.object({ status: z.string() }).strict();
 
-/** `wsfex.permiso.verify` (FEXCheck_Permiso, spec §4.3). */
+/** `wsfex.permiso.verify` (FEXCheck_Permiso). */
 export const permisoVerify = defineContract({
   subject: "wsfex.permiso.verify",
   request: z

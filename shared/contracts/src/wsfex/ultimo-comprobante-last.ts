@@ -7,8 +7,8 @@ import { cbteTipoSchema } from "./fields.js";
 import { ultimoComprobanteReplySchema } from "../wsfe/ultimo-comprobante-last.js";
 
 /**
- * `wsfex.ultimo-comprobante.last` (FEXGetLast_CMP, spec §4.1): `ptoVta` is required for
- * export queries; the reply has the domestic shape (spec §2.2).
+ * `wsfex.ultimo-comprobante.last` (FEXGetLast_CMP): `ptoVta` is required for
+ * export queries; the reply has the domestic shape.
  */
 export const ultimoComprobanteLast = defineContract({
   subject: "wsfex.ultimo-comprobante.last",

@@ -2,7 +2,7 @@ import { sql, type Kysely } from "kysely";
 
 // Frozen: never edit a migration that has shipped; add a new one.
 export async function up(db: Kysely<unknown>): Promise<void> {
-  // One row per numbering unit of the authority (authority-ws.md §8.3): the header of one
+  // One row per numbering unit of the authority: the header of one
   // FECAESolicitar. Not per account: two accounts holding the same CUIT share its numbering.
   // The writer lease makes one wsfe instance at a time the series' only issuer; it is taken and
   // renewed with one short statement each, never held as a transaction across an authority call.

@@ -436,7 +436,7 @@ export function makeComprobantesRepository(db: Kysely<WsfeDatabase>) {
     },
 
     /**
-     * The account's voucher with a final verdict named by the five fields of spec §7.2: the
+     * The account's voucher with a final verdict named by the five fields of : the
      * authorized one when the number was given back by a rejection and used again, else the
      * latest rejection.
      */

@@ -116,10 +116,7 @@ export function resolveDates(
       ...(fceNote ? [] : [["fchVtoPago", fchVtoPago]]),
     ].find(([, value]) => value === undefined)?.[0];
     if (missing !== undefined) {
-      return problem(
-        missing,
-        `es obligatorio cuando concepto es ${concepto} (servicios): spec §7.4`,
-      );
+      return problem(missing, `es obligatorio cuando concepto es ${concepto} (servicios)`);
     }
     if (fchServDesde !== undefined && fchServHasta !== undefined && fchServDesde > fchServHasta) {
       return problem("fchServHasta", `debe ser igual o posterior a fchServDesde (${fchServDesde})`);

@@ -96,7 +96,7 @@ export function computeTotals(args: {
 }): Result<Computed> {
   const { cbteTipo, classC } = args;
   if (args.items.length === 0) {
-    return fail(totalsInvalid("items", "debe tener al menos un ítem (spec §7.4)"));
+    return fail(totalsInvalid("items", "debe tener al menos un ítem"));
   }
   const priced: PricedItem[] = [];
   const bases = new Map<string, Big>();
