@@ -1,3 +1,4 @@
+import { inflateSync } from "node:zlib";
 import { decode as decodeJpeg } from "jpeg-js";
 import PDFDocument from "pdfkit";
 import pngjs from "pngjs";
@@ -89,9 +90,68 @@ function jpegHeader(bytes: Buffer): Header | undefined {
 
 const describe = (mediaType: LogoMediaType) => (mediaType === "image/png" ? "PNG" : "JPEG");
 
+// samples per pixel by PNG colour type: grey, RGB, palette, grey + alpha, RGBA
+const PNG_CHANNELS: Readonly<Record<number, number>> = { 0: 1, 2: 3, 3: 1, 4: 2, 6: 4 };
+// Adam7: the first column and row of each pass and the steps between them
+const ADAM7 = [
+  [0, 0, 8, 8],
+  [4, 0, 8, 8],
+  [0, 4, 4, 8],
+  [2, 0, 4, 4],
+  [0, 2, 2, 4],
+  [1, 0, 2, 2],
+  [0, 1, 1, 2],
+] as const;
+
+/** Bytes the scan lines of a `width` × `height` picture take once inflated, filter bytes included. */
+function pngScanBytes(width: number, height: number, bitsPerPixel: number): number {
+  if (width === 0 || height === 0) return 0;
+  return height * (1 + Math.ceil((width * bitsPerPixel) / 8));
+}
+
+/**
+ * The image data of a PNG inflated as one complete zlib stream, measured against what its
+ * header says. pngjs stops quietly at a stream that ends early and filters whatever memory
+ * follows, so this is what tells a cut or shortened image from a whole one.
+ */
+function checkPngData(bytes: Buffer): void {
+  const idat: Buffer[] = [];
+  let pos = 8;
+  while (pos + 12 <= bytes.length) {
+    const length = bytes.readUInt32BE(pos);
+    const type = bytes.toString("latin1", pos + 4, pos + 8);
+    if (type === "IDAT") idat.push(bytes.subarray(pos + 8, pos + 8 + length));
+    if (type === "IEND") break;
+    pos += 12 + length;
+  }
+  const width = bytes.readUInt32BE(16);
+  const height = bytes.readUInt32BE(20);
+  const bitDepth = bytes[24]!;
+  const channels = PNG_CHANNELS[bytes[25]!];
+  if (channels === undefined) throw new Error("unknown colour type");
+  const bitsPerPixel = bitDepth * channels;
+  const expected =
+    bytes[28] === 1
+      ? ADAM7.reduce(
+          (sum, [x0, y0, dx, dy]) =>
+            sum +
+            pngScanBytes(
+              Math.ceil(Math.max(0, width - x0) / dx),
+              Math.ceil(Math.max(0, height - y0) / dy),
+              bitsPerPixel,
+            ),
+          0,
+        )
+      : pngScanBytes(width, height, bitsPerPixel);
+  // throws "unexpected end of file" on a stream that does not finish
+  const inflated = inflateSync(Buffer.concat(idat));
+  if (inflated.length < expected) throw new Error("image data ends early");
+}
+
 /** Decodes every pixel; throws on anything damaged or unsupported. */
 function decodeWhole(mediaType: LogoMediaType, bytes: Buffer): void {
   if (mediaType === "image/png") {
+    checkPngData(bytes);
     pngjs.PNG.sync.read(bytes, { checkCRC: true });
     return;
   }

@@ -95,6 +95,19 @@ describe("logo check", () => {
     }
   });
 
+  it("refuses a PNG whose image data stops anywhere before its end, with every CRC right", async () => {
+    for (const alpha of [true, false]) {
+      const whole = png(50, 20, alpha);
+      for (let tenth = 1; tenth < 10; tenth++) {
+        const bytes = withIdat(whole, (data) =>
+          data.subarray(0, Math.floor((data.length * tenth) / 10)),
+        );
+        const verdict = await checkLogo("image/png", bytes);
+        expect(verdict.ok, `alpha ${alpha}, ${tenth}/10 of the data`).toBe(false);
+      }
+    }
+  });
+
   it("refuses a file of another type than declared, an empty one and one of neither", async () => {
     expect(await checkLogo("image/png", jpeg(8, 8))).toEqual({
       ok: false,
