@@ -17,7 +17,7 @@ import type { BillingDatabase } from "./db/database.js";
 import { migrations, schema } from "./db/migrations/index.js";
 import { billingBindings } from "./service.js";
 
-export { loadConfig, type BillingConfig } from "./config.js";
+export { loadConfig, billingConfigSchema as configSchema, type BillingConfig } from "./config.js";
 export { migrations, schema } from "./db/migrations/index.js";
 
 export interface BillingOptions {

@@ -6,7 +6,7 @@ import { makeSmtpSender } from "./adapters/smtp.js";
 import type { MailConfig } from "./config.js";
 import { makeComprobanteWorker, makeMensajeWorker } from "./worker.js";
 
-export { loadConfig, type MailConfig } from "./config.js";
+export { loadConfig, mailConfigSchema as configSchema, type MailConfig } from "./config.js";
 export { startMailSink, type MailSink, type SinkOptions } from "./sink.js";
 export { makeSmtpSender, type OutgoingMail, type SmtpSender } from "./adapters/smtp.js";
 

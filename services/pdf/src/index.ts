@@ -12,7 +12,7 @@ import { makeEmisores } from "./emisores.js";
 import { linkTtlMs } from "./handlers/links.js";
 import { pdfBindings } from "./service.js";
 
-export { loadConfig, type PdfConfig } from "./config.js";
+export { loadConfig, pdfConfigSchema as configSchema, type PdfConfig } from "./config.js";
 export { migrations, schema } from "./db/migrations/index.js";
 export { filesystemStore, openFilesystemStore, type PdfStore } from "./adapters/storage.js";
 export { loadFonts } from "./adapters/fonts.js";
