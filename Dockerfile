@@ -16,9 +16,9 @@ RUN npm ci --no-audit --no-fund && npx tsc -b
 # local tools, the tests and the test helpers from the workspaces lets prune remove everything
 # only they need (the SMTP server and parser, the simulators' libraries, vitest, testcontainers).
 RUN rm -rf local tests shared/testing \
-  && npm pkg set 'workspaces[0]=shared/*' 'workspaces[1]=services/*' \
-  && npm pkg delete 'workspaces[3]' 'workspaces[2]' \
-  && npm prune --omit=dev --ignore-scripts --no-audit --no-fund
+  && npm pkg set 'workspaces=["shared/*","services/*"]' --json \
+  && npm prune --omit=dev --ignore-scripts --no-audit --no-fund \
+  && find node_modules -mindepth 1 -maxdepth 1 -type d -empty -delete
 
 FROM node:22-bookworm-slim
 ENV NODE_ENV=production
