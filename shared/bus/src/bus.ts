@@ -27,7 +27,15 @@ import { serve, type Binding, type Served, type ServeOptions } from "./serve.js"
 import { listen } from "./subscriptions.js";
 import type { BusCore, HandlerContext, RequestOptions } from "./wire.js";
 
-export { bind, type Binding, type Handler, type Served, type ServeOptions } from "./serve.js";
+export {
+  bind,
+  type AccountContext,
+  type Binding,
+  type ContextOf,
+  type Handler,
+  type Served,
+  type ServeOptions,
+} from "./serve.js";
 export type { HandlerContext, RequestOptions } from "./wire.js";
 
 export interface Bus {

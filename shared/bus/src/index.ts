@@ -1,5 +1,7 @@
 export {
   bind,
+  type AccountContext,
+  type ContextOf,
   connectBus,
   type Binding,
   type Bus,

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { context, SpanKind, trace } from "@opentelemetry/api";
 import type { Msg } from "@nats-io/nats-core";
-import type { Contract, ParsedRequestOf, ReplyInputOf } from "@pasarela/contracts";
+import type { Contract, NeedsAccount, ParsedRequestOf, ReplyInputOf } from "@pasarela/contracts";
 import { attachedError, healthContract } from "@pasarela/contracts";
 import { appError, invalidField, type AppError, type Result } from "@pasarela/errors";
 import { counter, histogram, secondsSince } from "@pasarela/telemetry";
@@ -22,19 +22,32 @@ import {
 
 /** The serving side of request/reply: subscriptions per subject, each answered by its handler. */
 
+/** The context of a request to a subject that needs an account: the bus checked it is there. */
+export interface AccountContext extends HandlerContext {
+  readonly accountId: string;
+}
+
+/** What the handler of `C` knows beyond the body: the account is certain where `C` needs one. */
+export type ContextOf<C> = NeedsAccount<C> extends true ? AccountContext : HandlerContext;
+
 export type Handler<C extends Contract> = (
   request: ParsedRequestOf<C>,
-  ctx: HandlerContext,
+  ctx: ContextOf<C>,
 ) => Promise<Result<ReplyInputOf<C>>>;
 
 export interface Binding {
   readonly contract: Contract;
-  readonly handler: Handler<Contract>;
+  readonly handler: (
+    request: unknown,
+    ctx: HandlerContext,
+  ) => Promise<Result<ReplyInputOf<Contract>>>;
 }
 
 /** Pairs a contract with its handler, typed against each other. */
 export function bind<C extends Contract>(contract: C, handler: Handler<C>): Binding {
-  return { contract, handler };
+  // the request is parsed with the contract's schema, and the account checked where the
+  // contract needs one (replyTo), before the handler is called
+  return { contract, handler: handler as Binding["handler"] };
 }
 
 export interface ServeOptions {
@@ -68,6 +81,10 @@ async function replyTo(
   ctx: HandlerContext,
 ): Promise<WireReply> {
   const { contract } = binding;
+  // the one answer to a request for an account that names none: its handler never runs
+  if (contract.needsAccount && ctx.accountId === undefined) {
+    return { ok: false, error: appError("UNAUTHORIZED") };
+  }
   try {
     const raw: unknown = msg.data.length === 0 ? {} : JSON.parse(decoder.decode(msg.data));
     const parsed = contract.request.safeParse(raw);
