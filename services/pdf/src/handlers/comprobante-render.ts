@@ -1,7 +1,7 @@
 import type { Handler } from "@pasarela/bus";
 import type { pdf } from "@pasarela/contracts";
 import { appError, fail } from "@pasarela/errors";
-import type { Documents } from "../documents.js";
+import type { Documents } from "../flows/documents.js";
 
 /** Without an account nothing is the caller's, the same 404 as a stranger's voucher. */
 export function makeComprobanteRender(documents: Documents): Handler<typeof pdf.comprobanteRender> {
