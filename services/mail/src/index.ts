@@ -7,7 +7,6 @@ import type { MailConfig } from "./config.js";
 import { makeComprobanteWorker, makeMensajeWorker } from "./flows/delivery.js";
 
 export { loadConfig, type MailConfig } from "./config.js";
-export { startMailSink, type MailSink, type SinkOptions } from "./sink.js";
 export { makeSmtpSender, type OutgoingMail, type SmtpSender } from "./adapters/smtp.js";
 
 /** Nothing for tests to reach into: the mail service is observed through SMTP and wsfe. */
