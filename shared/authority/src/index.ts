@@ -8,6 +8,17 @@ export {
 } from "./access-ticket-cache.js";
 export { socketFailure, type SoapFailure } from "./soap-failure.js";
 export {
+  makeAuthorityClient,
+  postWithFetch,
+  readEnvelope,
+  type AuthorityCall,
+  type AuthorityClient,
+  type AuthorityClientOptions,
+  type AuthorityPost,
+  type CallOutcome,
+  type SoapRequest,
+} from "./authority-client.js";
+export {
   makeWsaaClient,
   type LoginTicket,
   type WsaaClient,
@@ -40,6 +51,6 @@ export {
   trustAuthorityCa,
   type PostAnswer,
 } from "./http-post.js";
-export { readXml } from "./xml-reader.js";
+export { readXml, type ReadXmlOptions } from "./xml-reader.js";
 export { describeTransportFailure } from "./transport-failure.js";
 export { traceAuthorityCall, type AuthorityTarget, type SpanOutcome } from "./tracing.js";
