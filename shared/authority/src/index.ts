@@ -7,6 +7,7 @@ export {
   type AccessTicketRequest,
 } from "./access-ticket-cache.js";
 export { socketFailure, type SoapFailure } from "./soap-failure.js";
+export { makeSingleFlight, type SingleFlight } from "./single-flight.js";
 export {
   makeAuthorityClient,
   postWithFetch,
@@ -45,6 +46,15 @@ export {
   type AsmxErrContext,
 } from "./asmx-errors.js";
 export { withAccessTicket, type TicketedAttempt, type TicketKey } from "./ticketed-call.js";
+export {
+  makeAsmxService,
+  makeTicketedService,
+  type AsmxOperation,
+  type AsmxService,
+  type TicketedCall,
+  type TicketedCaller,
+  type TicketedService,
+} from "./ticketed-service.js";
 export {
   AUTHORITY_MAX_BODY_BYTES,
   httpPost,
