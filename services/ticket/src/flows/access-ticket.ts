@@ -116,13 +116,13 @@ export interface AccessTicketFlow {
 }
 
 /**
- * The access ticket of a representada. Steady state: one indexed read and two decryptions. Otherwise one
- * login per (environment, certificate fingerprint, service) however many ask, whichever
- * representadas and accounts registered that certificate: concurrent requests in this process
- * share one attempt (single flight), and instances take a lease on the TA's row with one short
- * statement; the holder calls WSAA outside any transaction and stores the TA (giving the lease
- * back in the same write), while the others read the row again every `pollMs` until the TA is
- * there or the lease has run out.
+ * The access ticket of a representada. Steady state: one indexed read and two decryptions.
+ * Otherwise one login per (environment, certificate fingerprint, service) however many ask,
+ * whichever representadas and accounts registered that certificate: concurrent requests in
+ * this process share one attempt (single flight), and instances take a lease on the TA's row
+ * with one short statement; the holder calls WSAA outside any transaction and stores the TA
+ * (giving the lease back in the same write), while the others read the row again every
+ * `pollMs` until the TA is there or the lease has run out.
  */
 export function makeAccessTicketFlow(deps: {
   tickets: AccessTicketsRepository;
