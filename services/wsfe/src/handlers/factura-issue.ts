@@ -2,7 +2,7 @@ import { trace } from "@opentelemetry/api";
 import type { Bus, Handler, RequestOptions } from "@pasarela/bus";
 import { counter } from "@pasarela/telemetry";
 import { DEADLINE_SLACK_MS, catalog, ticket, wsfe } from "@pasarela/contracts";
-import { appError, authorityUnavailable, fail, ok, type Result } from "@pasarela/errors";
+import { authorityUnavailable, fail, ok, type Result } from "@pasarela/errors";
 import type { WsfeAdapter, WsfeCaller } from "../adapters/wsfe.js";
 import {
   prepareIssuance,
@@ -72,7 +72,6 @@ export function makeFacturaIssue(deps: FacturaIssueDeps): Handler<typeof wsfe.fa
     const deadline = ctx.deadline ?? now() + budgetMs;
     const { environment, representada, cbteTipo } = request;
     const accountId = ctx.accountId;
-    if (!accountId) return fail(appError("REPRESENTADA_NOT_FOUND"));
     const headers = { accountId, requestId: ctx.requestId, deadline };
 
     // asked together; the representada's 403s answer before anything the references say

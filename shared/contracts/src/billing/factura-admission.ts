@@ -37,6 +37,7 @@ export const facturaAdmit = defineContract({
     "QUOTA_FACTURAS_EXHAUSTED",
   ],
   timeoutMs: 5_000,
+  needsAccount: true,
 });
 
 /**
@@ -70,4 +71,5 @@ export const facturaComplete = defineContract({
   reply: z.object({ recorded: z.boolean() }).strict(),
   errors: ["UNAUTHORIZED"],
   timeoutMs: 5_000,
+  needsAccount: true,
 });
