@@ -10,7 +10,7 @@ import { consumeVoucherEvents } from "./accounting/voucher-events.js";
 import { makeLoginAttemptsRepository } from "./db/repositories/login-attempts.js";
 import { makePasswordResetsRepository } from "./db/repositories/password-resets.js";
 import { makeUsageRepository } from "./db/repositories/usage.js";
-import { makeSendMessage } from "./domain/messages.js";
+import { makeSendMessage } from "./adapters/mail.js";
 import { makeDummyHash } from "./domain/passwords.js";
 import type { BillingConfig } from "./config.js";
 import type { BillingDatabase } from "./db/database.js";

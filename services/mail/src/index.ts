@@ -4,7 +4,7 @@ import { startService, type RunningService } from "@pasarela/service";
 import type { Logger } from "@pasarela/telemetry";
 import { makeSmtpSender } from "./adapters/smtp.js";
 import type { MailConfig } from "./config.js";
-import { makeComprobanteWorker, makeMensajeWorker } from "./worker.js";
+import { makeComprobanteWorker, makeMensajeWorker } from "./flows/delivery.js";
 
 export { loadConfig, type MailConfig } from "./config.js";
 export { makeSmtpSender, type OutgoingMail, type SmtpSender } from "./adapters/smtp.js";
