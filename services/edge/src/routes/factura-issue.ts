@@ -64,10 +64,13 @@ export async function issueFactura(a: Attempt): Promise<wsfe.FacturaHttpReply> {
       keyScope: a.request.principal?.scope ?? "read_only",
     });
   } catch (error) {
+    // wsfe's own answers (a 503 of a service it asked included) were reported by its flow
+    const details = error instanceof EdgeError ? error.appError.details : undefined;
     if (
       error instanceof EdgeError &&
       error.appError.code === "SERVICE_UNAVAILABLE" &&
-      error.appError.details?.reason !== "no responders"
+      details?.subject === wsfe.facturaIssue.subject &&
+      details.reason !== "no responders"
     ) {
       await reportUnanswered(a);
       throw new EdgeError(issuanceFailure(a, error.appError));
