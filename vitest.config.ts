@@ -27,6 +27,19 @@ const exclude = [...configDefaults.exclude, "**/dist/**"];
 // NATS and PostgreSQL for every file that needs them, resolved once per run (tests/setup)
 const globalSetup = ["./tests/setup/global.ts"];
 
+// Files that kill processes, cut the database off or time recoveries: they run after the rest,
+// one at a time, so their figures measure the gateway rather than the other files' load.
+const alone = [
+  "tests/e2e/chaos.test.ts",
+  "tests/e2e/exactly-once.test.ts",
+  "tests/e2e/failover.test.ts",
+  "tests/e2e/faults.test.ts",
+];
+
+// Most of an end-to-end file's time is spent waiting (on processes starting, on leases, on the
+// simulator), so three files at a time keep two cores busy without starving any of them.
+const SHARED_WORKERS = 3;
+
 export default defineConfig({
   resolve: { conditions },
   ssr: { resolve: { conditions, externalConditions: conditions } },
@@ -35,7 +48,16 @@ export default defineConfig({
     hookTimeout: 120_000,
     pool: "forks",
     projects: [
-      { extends: true, test: { name: "unit", include: unit, exclude } },
+      {
+        extends: true,
+        test: {
+          name: "unit",
+          include: unit,
+          exclude,
+          maxWorkers: SHARED_WORKERS,
+          sequence: { groupOrder: 0 },
+        },
+      },
       {
         extends: true,
         test: {
@@ -43,6 +65,8 @@ export default defineConfig({
           include: ["shared/*/test/**/*.test.ts", "services/*/test/**/*.test.ts"],
           exclude: [...exclude, ...unit],
           globalSetup,
+          maxWorkers: SHARED_WORKERS,
+          sequence: { groupOrder: 0 },
         },
       },
       {
@@ -51,9 +75,23 @@ export default defineConfig({
         test: {
           name: "e2e",
           include: ["tests/e2e/**/*.test.ts"],
+          exclude: [...exclude, ...alone],
+          globalSetup,
+          testTimeout: 60_000,
+          maxWorkers: SHARED_WORKERS,
+          sequence: { groupOrder: 0 },
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: "e2e-alone",
+          include: alone,
           exclude,
           globalSetup,
           testTimeout: 60_000,
+          maxWorkers: 1,
+          sequence: { groupOrder: 1 },
         },
       },
     ],

@@ -106,12 +106,21 @@ const lostConnectionCodes = new Set([
  */
 const unavailableSqlState = /^(08...|57P0[123]|53300)$/;
 
-/** True when `error` says the database could not be reached, not that the query was wrong. */
-export function isConnectionFailure(error: unknown): boolean {
-  if (typeof error !== "object" || error === null || !("code" in error)) return false;
-  const { code } = error;
+/**
+ * True when `error` says the database could not be reached, not that the query was wrong. A
+ * failure wrapped by another (its `cause`) or gathered with others (an AggregateError, as a
+ * refused connection to several addresses is) counts by what it wraps.
+ */
+export function isConnectionFailure(error: unknown, depth = 0): boolean {
+  if (typeof error !== "object" || error === null || depth > 4) return false;
+  const code = "code" in error ? error.code : undefined;
+  if (typeof code === "string" && (lostConnectionCodes.has(code) || unavailableSqlState.test(code)))
+    return true;
+  if ("cause" in error && isConnectionFailure(error.cause, depth + 1)) return true;
   return (
-    typeof code === "string" && (lostConnectionCodes.has(code) || unavailableSqlState.test(code))
+    error instanceof AggregateError &&
+    error.errors.length > 0 &&
+    error.errors.every((inner) => isConnectionFailure(inner, depth + 1))
   );
 }
 

@@ -18,4 +18,14 @@ describe("what a database failure means", () => {
     expect(isConnectionFailure(duplicate)).toBe(false);
     expect(isConnectionFailure({ code: "57P01" })).toBe(true);
   });
+
+  it("tells a lost connection wrapped by another error or gathered in an AggregateError", () => {
+    const lost = Object.assign(new Error("write CONNECTION_CLOSED"), { code: "CONNECTION_CLOSED" });
+    expect(isConnectionFailure(new Error("rollback failed", { cause: lost }))).toBe(true);
+    const refused = Object.assign(new Error("connect ECONNREFUSED"), { code: "ECONNREFUSED" });
+    expect(isConnectionFailure(new AggregateError([refused, refused]))).toBe(true);
+    expect(isConnectionFailure(new AggregateError([refused, duplicate]))).toBe(false);
+    expect(isConnectionFailure(new Error("wrapped", { cause: duplicate }))).toBe(false);
+    expect(isConnectionFailure(new AggregateError([]))).toBe(false);
+  });
 });
