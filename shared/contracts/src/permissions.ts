@@ -181,7 +181,6 @@ export const natsGrants = {
       wsfe.comprobanteGet,
       wsfe.comprobanteList,
       wsfe.emailSend,
-      wsfe.facturaGet,
       wsfe.facturaIssue,
       wsfe.parametrosGet,
       wsfe.ultimoComprobanteLast,
