@@ -10,6 +10,7 @@ const conditions = ["@pasarela/source"];
 const unit = [
   "services/*/test/unit/**/*.test.ts",
   "shared/*/test/unit/**/*.test.ts",
+  "local/*/test/unit/**/*.test.ts",
   "services/admin/test/flags.test.ts",
   "services/catalog/test/domain.test.ts",
   "services/wsfe/test/domain.test.ts",
@@ -62,7 +63,11 @@ export default defineConfig({
         extends: true,
         test: {
           name: "integration",
-          include: ["shared/*/test/**/*.test.ts", "services/*/test/**/*.test.ts"],
+          include: [
+            "shared/*/test/**/*.test.ts",
+            "services/*/test/**/*.test.ts",
+            "local/*/test/**/*.test.ts",
+          ],
           exclude: [...exclude, ...unit],
           globalSetup,
           maxWorkers: SHARED_WORKERS,

@@ -1,5 +1,5 @@
 // The stack `npm run bench` measures is the one `npm start` runs: the same NATS and PostgreSQL
-// servers (shared/stack's localNats and localDatabase) and the same launcher options
+// servers (local/stack's localNats and localDatabase) and the same launcher options
 // (localStackOptions: metrics ports, the simulator with its state file and HTTPS port, the
 // mail sink, the payments stand-in, output to the terminal). What keeps it apart from a
 // running `npm start` is all that differs: a data folder and a database of its own, free ports,

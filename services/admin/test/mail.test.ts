@@ -1,7 +1,8 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { makeSmtpSender, startMailSink, type MailSink } from "@pasarela/mail";
+import { makeSmtpSender } from "@pasarela/mail";
+import { startMailSink, type MailSink } from "@pasarela/smtp-sink";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "../src/index.js";
 

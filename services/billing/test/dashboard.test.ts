@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { connectBus, consumeJobs, done, type Bus, type Durable } from "@pasarela/bus";
+import { connectBus, consumeDurable, done, type Bus, type Durable } from "@pasarela/bus";
 import { billing, mail } from "@pasarela/contracts";
 import { startTracing } from "@pasarela/telemetry";
 import { capturingLogger, fileInfra, type FileInfra } from "@pasarela/testing";
@@ -44,11 +44,11 @@ describe("billing: dashboard users, login throttle, password reset and support",
       logger,
       tracer: startTracing({ service: "test" }).tracer,
     });
-    jobs = await consumeJobs(client, mail.mensajeJob, {
+    jobs = await consumeDurable(client, [mail.mensajeJob], {
       durable: "test",
       logger,
-      handler: (job) => {
-        mails.push(job);
+      handle: (batch) => {
+        mails.push(...batch.map((job) => job.body));
         return Promise.resolve(done);
       },
     });

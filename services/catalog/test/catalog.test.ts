@@ -76,7 +76,11 @@ describe("catalog service over the bus", () => {
     expect(
       await client.request(catalog.productoGet, { id: created.value.id }, as(randomUUID())),
     ).toEqual(notFound);
-    expect(await client.request(catalog.productoGet, { id: created.value.id })).toEqual(notFound);
+    // a request that names no account is refused by the bus before the catalog looks
+    expect(await client.request(catalog.productoGet, { id: created.value.id })).toEqual({
+      ok: false,
+      error: { code: "UNAUTHORIZED", message: "No autorizado" },
+    });
     expect(await client.request(catalog.productoGet, { id: "not-a-uuid" }, as(owner))).toEqual(
       notFound,
     );

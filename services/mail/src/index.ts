@@ -1,4 +1,4 @@
-import { consumeEachEvent, consumeJobs, done, ensureJobStream } from "@pasarela/bus";
+import { consumeDurable, done, ensureJobStream } from "@pasarela/bus";
 import { mail, wsfe } from "@pasarela/contracts";
 import { startService, type RunningService } from "@pasarela/service";
 import type { Logger } from "@pasarela/telemetry";
@@ -7,7 +7,6 @@ import type { MailConfig } from "./config.js";
 import { makeComprobanteWorker, makeMensajeWorker } from "./worker.js";
 
 export { loadConfig, type MailConfig } from "./config.js";
-export { startMailSink, type MailSink, type SinkOptions } from "./sink.js";
 export { makeSmtpSender, type OutgoingMail, type SmtpSender } from "./adapters/smtp.js";
 
 /** Nothing for tests to reach into: the mail service is observed through SMTP and wsfe. */
@@ -16,6 +15,10 @@ export type MailDeps = object;
 /** The durable consumers' names: one each, shared by every instance. */
 const JOBS_DURABLE = "mail";
 const AUTORIZADO_DURABLE = "mail-emision";
+/** one message at a time; a handler that threw is tried again after this */
+const ONE_BY_ONE = { maxBatch: 1, retryDelayMs: 5_000 };
+/** an e-mail's attempt may wait on SMTP: the server waits this long before redelivering it */
+const JOB_ACK_WAIT_MS = 120_000;
 
 /**
  * Starts the mail service: it answers no request subject of its own (only health); it sends
@@ -38,24 +41,34 @@ export async function startMail(
       };
       await ensureJobStream(bus, mail.comprobanteJob);
       await ensureJobStream(bus, mail.mensajeJob);
-      const jobs = await consumeJobs(bus, mail.comprobanteJob, {
+      const comprobante = makeComprobanteWorker({ bus, smtp, from: config.MAIL_FROM, policy });
+      const jobs = await consumeDurable(bus, [mail.comprobanteJob], {
+        ...ONE_BY_ONE,
         durable: JOBS_DURABLE,
         logger: serviceLogger,
         concurrency: config.MAIL_CONCURRENCY,
-        handler: makeComprobanteWorker({ bus, smtp, from: config.MAIL_FROM, policy }),
+        ackWaitMs: JOB_ACK_WAIT_MS,
+        handle: ([job], info) => comprobante(job!.body, info),
       });
       // password-reset links and support replies, queued by billing
-      const mensajes = await consumeJobs(bus, mail.mensajeJob, {
+      const mensaje = makeMensajeWorker({ smtp, from: config.MAIL_FROM, policy });
+      const mensajes = await consumeDurable(bus, [mail.mensajeJob], {
+        ...ONE_BY_ONE,
         durable: JOBS_DURABLE,
         logger: serviceLogger,
         concurrency: config.MAIL_CONCURRENCY,
-        handler: makeMensajeWorker({ smtp, from: config.MAIL_FROM, policy }),
+        ackWaitMs: JOB_ACK_WAIT_MS,
+        handle: ([job], info) => mensaje(job!.body, info),
       });
       // issuance with `email`: wsfe recorded the recipient `pending`; queue its send once
-      const emision = await consumeEachEvent(bus, wsfe.comprobanteAutorizado, {
+      const emision = await consumeDurable(bus, [wsfe.comprobanteAutorizado], {
+        ...ONE_BY_ONE,
         durable: AUTORIZADO_DURABLE,
         logger: serviceLogger,
-        handler: async (event, info) => {
+        concurrency: 4,
+        ackWaitMs: 60_000,
+        handle: async ([delivered], info) => {
+          const event = delivered!.body;
           const queued = await bus.request(
             wsfe.emailSend,
             {

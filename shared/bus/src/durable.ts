@@ -4,7 +4,7 @@ import {
   DeliverPolicy,
   RetentionPolicy,
   jetstreamManager,
-  type ConsumerMessages,
+  type Consumer,
   type JsMsg,
 } from "@nats-io/jetstream";
 import {
@@ -23,7 +23,7 @@ const NANOS_PER_MS = 1_000_000;
 
 /**
  * What a durable handler decided: `done` acknowledges; `retry` has the server redeliver after
- * the delay (a NAK with delay, JetStream 2.7+); `drop` terminates the message for good.
+ * the delay (a NAK with delay); `drop` terminates the messages for good.
  */
 export type DurableOutcome =
   | { readonly kind: "done" }
@@ -32,11 +32,41 @@ export type DurableOutcome =
 
 export const done: DurableOutcome = { kind: "done" };
 
-/** What a durable handler knows of the message beyond its body. */
+/** What a durable handler knows of its messages beyond their bodies. */
 export interface DeliveryInfo {
-  /** 1 on the first delivery */
+  /** 1 on the first delivery; for a batch, that of its most delivered message */
   readonly attempt: number;
   readonly logger: Logger;
+}
+
+/** One message taken from JetStream, parsed against its contract. */
+export interface Delivered<C extends EventContract | JobContract> {
+  readonly contract: C;
+  readonly body: EventOf<C> | JobOf<C>;
+}
+
+export interface Durable {
+  stop(): Promise<void>;
+}
+
+export interface DurableOptions<C extends EventContract | JobContract> {
+  /** the durable consumer's name: one per consuming service and purpose, shared by instances */
+  durable: string;
+  logger: Logger;
+  /**
+   * Settles a batch of messages, all in one way. Delivery is at least once: a batch comes again
+   * after `retry`, after a throw and after a crash, so the handler must be idempotent (the
+   * events' and jobs' ids are what it de-duplicates on).
+   */
+  handle: (batch: readonly Delivered<C>[], info: DeliveryInfo) => Promise<DurableOutcome>;
+  /** at most this many messages per batch: those that come within a second of asking (1) */
+  maxBatch?: number;
+  /** batches this instance handles at once (1) */
+  concurrency?: number;
+  /** how long the server waits for a batch to be settled before it redelivers it (30 s) */
+  ackWaitMs?: number;
+  /** when a batch whose handler threw comes again, and the wait after a failed fetch (1 s) */
+  retryDelayMs?: number;
 }
 
 const prefixed = (bus: Bus, subject: string) => (bus.prefix ? `${bus.prefix}.${subject}` : subject);
@@ -62,164 +92,194 @@ export async function ensureJobStream(bus: Bus, job: JobContract): Promise<void>
   });
 }
 
-export interface Durable {
-  stop(): Promise<void>;
+/**
+ * The one subject the server filters on (nats-server 2.9 takes one per consumer): the events'
+ * common prefix, short of their last token, followed by `>`. Other events under it (a kind
+ * this consumer does not read) are acknowledged and skipped.
+ */
+export function filterOf(events: readonly EventContract[]): string {
+  const [first, ...rest] = events.map((e) => e.subject.split(".").slice(0, -1));
+  const common: string[] = [];
+  for (const [i, token] of (first ?? []).entries()) {
+    if (!rest.every((tokens) => tokens[i] === token)) break;
+    common.push(token);
+  }
+  return [...common, ">"].join(".");
 }
 
-interface ConsumeOptions<T> {
-  stream: string;
-  durable: string;
-  filterSubject: string;
-  /** the subject its spans are named after, unprefixed */
-  subject: string;
-  schema: { safeParse(value: unknown): { success: true; data: T } | { success: false } };
-  handler: (body: T, info: DeliveryInfo) => Promise<DurableOutcome>;
-  logger: Logger;
-  /** messages handled at once by this instance */
-  concurrency: number;
-  /** how long the server waits for an answer before redelivering */
-  ackWaitMs: number;
-}
+const isJob = (contract: EventContract | JobContract): contract is JobContract =>
+  contract.subject.startsWith("job.");
 
-async function consumeDurable<T>(bus: Bus, options: ConsumeOptions<T>): Promise<Durable> {
-  const jsm = await jetstreamManager(bus.connection);
-  const tunable = {
-    ack_wait: options.ackWaitMs * NANOS_PER_MS,
-    max_ack_pending: Math.max(options.concurrency * 4, 16),
+/** The stream a durable reads and the subject it filters on (unprefixed). */
+async function sourceOf(
+  bus: Bus,
+  from: readonly (EventContract | JobContract)[],
+): Promise<{ stream: string; filter: string }> {
+  const jobs = from.filter(isJob);
+  if (jobs.length > 0) {
+    if (from.length !== 1) throw new Error("a durable reads one job kind, or events only");
+    return { stream: jobStreamName(bus, jobs[0]!), filter: jobs[0]!.subject };
+  }
+  if (from.length === 0) throw new Error("a durable reads at least one event kind");
+  await bus.ensureEventStream();
+  const events = from as readonly EventContract[];
+  return {
+    stream: bus.eventStreamName(),
+    filter: events.length === 1 ? events[0]!.subject : filterOf(events),
   };
+}
+
+/** Creates the durable, or brings an existing one to the settings that may change. */
+async function ensureDurable(
+  bus: Bus,
+  stream: string,
+  durable: string,
+  filter: string,
+  tunable: { ack_wait: number; max_ack_pending: number },
+): Promise<Consumer> {
+  const jsm = await jetstreamManager(bus.connection);
   try {
-    await jsm.consumers.add(options.stream, {
-      durable_name: options.durable,
+    await jsm.consumers.add(stream, {
+      durable_name: durable,
       ack_policy: AckPolicy.Explicit,
       deliver_policy: DeliverPolicy.All,
-      filter_subject: options.filterSubject,
+      filter_subject: prefixed(bus, filter),
       ...tunable,
     });
   } catch (error) {
     // the durable exists with other settings (a changed concurrency, say): it keeps its
-    // position, and what may change is changed
-    const existing = await jsm.consumers.info(options.stream, options.durable).catch(() => null);
+    // position and its filter, and what may change is changed
+    const existing = await jsm.consumers.info(stream, durable).catch(() => null);
     if (!existing) throw error;
-    await jsm.consumers.update(options.stream, options.durable, tunable);
+    await jsm.consumers.update(stream, durable, tunable);
   }
-  const consumer = await bus.jetstream().consumers.get(options.stream, options.durable);
-  const messages: ConsumerMessages = await consumer.consume({ max_messages: options.concurrency });
-  const forget = trackDurable(bus, { stream: options.stream, durable: options.durable });
-  const running = new Set<Promise<void>>();
+  return bus.jetstream().consumers.get(stream, durable);
+}
 
-  async function handle(m: JsMsg): Promise<void> {
-    const logger = options.logger.child({ durable: options.durable, seq: m.seq });
+/**
+ * Reads events of the EVENTS stream, or one job kind's work queue, with a durable JetStream
+ * consumer shared by every instance: each message once per durable name, acknowledged only
+ * once its batch is settled, so a crash never loses one. A message that is not JSON or
+ * breaks its schema is logged and terminated, never retried forever; another kind of event
+ * under the filter is acknowledged and skipped. A batch is handled inside one CONSUMER span
+ * named after the filter, in the producer's trace for one message, linked to every producer.
+ */
+export async function consumeDurable<C extends EventContract | JobContract>(
+  bus: Bus,
+  from: readonly C[],
+  options: DurableOptions<C>,
+): Promise<Durable> {
+  const maxBatch = options.maxBatch ?? 1;
+  const concurrency = options.concurrency ?? 1;
+  const retryDelayMs = options.retryDelayMs ?? 1_000;
+  const { stream, filter } = await sourceOf(bus, from);
+  const consumer = await ensureDurable(bus, stream, options.durable, filter, {
+    ack_wait: (options.ackWaitMs ?? 30_000) * NANOS_PER_MS,
+    max_ack_pending: Math.max(maxBatch * concurrency * 4, 16),
+  });
+  const bySubject = new Map<string, C>(from.map((c) => [prefixed(bus, c.subject), c]));
+  const forget = trackDurable(bus, { stream, durable: options.durable });
+  let stopped = false;
+
+  /** The message parsed, or undefined once it is settled here (skipped or terminated). */
+  function parse(m: JsMsg): Delivered<C> | undefined {
+    const contract = bySubject.get(m.subject);
+    if (!contract) {
+      // another kind of event under the same filter: not this consumer's to read
+      m.ack();
+      return undefined;
+    }
     let body: unknown;
     try {
       body = m.json();
     } catch {
-      logger.error("durable message is not JSON: dropped");
+      options.logger.error(
+        { durable: options.durable, seq: m.seq },
+        "message is not JSON: dropped",
+      );
       m.term();
-      return;
+      return undefined;
     }
-    const parsed = options.schema.safeParse(body);
+    const parsed = contract.schema.safeParse(body);
     if (!parsed.success) {
-      logger.error("durable message breaks its schema: dropped");
+      options.logger.error(
+        { durable: options.durable, subject: m.subject, seq: m.seq },
+        "message breaks its schema: dropped",
+      );
       m.term();
-      return;
+      return undefined;
     }
-    const outcome = await bus.consumed(options.subject, [m.headers], async (span) => {
-      span.setAttribute("messaging.message.delivery_count", m.info.deliveryCount);
-      let settled: DurableOutcome;
-      try {
-        settled = await options.handler(parsed.data, { attempt: m.info.deliveryCount, logger });
-      } catch (error) {
-        // a bug or a lost dependency: try again later rather than lose the work
-        logger.error({ err: error }, "durable handler failed");
-        settled = { kind: "retry", delayMs: 5_000 };
-      }
-      if (settled.kind !== "done") {
-        span.setStatus({
-          code: SpanStatusCode.ERROR,
-          message: settled.kind === "retry" ? "to be retried" : settled.reason,
-        });
-      }
-      return settled;
-    });
-    if (outcome.kind === "done") m.ack();
-    else if (outcome.kind === "retry") m.nak(outcome.delayMs);
-    else {
-      logger.warn({ reason: outcome.reason }, "durable message dropped");
-      m.term();
-    }
+    return { contract, body: parsed.data as EventOf<C> | JobOf<C> };
   }
 
-  const loop = (async () => {
-    for await (const m of messages) {
-      const task = handle(m).catch((error: unknown) =>
-        options.logger.error({ err: error }, "durable message not settled"),
-      );
-      running.add(task);
-      void task.finally(() => running.delete(task));
-      if (running.size >= options.concurrency) await Promise.race(running);
+  async function settle(taken: readonly JsMsg[], batch: readonly Delivered<C>[]): Promise<void> {
+    const attempt = Math.max(...taken.map((m) => m.info.deliveryCount));
+    const logger = options.logger.child({
+      durable: options.durable,
+      seq: taken[0]!.seq,
+      ...(taken.length > 1 ? { messages: taken.length } : {}),
+    });
+    const outcome = await bus.consumed(
+      filter,
+      taken.map((m) => m.headers),
+      async (span) => {
+        span.setAttribute("messaging.message.delivery_count", attempt);
+        let settled: DurableOutcome;
+        try {
+          settled = await options.handle(batch, { attempt, logger });
+        } catch (error) {
+          // a bug or a lost dependency: try again later rather than lose the work
+          logger.warn({ err: error }, "durable batch not settled: to be retried");
+          settled = { kind: "retry", delayMs: retryDelayMs };
+        }
+        if (settled.kind !== "done") {
+          span.setStatus({
+            code: SpanStatusCode.ERROR,
+            message: settled.kind === "retry" ? "to be retried" : settled.reason,
+          });
+        }
+        return settled;
+      },
+    );
+    for (const m of taken) {
+      if (outcome.kind === "done") m.ack();
+      else if (outcome.kind === "retry") m.nak(outcome.delayMs);
+      else m.term();
     }
-  })();
+    if (outcome.kind === "drop") logger.warn({ reason: outcome.reason }, "durable batch dropped");
+  }
+
+  async function round(): Promise<void> {
+    const messages = await consumer.fetch({ max_messages: maxBatch, expires: 1_000 });
+    const taken: JsMsg[] = [];
+    const batch: Delivered<C>[] = [];
+    for await (const m of messages) {
+      const delivered = parse(m);
+      if (!delivered) continue;
+      taken.push(m);
+      batch.push(delivered);
+    }
+    if (batch.length > 0) await settle(taken, batch);
+  }
+
+  const worker = async (): Promise<void> => {
+    while (!stopped) {
+      try {
+        await round();
+      } catch (error) {
+        if (stopped) break;
+        options.logger.warn({ err: error, durable: options.durable }, "durable fetch failed");
+        await new Promise((r) => setTimeout(r, retryDelayMs));
+      }
+    }
+  };
+  const workers = Array.from({ length: concurrency }, worker);
 
   return {
     async stop() {
+      stopped = true;
       forget();
-      await messages.close();
-      await loop;
-      await Promise.all(running);
+      await Promise.all(workers);
     },
   };
-}
-
-/** Consumes a job kind's work queue with one durable consumer shared by every instance. */
-export function consumeJobs<J extends JobContract>(
-  bus: Bus,
-  job: J,
-  options: {
-    durable: string;
-    handler: (body: JobOf<J>, info: DeliveryInfo) => Promise<DurableOutcome>;
-    logger: Logger;
-    concurrency?: number;
-    ackWaitMs?: number;
-  },
-): Promise<Durable> {
-  return consumeDurable<JobOf<J>>(bus, {
-    stream: jobStreamName(bus, job),
-    durable: options.durable,
-    filterSubject: prefixed(bus, job.subject),
-    subject: job.subject,
-    schema: job.schema as ConsumeOptions<JobOf<J>>["schema"],
-    handler: options.handler,
-    logger: options.logger,
-    concurrency: options.concurrency ?? 4,
-    ackWaitMs: options.ackWaitMs ?? 120_000,
-  });
-}
-
-/**
- * Reads one event kind from the EVENTS stream, one message at a time (`consumeEvents` reads
- * batches) with a durable consumer: every event once per
- * durable name (across instances), redelivered until the handler is done with it.
- */
-export async function consumeEachEvent<E extends EventContract>(
-  bus: Bus,
-  event: E,
-  options: {
-    durable: string;
-    handler: (body: EventOf<E>, info: DeliveryInfo) => Promise<DurableOutcome>;
-    logger: Logger;
-    concurrency?: number;
-  },
-): Promise<Durable> {
-  await bus.ensureEventStream();
-  return consumeDurable<EventOf<E>>(bus, {
-    stream: bus.eventStreamName(),
-    durable: options.durable,
-    filterSubject: prefixed(bus, event.subject),
-    subject: event.subject,
-    schema: event.schema as ConsumeOptions<EventOf<E>>["schema"],
-    handler: options.handler,
-    logger: options.logger,
-    concurrency: options.concurrency ?? 4,
-    ackWaitMs: 60_000,
-  });
 }

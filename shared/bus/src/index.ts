@@ -1,5 +1,7 @@
 export {
   bind,
+  type AccountContext,
+  type ContextOf,
   connectBus,
   type Binding,
   type Bus,
@@ -11,20 +13,15 @@ export {
   type ServeOptions,
 } from "./bus.js";
 export {
-  consumeEvents,
-  type ConsumedEvent,
-  type ConsumeOptions,
-  type DurableConsumer,
-  filterOf,
-} from "./consumer.js";
-export {
-  consumeEachEvent,
-  consumeJobs,
+  consumeDurable,
   done,
   ensureJobStream,
+  filterOf,
   jobStreamName,
+  type Delivered,
   type DeliveryInfo,
   type Durable,
+  type DurableOptions,
   type DurableOutcome,
 } from "./durable.js";
 export { durablesOf, type DurableRef } from "./durables.js";

@@ -4,12 +4,13 @@ import type { z } from "zod";
 /**
  * One NATS request/reply subject: its name, the schemas both sides parse with, and the
  * catalogue codes its handler may answer (besides the bus's own INTERNAL, INVALID_FIELD and
- * SERVICE_UNAVAILABLE).
+ * SERVICE_UNAVAILABLE, and UNAUTHORIZED where the subject needs an account).
  */
 export interface Contract<
   Req extends z.ZodType = z.ZodType,
   Rep extends z.ZodType = z.ZodType,
   E extends ErrorCode = ErrorCode,
+  A extends boolean = boolean,
 > {
   readonly subject: string;
   readonly request: Req;
@@ -27,15 +28,30 @@ export interface Contract<
    * seconds (signing with a large key, say) is never taken for dead.
    */
   readonly onSilence?: "repeat" | "unknown";
+  /**
+   * The request acts for one account, named by the request's account header (the edge sends
+   * the authenticated caller's). The bus answers UNAUTHORIZED to one that names none, before
+   * the handler runs, and the handler's context then types the account as always present.
+   */
+  readonly needsAccount?: A;
 }
 
 export function defineContract<
   Req extends z.ZodType,
   Rep extends z.ZodType,
   E extends ErrorCode = never,
->(contract: Contract<Req, Rep, E>): Contract<Req, Rep, E> {
+  A extends boolean = false,
+>(contract: Contract<Req, Rep, E, A>): Contract<Req, Rep, E, A> {
   return contract;
 }
+
+/** True of a contract declared with `needsAccount: true`. */
+export type NeedsAccount<C> =
+  C extends Contract<z.ZodType, z.ZodType, ErrorCode, infer A>
+    ? [A] extends [true]
+      ? true
+      : false
+    : false;
 
 /**
  * An event in the EVENTS stream. Bodies carry an `id` that is also the JetStream msgID, so a
@@ -71,13 +87,13 @@ export function defineJob<S extends z.ZodType<{ id: string }>>(
 }
 
 export type RequestOf<C> =
-  C extends Contract<infer Req, z.ZodType, ErrorCode> ? z.input<Req> : never;
+  C extends Contract<infer Req, z.ZodType, ErrorCode, boolean> ? z.input<Req> : never;
 export type ParsedRequestOf<C> =
-  C extends Contract<infer Req, z.ZodType, ErrorCode> ? z.output<Req> : never;
+  C extends Contract<infer Req, z.ZodType, ErrorCode, boolean> ? z.output<Req> : never;
 export type ReplyOf<C> =
-  C extends Contract<z.ZodType, infer Rep, ErrorCode> ? z.output<Rep> : never;
+  C extends Contract<z.ZodType, infer Rep, ErrorCode, boolean> ? z.output<Rep> : never;
 export type ReplyInputOf<C> =
-  C extends Contract<z.ZodType, infer Rep, ErrorCode> ? z.input<Rep> : never;
-export type ErrorsOf<C> = C extends Contract<z.ZodType, z.ZodType, infer E> ? E : never;
+  C extends Contract<z.ZodType, infer Rep, ErrorCode, boolean> ? z.input<Rep> : never;
+export type ErrorsOf<C> = C extends Contract<z.ZodType, z.ZodType, infer E, boolean> ? E : never;
 export type EventOf<E> = E extends EventContract<infer S> ? z.output<S> : never;
 export type JobOf<J> = J extends JobContract<infer S> ? z.output<S> : never;

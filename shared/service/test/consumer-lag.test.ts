@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import {
   connectBus,
-  consumeJobs,
+  consumeDurable,
   done,
   ensureJobStream,
   type Bus,
@@ -64,13 +64,13 @@ describe("JetStream consumer lag as metrics", () => {
     let release!: () => void;
     const gate = new Promise<void>((resolve) => (release = resolve));
     const handled: string[] = [];
-    const consumer: Durable = await consumeJobs(bus, work, {
+    const consumer: Durable = await consumeDurable(bus, [work], {
       durable: "lag-worker",
       logger,
       concurrency: 1,
-      handler: async (body): Promise<DurableOutcome> => {
+      handle: async ([job]): Promise<DurableOutcome> => {
         await gate;
-        handled.push(body.id);
+        handled.push(job!.body.id);
         return done;
       },
     });

@@ -1,7 +1,6 @@
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { invalidField, fail, ok } from "@pasarela/errors";
-import { simpleParser, type AddressObject } from "mailparser";
 import { z } from "zod";
 import { defineLocalCommand, flag } from "../command.js";
 
@@ -13,14 +12,19 @@ const dirFlag = flag(
   "<folder>",
 );
 
+/**
+ * What the sink (local/smtp-sink) writes beside each `.eml`: the summary of the message it
+ * parsed on arrival, so that listing and opening need no MIME parser here.
+ */
 interface SinkEntry {
   id: string;
   receivedAt: string;
   from: string;
   to: string[];
   subject: string;
-  attachments: { filename: string; size: number }[];
+  attachments: { filename: string; contentType?: string; size: number }[];
   file: string;
+  message?: { from: string[]; replyTo: string[]; to: string[]; cc: string[]; text: string };
 }
 
 async function entries(dir: string): Promise<SinkEntry[]> {
@@ -37,11 +41,6 @@ async function entries(dir: string): Promise<SinkEntry[]> {
   );
   return all.sort((a, b) => b.receivedAt.localeCompare(a.receivedAt));
 }
-
-const addresses = (value: AddressObject | AddressObject[] | undefined): string[] =>
-  (Array.isArray(value) ? value : value ? [value] : []).flatMap((a) =>
-    a.value.map((v) => (v.name ? `${v.name} <${v.address ?? ""}>` : (v.address ?? ""))),
-  );
 
 /** The local SMTP sink of `npm start`: what the gateway "sent", newest first. */
 export const mailCommands = [
@@ -66,7 +65,7 @@ export const mailCommands = [
           receivedAt,
           to,
           subject,
-          attachments,
+          attachments: attachments.map(({ filename, size }) => ({ filename, size })),
         })),
       });
     },
@@ -93,20 +92,20 @@ export const mailCommands = [
           ),
         );
       }
-      const parsed = await simpleParser(await readFile(entry.file));
+      const message = entry.message ?? { from: [], replyTo: [], to: [], cc: [], text: "" };
       return ok({
         id: entry.id,
         receivedAt: entry.receivedAt,
-        from: addresses(parsed.from),
-        replyTo: addresses(parsed.replyTo),
-        to: addresses(parsed.to),
-        cc: addresses(parsed.cc),
-        subject: parsed.subject ?? "",
-        text: parsed.text ?? "",
-        attachments: parsed.attachments.map((a) => ({
-          filename: a.filename ?? "",
-          contentType: a.contentType,
-          size: a.size,
+        from: message.from,
+        replyTo: message.replyTo,
+        to: message.to,
+        cc: message.cc,
+        subject: entry.subject,
+        text: message.text,
+        attachments: entry.attachments.map(({ filename, contentType, size }) => ({
+          filename,
+          contentType: contentType ?? "",
+          size,
         })),
         file: entry.file,
       });

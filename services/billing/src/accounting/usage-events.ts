@@ -1,4 +1,4 @@
-import { consumeEvents, type Bus, type DurableConsumer } from "@pasarela/bus";
+import { consumeDurable, done, type Bus, type Durable } from "@pasarela/bus";
 import { billing, cobros } from "@pasarela/contracts";
 import type { Logger } from "@pasarela/telemetry";
 import type { Kysely } from "kysely";
@@ -39,18 +39,19 @@ export function consumeUsageEvents(deps: {
   bus: Bus;
   db: Kysely<BillingDatabase>;
   logger: Logger;
-}): Promise<DurableConsumer> {
+}): Promise<Durable> {
   const usage = makeUsageRepository(deps.db);
-  return consumeEvents(deps.bus, {
+  return consumeDurable(deps.bus, [billing.usoRegistrado], {
     durable: "billing-uso",
-    events: [billing.usoRegistrado],
     maxBatch: 100,
     logger: deps.logger,
-    handle: (batch) =>
-      insertCalls(
+    handle: async (batch) => {
+      await insertCalls(
         usage,
         batch.flatMap(({ body }) => body.llamadas),
-      ),
+      );
+      return done;
+    },
   });
 }
 
@@ -62,15 +63,14 @@ export function consumePaidLinks(deps: {
   bus: Bus;
   db: Kysely<BillingDatabase>;
   logger: Logger;
-}): Promise<DurableConsumer> {
+}): Promise<Durable> {
   const usage = makeUsageRepository(deps.db);
-  return consumeEvents(deps.bus, {
+  return consumeDurable(deps.bus, [cobros.linkPagado], {
     durable: "billing-cobros",
-    events: [cobros.linkPagado],
     maxBatch: 100,
     logger: deps.logger,
-    handle: (batch) =>
-      insertCalls(
+    handle: async (batch) => {
+      await insertCalls(
         usage,
         batch.map(({ body: e }) => ({
           id: e.linkId,
@@ -86,6 +86,8 @@ export function consumePaidLinks(deps: {
           latencyMs: 0,
           quotaConsumed: false,
         })),
-      ),
+      );
+      return done;
+    },
   });
 }

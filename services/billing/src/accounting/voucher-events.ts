@@ -1,4 +1,4 @@
-import { consumeEvents, type Bus, type ConsumedEvent, type DurableConsumer } from "@pasarela/bus";
+import { consumeDurable, done, type Bus, type Delivered, type Durable } from "@pasarela/bus";
 import { wsfe, type EventOf } from "@pasarela/contracts";
 import { authorityRejected } from "@pasarela/errors";
 import type { Logger } from "@pasarela/telemetry";
@@ -9,7 +9,7 @@ import { applyOutcome, type IssuanceOutcome } from "./outcome.js";
 type VoucherEvent = typeof wsfe.comprobanteAutorizado | typeof wsfe.comprobanteRechazado;
 
 /** A voucher's final state as the outcome of the issuance attempt that sent it. */
-export function outcomeOfEvent(event: ConsumedEvent<VoucherEvent>): IssuanceOutcome {
+export function outcomeOfEvent(event: Delivered<VoucherEvent>): IssuanceOutcome {
   const common = {
     accountId: event.body.accountId,
     environment: event.body.environment,
@@ -55,14 +55,14 @@ export function consumeVoucherEvents(deps: {
   bus: Bus;
   db: Kysely<BillingDatabase>;
   logger: Logger;
-}): Promise<DurableConsumer> {
-  return consumeEvents(deps.bus, {
+}): Promise<Durable> {
+  return consumeDurable(deps.bus, [wsfe.comprobanteAutorizado, wsfe.comprobanteRechazado], {
     durable: "billing-comprobantes",
-    events: [wsfe.comprobanteAutorizado, wsfe.comprobanteRechazado],
     maxBatch: 100,
     logger: deps.logger,
     handle: async (batch) => {
       for (const event of batch) await applyOutcome(deps.db, outcomeOfEvent(event));
+      return done;
     },
   });
 }

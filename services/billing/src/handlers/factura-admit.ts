@@ -23,7 +23,6 @@ export function makeFacturaAdmit(deps: {
 }): Handler<typeof billing.facturaAdmit> {
   return async (request, ctx): Promise<Admission> => {
     const accountId = ctx.accountId;
-    if (!accountId) return fail(appError("UNAUTHORIZED"));
     const { environment, idempotencyKey: key, fingerprint } = request;
     return deps.db.transaction().execute(async (trx): Promise<Admission> => {
       const now = deps.settings.now();

@@ -1,6 +1,6 @@
 import type { Handler } from "@pasarela/bus";
 import type { billing } from "@pasarela/contracts";
-import { appError, fail, ok } from "@pasarela/errors";
+import { ok } from "@pasarela/errors";
 import type { Kysely } from "kysely";
 import { applyOutcome } from "../accounting/outcome.js";
 import type { AccountingSettings } from "../accounting/settings.js";
@@ -13,7 +13,6 @@ export function makeFacturaComplete(deps: {
   settings: AccountingSettings;
 }): Handler<typeof billing.facturaComplete> {
   return async (request, ctx) => {
-    if (!ctx.accountId) return fail(appError("UNAUTHORIZED"));
     const final = request.outcome === "final";
     await applyOutcome(deps.db, {
       accountId: ctx.accountId,

@@ -1,6 +1,6 @@
 import type { Handler } from "@pasarela/bus";
 import type { billing } from "@pasarela/contracts";
-import { appError, fail, ok } from "@pasarela/errors";
+import { ok } from "@pasarela/errors";
 import type { Kysely } from "kysely";
 import { isMetered, reserveUnit } from "../accounting/quota.js";
 import type { AccountingSettings } from "../accounting/settings.js";
@@ -14,7 +14,6 @@ export function makeQuotaReserve(deps: {
 }): Handler<typeof billing.quotaReserve> {
   return async ({ resource, environment, ref }, ctx) => {
     const accountId = ctx.accountId;
-    if (!accountId) return fail(appError("UNAUTHORIZED"));
     if (!isMetered(environment)) return ok({ metered: false });
     const reserved = await deps.db
       .transaction()

@@ -39,7 +39,6 @@ const ticketOf = ({ ticket, messages }: TicketWithMessages): billing.SoporteTick
 export function makeSoporteCreate(deps: SoporteDeps): Handler<typeof billing.soporteCreate> {
   return async ({ userId, asunto, mensaje, requestId }, ctx) => {
     const accountId = ctx.accountId;
-    if (!accountId) return fail(appError("UNAUTHORIZED"));
     const user = await deps.users.findById(userId);
     if (!user || user.account_id !== accountId) return fail(appError("USER_NOT_FOUND"));
     const created = await deps.soporte.create(
@@ -60,7 +59,6 @@ export function makeSoporteCreate(deps: SoporteDeps): Handler<typeof billing.sop
 
 export function makeSoporteList(deps: SoporteDeps): Handler<typeof billing.soporteList> {
   return async (_request, ctx) => {
-    if (!ctx.accountId) return fail(appError("UNAUTHORIZED"));
     const rows = await deps.soporte.listByAccount(ctx.accountId);
     return ok({ tickets: rows.map(resumen) });
   };
@@ -68,7 +66,6 @@ export function makeSoporteList(deps: SoporteDeps): Handler<typeof billing.sopor
 
 export function makeSoporteGet(deps: SoporteDeps): Handler<typeof billing.soporteGet> {
   return async ({ id }, ctx) => {
-    if (!ctx.accountId) return fail(appError("UNAUTHORIZED"));
     const found = await deps.soporte.get(id, { accountId: ctx.accountId });
     return found ? ok(ticketOf(found)) : fail(appError("SOPORTE_NOT_FOUND"));
   };
@@ -76,7 +73,6 @@ export function makeSoporteGet(deps: SoporteDeps): Handler<typeof billing.soport
 
 export function makeSoporteReply(deps: SoporteDeps): Handler<typeof billing.soporteReply> {
   return async ({ id, mensaje }, ctx) => {
-    if (!ctx.accountId) return fail(appError("UNAUTHORIZED"));
     const replied = await deps.soporte.reply(
       id,
       { accountId: ctx.accountId },

@@ -33,7 +33,6 @@ export function makeUsageList(deps: {
 }): Handler<typeof billing.usageList> {
   const usage = makeUsageRepository(deps.db);
   return async (request, ctx) => {
-    if (!ctx.accountId) return fail(appError("UNAUTHORIZED"));
     const { cursor: given, limit: _limit, ...filters } = request;
     const scope = { list: billing.usageList.subject, accountId: ctx.accountId, filters };
     const opened = given === undefined ? undefined : deps.cursors.read(scope, given);
@@ -70,7 +69,6 @@ export function makeUsageSummary(deps: {
 }): Handler<typeof billing.usageSummary> {
   const usage = makeUsageRepository(deps.db);
   return async (request, ctx) => {
-    if (!ctx.accountId) return fail(appError("UNAUTHORIZED"));
     const quota = await accountUsage(deps.db, deps.settings, ctx.accountId);
     if (!quota) return fail(appError("UNAUTHORIZED"));
     const from = new Date(request.from ?? quota.periodStart);

@@ -8,10 +8,7 @@ export function makeClienteDelete(
   clientes: ClientesRepository,
 ): Handler<typeof catalog.clienteDelete> {
   return async ({ id }, ctx) => {
-    const deleted =
-      ctx.accountId !== undefined &&
-      isRecordId(id) &&
-      (await clientes.softDelete(ctx.accountId, id));
+    const deleted = isRecordId(id) && (await clientes.softDelete(ctx.accountId, id));
     if (!deleted) return fail(appError("CLIENTE_NOT_FOUND"));
     ctx.logger.info({ clienteId: id }, "cliente deleted");
     return ok({ id });

@@ -6,8 +6,7 @@ import { isRecordId } from "../domain/ids.js";
 
 export function makeClienteGet(clientes: ClientesRepository): Handler<typeof catalog.clienteGet> {
   return async ({ id }, ctx) => {
-    const cliente =
-      ctx.accountId && isRecordId(id) ? await clientes.find(ctx.accountId, id) : undefined;
+    const cliente = isRecordId(id) ? await clientes.find(ctx.accountId, id) : undefined;
     return cliente ? ok(cliente) : fail(appError("CLIENTE_NOT_FOUND"));
   };
 }

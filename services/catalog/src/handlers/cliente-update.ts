@@ -8,7 +8,7 @@ export function makeClienteUpdate(
   clientes: ClientesRepository,
 ): Handler<typeof catalog.clienteUpdate> {
   return async ({ id, changes }, ctx) => {
-    if (!ctx.accountId || !isRecordId(id)) return fail(appError("CLIENTE_NOT_FOUND"));
+    if (!isRecordId(id)) return fail(appError("CLIENTE_NOT_FOUND"));
     const outcome = await clientes.update(ctx.accountId, id, changes, documentoProblem);
     switch (outcome.kind) {
       case "updated":

@@ -1,5 +1,5 @@
-import type { HandlerContext } from "@pasarela/bus";
-import { appError, fail, invalidCursor, ok, type Result } from "@pasarela/errors";
+import type { AccountContext } from "@pasarela/bus";
+import { fail, invalidCursor, ok, type Result } from "@pasarela/errors";
 import type { PageCursors } from "@pasarela/sealing";
 import type { KeysetPage, KeysetQuery } from "../db/repositories/keyset.js";
 import { isRecordId } from "../domain/ids.js";
@@ -17,9 +17,8 @@ export function makeList<Filter extends { cursor?: string | undefined; limit: nu
 ) {
   return async (
     request: Filter,
-    ctx: HandlerContext,
+    ctx: AccountContext,
   ): Promise<Result<{ items: T[]; nextCursor: string | null }>> => {
-    if (!ctx.accountId) return fail(appError("UNAUTHORIZED"));
     const { cursor, ...query } = request;
     const { limit: _limit, ...filters } = query;
     const scope = { list, accountId: ctx.accountId, filters };

@@ -1,14 +1,13 @@
 import { randomUUID } from "node:crypto";
 import type { Handler } from "@pasarela/bus";
 import type { catalog } from "@pasarela/contracts";
-import { appError, fail, ok } from "@pasarela/errors";
+import { ok } from "@pasarela/errors";
 import type { ProductosRepository } from "../db/repositories/productos.js";
 
 export function makeProductoCreate(
   productos: ProductosRepository,
 ): Handler<typeof catalog.productoCreate> {
   return async (input, ctx) => {
-    if (!ctx.accountId) return fail(appError("UNAUTHORIZED"));
     const created = await productos.insert(ctx.accountId, randomUUID(), input);
     ctx.logger.info({ productoId: created.id }, "producto created");
     return ok(created);

@@ -8,10 +8,7 @@ export function makeProductoDelete(
   productos: ProductosRepository,
 ): Handler<typeof catalog.productoDelete> {
   return async ({ id }, ctx) => {
-    const deleted =
-      ctx.accountId !== undefined &&
-      isRecordId(id) &&
-      (await productos.softDelete(ctx.accountId, id));
+    const deleted = isRecordId(id) && (await productos.softDelete(ctx.accountId, id));
     if (!deleted) return fail(appError("PRODUCTO_NOT_FOUND"));
     ctx.logger.info({ productoId: id }, "producto deleted");
     return ok({ id });

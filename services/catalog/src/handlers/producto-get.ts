@@ -8,8 +8,7 @@ export function makeProductoGet(
   productos: ProductosRepository,
 ): Handler<typeof catalog.productoGet> {
   return async ({ id }, ctx) => {
-    const producto =
-      ctx.accountId && isRecordId(id) ? await productos.find(ctx.accountId, id) : undefined;
+    const producto = isRecordId(id) ? await productos.find(ctx.accountId, id) : undefined;
     return producto ? ok(producto) : fail(appError("PRODUCTO_NOT_FOUND"));
   };
 }

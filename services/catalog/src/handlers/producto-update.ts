@@ -8,10 +8,9 @@ export function makeProductoUpdate(
   productos: ProductosRepository,
 ): Handler<typeof catalog.productoUpdate> {
   return async ({ id, changes }, ctx) => {
-    const producto =
-      ctx.accountId && isRecordId(id)
-        ? await productos.update(ctx.accountId, id, changes)
-        : undefined;
+    const producto = isRecordId(id)
+      ? await productos.update(ctx.accountId, id, changes)
+      : undefined;
     return producto ? ok(producto) : fail(appError("PRODUCTO_NOT_FOUND"));
   };
 }

@@ -24,7 +24,6 @@ export interface LinkCreateDeps {
 export function makeLinkCreate(deps: LinkCreateDeps): Handler<typeof cobros.linkCreate> {
   return async (request, ctx) => {
     const accountId = ctx.accountId;
-    if (!accountId) return fail(appError("UNAUTHORIZED"));
     const { environment, representada, ptoVta, cbteTipo, cbteNro } = request;
     const comprobante = { environment, representada, ptoVta, cbteTipo, cbteNro };
     const emitido = await deps.bus.request(wsfe.emitidoGet, comprobante, {

@@ -8,7 +8,7 @@ export function makeLinkGet(deps: {
   links: Pick<LinksRepository, "find">;
 }): Handler<typeof cobros.linkGet> {
   return async (request, ctx) => {
-    const link = ctx.accountId ? await deps.links.find(ctx.accountId, request.id) : undefined;
+    const link = await deps.links.find(ctx.accountId, request.id);
     return link ? ok(link.view) : fail(appError("LINK_COBRO_NOT_FOUND"));
   };
 }
@@ -18,7 +18,6 @@ export function makeLinkList(deps: {
   links: Pick<LinksRepository, "list">;
 }): Handler<typeof cobros.linkList> {
   return async (request, ctx) => {
-    if (!ctx.accountId) return ok({ items: [] });
     const links = await deps.links.list(ctx.accountId, request);
     return ok({ items: links.map((l) => l.view) });
   };

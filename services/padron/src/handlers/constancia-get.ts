@@ -1,6 +1,6 @@
 import type { Handler } from "@pasarela/bus";
 import type { padron } from "@pasarela/contracts";
-import { appError, fail, ok } from "@pasarela/errors";
+import { ok } from "@pasarela/errors";
 import type { PadronAdapter } from "../adapters/padron.js";
 import { condicionIvaReceptorId } from "../domain/condicion-iva.js";
 
@@ -9,7 +9,6 @@ export function makeConstanciaGet(deps: {
   padron: PadronAdapter;
 }): Handler<typeof padron.constanciaGet> {
   return async ({ environment, representada, idPersona }, ctx) => {
-    if (!ctx.accountId) return fail(appError("REPRESENTADA_NOT_FOUND"));
     const record = await deps.padron.constancia(
       { accountId: ctx.accountId, cuit: representada, environment, deadline: ctx.deadline },
       idPersona,

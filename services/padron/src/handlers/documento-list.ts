@@ -1,13 +1,12 @@
 import type { Handler } from "@pasarela/bus";
 import type { padron } from "@pasarela/contracts";
-import { appError, fail, ok } from "@pasarela/errors";
+import { ok } from "@pasarela/errors";
 import type { PadronAdapter } from "../adapters/padron.js";
 
 export function makeDocumentoList(deps: {
   padron: PadronAdapter;
 }): Handler<typeof padron.documentoList> {
   return async ({ environment, representada, documento }, ctx) => {
-    if (!ctx.accountId) return fail(appError("REPRESENTADA_NOT_FOUND"));
     const ids = await deps.padron.documento(
       { accountId: ctx.accountId, cuit: representada, environment, deadline: ctx.deadline },
       documento,

@@ -21,7 +21,6 @@ export const linkTtlMs = (days: number): number => days * DAY_MS;
 export function makeLinkCreate(deps: LinkDeps): Handler<typeof pdf.linkCreate> {
   const base = deps.publicUrl.replace(/\/+$/, "");
   return async (ref, ctx) => {
-    if (!ctx.accountId) return fail(appError("COMPROBANTE_NOT_FOUND"));
     const printable = await deps.documents.printable(ctx.accountId, ref, ctx);
     if (!printable.ok) return printable;
     const token = newToken();

@@ -293,7 +293,6 @@ export function makeAccessGet(deps: {
   }
 
   return async ({ cuit, environment, service, rejectedToken }, ctx) => {
-    if (!ctx.accountId) return fail(appError("REPRESENTADA_NOT_FOUND"));
     const found = await deps.tickets.lookup(
       { accountId: ctx.accountId, cuit, environment },
       service,

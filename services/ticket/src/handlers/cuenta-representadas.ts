@@ -59,7 +59,6 @@ export function makeCuentaRepresentadaList(
   deps: CuentaDeps,
 ): Handler<typeof ticket.cuentaRepresentadaList> {
   return async ({ environment }, ctx) => {
-    if (!ctx.accountId) return ok({ representadas: [] });
     const rows = await deps.representadas.listByAccount(ctx.accountId, environment);
     return ok({ representadas: await viewsOf(deps, rows) });
   };
@@ -80,7 +79,6 @@ export function makeCuentaRepresentadaCreate(
 ): Handler<typeof ticket.cuentaRepresentadaCreate> {
   return async (request, ctx) => {
     // the bus header is the only account this subject acts for
-    if (!ctx.accountId) return fail(appError("REPRESENTADA_ID_NOT_FOUND"));
     const created = await createRepresentada(deps, { ...request, accountId: ctx.accountId }, ctx);
     if (!created.ok) return created;
     const row = await deps.representadas.findForAccount(

@@ -44,7 +44,6 @@ export function makePerfilSet(deps: PerfilDeps): Handler<typeof ticket.perfilSet
 /** The account's representada's profile; null when none was ever set. */
 export function makePerfilGet(deps: PerfilDeps): Handler<typeof ticket.perfilGet> {
   return async ({ cuit, environment }, ctx) => {
-    if (!ctx.accountId) return fail(appError("REPRESENTADA_NOT_FOUND"));
     const representada = await deps.representadas.find(ctx.accountId, cuit, environment);
     if (!representada) return fail(appError("REPRESENTADA_NOT_FOUND"));
     const row = await deps.perfiles.find(representada.id);
@@ -55,7 +54,6 @@ export function makePerfilGet(deps: PerfilDeps): Handler<typeof ticket.perfilGet
 /** A logo the account's representada had, by its SHA-256, even when the profile changed since. */
 export function makeLogoGet(deps: PerfilDeps): Handler<typeof ticket.logoGet> {
   return async ({ cuit, environment, sha256 }, ctx) => {
-    if (!ctx.accountId) return fail(appError("REPRESENTADA_NOT_FOUND"));
     const representada = await deps.representadas.find(ctx.accountId, cuit, environment);
     if (!representada) return fail(appError("REPRESENTADA_NOT_FOUND"));
     const found = await deps.perfiles.findLogo(representada.id, sha256);

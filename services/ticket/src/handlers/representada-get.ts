@@ -14,8 +14,6 @@ export function makeRepresentadaGet(deps: {
   now: () => Date;
 }): Handler<typeof ticket.representadaGet> {
   return async ({ cuit, environment, requireActiveCertificate }, ctx) => {
-    // without an account nothing can belong to it: the same answer as a stranger's CUIT
-    if (!ctx.accountId) return fail(appError("REPRESENTADA_NOT_FOUND"));
     const representada = await deps.representadas.find(ctx.accountId, cuit, environment);
     if (!representada) return fail(appError("REPRESENTADA_NOT_FOUND"));
     const [active, emisor] = await Promise.all([

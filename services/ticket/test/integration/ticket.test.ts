@@ -160,11 +160,6 @@ describe("ticket: representadas, certificates and access tickets", () => {
       access(newAccount()),
       access(accountId, "wsfe", "produccion"),
       access(accountId, "wsfe", "homologacion", OTHER_CUIT),
-      client.request(ticket.accessGet, {
-        cuit: CUIT,
-        environment: "homologacion",
-        service: "wsfe",
-      }),
       client.request(
         ticket.representadaGet,
         { cuit: CUIT, environment: "produccion" },
@@ -179,6 +174,14 @@ describe("ticket: representadas, certificates and access tickets", () => {
         "La representada no existe, no pertenece a tu cuenta o no está registrada en ese entorno",
       );
     }
+    // a request that names no account is refused by the bus before any lookup
+    expect(
+      await client.request(ticket.accessGet, {
+        cuit: CUIT,
+        environment: "homologacion",
+        service: "wsfe",
+      }),
+    ).toEqual({ ok: false, error: { code: "UNAUTHORIZED", message: "No autorizado" } });
   });
 
   it("refuses an invalid CUIT and a second registration in the same environment, not in the other", async () => {

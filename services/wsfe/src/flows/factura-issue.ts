@@ -212,7 +212,6 @@ export function makeFacturaFlow(deps: FacturaFlowDeps): Handler<typeof wsfe.fact
 
   return async (request, ctx) => {
     const accountId = ctx.accountId;
-    if (!accountId) return fail(appError("REPRESENTADA_NOT_FOUND"));
     if (request.keyScope !== "read_write") return fail(readOnlyKey("emision"));
     // the API call's deadline, or one of our own for a caller on the bus that set none
     const deadline = ctx.deadline ?? now() + budgetMs;

@@ -1,6 +1,6 @@
 import type { Handler } from "@pasarela/bus";
 import type { wsfe } from "@pasarela/contracts";
-import { appError, fail, ok } from "@pasarela/errors";
+import { ok } from "@pasarela/errors";
 import type { WsfeAdapter } from "../adapters/wsfe.js";
 import type { ComprobantesEmailRepository } from "../db/repositories/comprobantes-email.js";
 import { foundComprobante } from "../domain/comprobante.js";
@@ -13,7 +13,6 @@ export function makeComprobanteGet(deps: {
 }): Handler<typeof wsfe.comprobanteGet> {
   return async (request, ctx) => {
     const { environment, representada, cbteTipo, cbteNro } = request;
-    if (!ctx.accountId) return fail(appError("REPRESENTADA_NOT_FOUND"));
     const ptoVta = await deps.pointOfSale(ctx, request);
     if (!ptoVta.ok) return ptoVta;
     const voucher = await deps.wsfe.consultar(

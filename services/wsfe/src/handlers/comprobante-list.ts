@@ -48,7 +48,6 @@ export function makeComprobanteList(deps: {
   cursors: PageCursors;
 }): Handler<typeof wsfe.comprobanteList> {
   return async ({ limit, cursor, representada, ...filters }, ctx) => {
-    if (!ctx.accountId) return ok({ items: [], nextCursor: null });
     const scope = {
       list: wsfe.comprobanteList.subject,
       accountId: ctx.accountId,

@@ -49,7 +49,6 @@ export function makeEmailSend(deps: {
 }): Handler<typeof wsfe.emailSend> {
   return async (request, ctx) => {
     const accountId = ctx.accountId;
-    if (!accountId) return fail(appError("COMPROBANTE_NOT_FOUND"));
     const key: ComprobanteKey = {
       accountId,
       environment: request.environment,
@@ -108,7 +107,6 @@ export function makeEmailSend(deps: {
 /** `wsfe.email.update`: the mail service's report of how delivery ended. */
 export function makeEmailUpdate(deps: { emails: Emails }): Handler<typeof wsfe.emailUpdate> {
   return async (request, ctx) => {
-    if (!ctx.accountId) return ok({ updated: false });
     const updated = await deps.emails.settle(
       {
         accountId: ctx.accountId,

@@ -9,7 +9,6 @@ export function makeEmitidoGet(deps: {
   comprobantes: Pick<ComprobantesRepository, "findIssued">;
 }): Handler<typeof wsfe.emitidoGet> {
   return async (request, ctx) => {
-    if (!ctx.accountId) return fail(appError("COMPROBANTE_NOT_FOUND"));
     const stored = await deps.comprobantes.findIssued(ctx.accountId, {
       environment: request.environment,
       cuit: request.representada,

@@ -25,7 +25,6 @@ export function makeFacturaGet(deps: {
   const now = deps.now ?? Date.now;
   return async ({ idempotencyKey }, ctx) => {
     const accountId = ctx.accountId;
-    if (!accountId) return fail(appError("REPRESENTADA_NOT_FOUND"));
     const deadline = ctx.deadline ?? now() + AUTHORITY_QUERY_TIMEOUT_MS - DEADLINE_SLACK_MS;
     let vouchers = await deps.comprobantes.byIdempotencyKey(accountId, idempotencyKey);
     const open = vouchers.find((v) => UNSETTLED.has(v.state));

@@ -1,6 +1,6 @@
 import type { Handler } from "@pasarela/bus";
 import type { wsfe } from "@pasarela/contracts";
-import { appError, fail, ok } from "@pasarela/errors";
+import { ok } from "@pasarela/errors";
 import type { WsfeAdapter } from "../adapters/wsfe.js";
 import {
   DEFAULT_MONEDA,
@@ -16,7 +16,6 @@ export function makeParametrosGet(deps: {
 }): Handler<typeof wsfe.parametrosGet> {
   const now = deps.now ?? (() => new Date());
   return async ({ tabla, environment, representada, moneda }, ctx) => {
-    if (!ctx.accountId) return fail(appError("REPRESENTADA_NOT_FOUND"));
     const caller = {
       accountId: ctx.accountId,
       cuit: representada,

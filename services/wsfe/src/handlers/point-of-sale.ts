@@ -1,10 +1,10 @@
-import type { Bus, HandlerContext } from "@pasarela/bus";
+import type { AccountContext, Bus } from "@pasarela/bus";
 import { ticket, type Environment } from "@pasarela/contracts";
 import type { Result } from "@pasarela/errors";
 import { resolvePtoVta } from "../domain/point-of-sale.js";
 
 export type PointOfSaleResolver = (
-  ctx: HandlerContext,
+  ctx: AccountContext,
   query: { representada: string; environment: Environment; ptoVta?: number | undefined },
 ) => Promise<Result<number>>;
 
@@ -25,7 +25,7 @@ export function makePointOfSaleResolver(
   const configured = new Map<string, { ptoVta: number | null; until: number }>();
   return async (ctx, { representada, environment, ptoVta }) => {
     if (ptoVta !== undefined) return resolvePtoVta(ptoVta, null);
-    const key = `${ctx.accountId ?? ""}|${representada}|${environment}`;
+    const key = `${ctx.accountId}|${representada}|${environment}`;
     const cached = configured.get(key);
     if (cached && cached.until > now()) return resolvePtoVta(undefined, cached.ptoVta);
     const found = await bus.request(

@@ -1,6 +1,6 @@
 import type { Handler } from "@pasarela/bus";
 import type { wsfe } from "@pasarela/contracts";
-import { appError, fail, ok } from "@pasarela/errors";
+import { ok } from "@pasarela/errors";
 import type { WsfeAdapter } from "../adapters/wsfe.js";
 import type { PointOfSaleResolver } from "./point-of-sale.js";
 
@@ -10,7 +10,6 @@ export function makeUltimoComprobanteLast(deps: {
 }): Handler<typeof wsfe.ultimoComprobanteLast> {
   return async (request, ctx) => {
     const { environment, representada, cbteTipo } = request;
-    if (!ctx.accountId) return fail(appError("REPRESENTADA_NOT_FOUND"));
     const ptoVta = await deps.pointOfSale(ctx, request);
     if (!ptoVta.ok) return ptoVta;
     const last = await deps.wsfe.ultimoAutorizado(

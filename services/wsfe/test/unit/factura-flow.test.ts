@@ -1,4 +1,4 @@
-import type { Bus, HandlerContext } from "@pasarela/bus";
+import type { AccountContext, Bus } from "@pasarela/bus";
 import { billing, pdf, wsfe, type Contract } from "@pasarela/contracts";
 import { appError, authorityRejected, fail, ok, type Result } from "@pasarela/errors";
 import { createLogger } from "@pasarela/telemetry";
@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { makeFacturaFlow, type FacturaFlowDeps } from "../../src/flows/factura-issue.js";
 
 const logger = createLogger({ service: "test", level: "silent" });
-const ctx: HandlerContext = {
+const ctx: AccountContext = {
   accountId: "cuenta-1",
   requestId: "req-1",
   subject: wsfe.facturaIssue.subject,

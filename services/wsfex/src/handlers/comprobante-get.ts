@@ -1,13 +1,12 @@
 import type { Handler } from "@pasarela/bus";
 import type { wsfex } from "@pasarela/contracts";
-import { appError, fail, ok } from "@pasarela/errors";
+import { ok } from "@pasarela/errors";
 import type { WsfexAdapter } from "../adapters/wsfex.js";
 
 export function makeComprobanteGet(deps: {
   wsfex: WsfexAdapter;
 }): Handler<typeof wsfex.comprobanteGet> {
   return async ({ environment, representada, ptoVta, cbteTipo, cbteNro }, ctx) => {
-    if (!ctx.accountId) return fail(appError("REPRESENTADA_NOT_FOUND"));
     const found = await deps.wsfex.comprobante(
       { accountId: ctx.accountId, cuit: representada, environment, deadline: ctx.deadline },
       { ptoVta, cbteTipo, cbteNro },

@@ -1,6 +1,6 @@
 import type { Handler } from "@pasarela/bus";
 import type { wsfex } from "@pasarela/contracts";
-import { appError, fail, ok } from "@pasarela/errors";
+import { ok } from "@pasarela/errors";
 import type { WsfexAdapter } from "../adapters/wsfex.js";
 import { permisoStatus } from "../domain/permiso.js";
 
@@ -8,7 +8,6 @@ export function makePermisoVerify(deps: {
   wsfex: WsfexAdapter;
 }): Handler<typeof wsfex.permisoVerify> {
   return async ({ environment, representada, idPermiso, dstMerc }, ctx) => {
-    if (!ctx.accountId) return fail(appError("REPRESENTADA_NOT_FOUND"));
     const status = await deps.wsfex.permiso(
       { accountId: ctx.accountId, cuit: representada, environment, deadline: ctx.deadline },
       { idPermiso, dstMerc },

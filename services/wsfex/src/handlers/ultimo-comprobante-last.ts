@@ -1,13 +1,12 @@
 import type { Handler } from "@pasarela/bus";
 import type { wsfex } from "@pasarela/contracts";
-import { appError, fail, ok } from "@pasarela/errors";
+import { ok } from "@pasarela/errors";
 import type { WsfexAdapter } from "../adapters/wsfex.js";
 
 export function makeUltimoComprobanteLast(deps: {
   wsfex: WsfexAdapter;
 }): Handler<typeof wsfex.ultimoComprobanteLast> {
   return async ({ environment, representada, ptoVta, cbteTipo }, ctx) => {
-    if (!ctx.accountId) return fail(appError("REPRESENTADA_NOT_FOUND"));
     const last = await deps.wsfex.ultimoComprobante(
       { accountId: ctx.accountId, cuit: representada, environment, deadline: ctx.deadline },
       { ptoVta, cbteTipo },

@@ -57,6 +57,7 @@ export const facturaAdmit = defineContract({
     "QUOTA_FACTURAS_EXHAUSTED",
   ],
   timeoutMs: 5_000,
+  needsAccount: true,
 });
 
 /**
@@ -88,4 +89,5 @@ export const facturaComplete = defineContract({
   reply: z.object({ recorded: z.boolean() }).strict(),
   errors: ["UNAUTHORIZED"],
   timeoutMs: 5_000,
+  needsAccount: true,
 });

@@ -23,6 +23,7 @@ export const quotaReserve = defineContract({
   reply: z.object({ metered: z.boolean() }).strict(),
   errors: ["UNAUTHORIZED", "QUOTA_FACTURAS_EXHAUSTED", "QUOTA_PADRONES_EXHAUSTED"],
   timeoutMs: 5_000,
+  needsAccount: true,
 });
 
 const holdRequest = z.object({ ref: z.string().min(1).max(200) }).strict();

@@ -55,6 +55,7 @@ export const soporteCreate = defineContract({
     .strict(),
   reply: soporteTicketSchema,
   errors: ["INVALID_FIELD", "UNAUTHORIZED", "USER_NOT_FOUND"],
+  needsAccount: true,
 });
 
 /** `billing.soporte.list`: the calling account's tickets, newest activity first. */
@@ -63,6 +64,7 @@ export const soporteList = defineContract({
   request: z.object({}).strict(),
   reply: z.object({ tickets: z.array(soporteResumenSchema) }),
   errors: ["UNAUTHORIZED"],
+  needsAccount: true,
 });
 
 /** `billing.soporte.get`: one of the calling account's tickets; any other id is SOPORTE_NOT_FOUND. */
@@ -71,6 +73,7 @@ export const soporteGet = defineContract({
   request: z.object({ id: idSchema }).strict(),
   reply: soporteTicketSchema,
   errors: ["UNAUTHORIZED", "SOPORTE_NOT_FOUND"],
+  needsAccount: true,
 });
 
 /**
@@ -85,6 +88,7 @@ export const soporteReply = defineContract({
     .strict(),
   reply: soporteTicketSchema,
   errors: ["INVALID_FIELD", "UNAUTHORIZED", "SOPORTE_NOT_FOUND", "SOPORTE_CERRADO"],
+  needsAccount: true,
 });
 
 /**

@@ -63,6 +63,7 @@ export const usageList = defineContract({
   request: usageFilterSchema,
   reply: pageOf(usageRecordSchema),
   errors: ["INVALID_FIELD", "UNAUTHORIZED"],
+  needsAccount: true,
 });
 
 export const usageDaySchema = z
@@ -81,4 +82,5 @@ export const usageSummary = defineContract({
     .strict(),
   reply: accountUsageSchema.omit({ accountId: true }).extend({ dias: z.array(usageDaySchema) }),
   errors: ["UNAUTHORIZED"],
+  needsAccount: true,
 });

@@ -7,4 +7,5 @@ export const clienteCreate = defineContract({
   request: clienteInputSchema,
   reply: clienteSchema,
   errors: ["CLIENTE_DUPLICATE", "INVALID_FIELD", "UNAUTHORIZED"],
+  needsAccount: true,
 });

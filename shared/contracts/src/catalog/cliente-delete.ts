@@ -12,4 +12,5 @@ export const clienteDelete = defineContract({
   request: z.object({ id: catalogIdSchema }).strict(),
   reply: z.object({ id: idSchema }),
   errors: ["CLIENTE_NOT_FOUND"],
+  needsAccount: true,
 });

@@ -12,4 +12,5 @@ export const clienteGet = defineContract({
   request: z.object({ id: catalogIdSchema }).strict(),
   reply: clienteSchema,
   errors: ["CLIENTE_NOT_FOUND"],
+  needsAccount: true,
 });

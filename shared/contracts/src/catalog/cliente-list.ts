@@ -8,4 +8,5 @@ export const clienteList = defineContract({
   request: clienteFilterSchema,
   reply: pageOf(clienteSchema),
   errors: ["INVALID_FIELD", "UNAUTHORIZED"],
+  needsAccount: true,
 });

@@ -9,4 +9,5 @@ export const clienteUpdate = defineContract({
   request: z.object({ id: catalogIdSchema, changes: clienteChangesSchema }).strict(),
   reply: clienteSchema,
   errors: ["CLIENTE_DUPLICATE", "INVALID_FIELD", "CLIENTE_NOT_FOUND"],
+  needsAccount: true,
 });

@@ -7,4 +7,5 @@ export const productoCreate = defineContract({
   request: productoInputSchema,
   reply: productoSchema,
   errors: ["UNAUTHORIZED"],
+  needsAccount: true,
 });

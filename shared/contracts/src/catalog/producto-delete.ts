@@ -11,4 +11,5 @@ export const productoDelete = defineContract({
   request: z.object({ id: catalogIdSchema }).strict(),
   reply: z.object({ id: idSchema }),
   errors: ["PRODUCTO_NOT_FOUND"],
+  needsAccount: true,
 });

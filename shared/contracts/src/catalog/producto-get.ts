@@ -12,4 +12,5 @@ export const productoGet = defineContract({
   request: z.object({ id: catalogIdSchema }).strict(),
   reply: productoSchema,
   errors: ["PRODUCTO_NOT_FOUND"],
+  needsAccount: true,
 });

@@ -8,4 +8,5 @@ export const productoList = defineContract({
   request: productoFilterSchema,
   reply: pageOf(productoSchema),
   errors: ["INVALID_FIELD", "UNAUTHORIZED"],
+  needsAccount: true,
 });

@@ -9,4 +9,5 @@ export const productoUpdate = defineContract({
   request: z.object({ id: catalogIdSchema, changes: productoChangesSchema }).strict(),
   reply: productoSchema,
   errors: ["PRODUCTO_NOT_FOUND"],
+  needsAccount: true,
 });

@@ -86,6 +86,7 @@ export const linkCreate = defineContract({
     "PAYMENT_PROVIDER_FAILED",
   ],
   timeoutMs: 20_000,
+  needsAccount: true,
 });
 
 /** `cobros.link.get`: a link of the account; unknown, malformed and another account's alike. */
@@ -94,6 +95,7 @@ export const linkGet = defineContract({
   request: z.object({ id: z.string().max(100) }).strict(),
   reply: linkCobroSchema,
   errors: ["LINK_COBRO_NOT_FOUND"],
+  needsAccount: true,
 });
 
 export const LINK_LIST_MAX = 200;
@@ -128,6 +130,7 @@ export const linkList = defineContract({
     .strict(),
   reply: z.object({ items: z.array(linkCobroSchema) }).strict(),
   errors: [],
+  needsAccount: true,
 });
 
 /**

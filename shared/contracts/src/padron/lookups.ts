@@ -12,6 +12,7 @@ export const a13Get = defineContract({
   errors: padronLookupErrors,
   timeoutMs: AUTHORITY_QUERY_TIMEOUT_MS,
   onSilence: "repeat",
+  needsAccount: true,
 });
 
 /** Every key registered for an identity document; none is an empty list, not an error. */
@@ -27,6 +28,7 @@ export const documentoList = defineContract({
   errors: padronLookupErrors,
   timeoutMs: AUTHORITY_QUERY_TIMEOUT_MS,
   onSilence: "repeat",
+  needsAccount: true,
 });
 
 /** `padron.a10.get`: getPersona of ws_sr_padron_a10 (/api/padron/a10). */
@@ -37,6 +39,7 @@ export const a10Get = defineContract({
   errors: padronLookupErrors,
   timeoutMs: AUTHORITY_QUERY_TIMEOUT_MS,
   onSilence: "repeat",
+  needsAccount: true,
 });
 
 /**
@@ -50,4 +53,5 @@ export const constanciaGet = defineContract({
   errors: padronLookupErrors,
   timeoutMs: AUTHORITY_QUERY_TIMEOUT_MS,
   onSilence: "repeat",
+  needsAccount: true,
 });

@@ -23,4 +23,5 @@ export const comprobanteRender = defineContract({
   reply: pdfDocumentSchema,
   errors: pdfRenderErrors,
   timeoutMs: PDF_RENDER_TIMEOUT_MS,
+  needsAccount: true,
 });

@@ -29,6 +29,7 @@ export const linkCreate = defineContract({
   reply: pdfLinkSchema,
   errors: ["COMPROBANTE_NOT_FOUND", "COMPROBANTE_RECHAZADO"],
   timeoutMs: 10_000,
+  needsAccount: true,
 });
 
 /** The path segment of GET /comprobantes/<token>.pdf, as the edge read it. */

@@ -63,4 +63,5 @@ export const accessGet = defineContract({
   ],
   // the longest any caller waits; the caller's deadline (budget-ms) usually ends it sooner
   timeoutMs: AUTHORITY_QUERY_TIMEOUT_MS,
+  needsAccount: true,
 });

@@ -17,7 +17,7 @@ import { perfilFields, perfilSchema } from "./perfil.js";
  * The account's own view of its representadas (the HTTP API and the dashboard).
  * Every subject here acts for the account of the bus header and for nothing else: an id of
  * another account, an unknown id and a malformed one answer the same REPRESENTADA_ID_NOT_FOUND,
- * and a request without an account finds nothing. The operator's subjects
+ * and the bus refuses a request without an account (UNAUTHORIZED). The operator's subjects
  * (`ticket.representada.create`, `ticket.certificate.create`, ...) stay the operator's.
  */
 
@@ -72,6 +72,7 @@ export const cuentaRepresentadaList = defineContract({
   reply: z.object({ representadas: z.array(representadaCuentaSchema) }).strict(),
   errors: [],
   timeoutMs: 5_000,
+  needsAccount: true,
 });
 
 /** `ticket.cuenta-representada.get`: one representada of the account, by id. */
@@ -81,6 +82,7 @@ export const cuentaRepresentadaGet = defineContract({
   reply: representadaDetalleSchema,
   errors: ["REPRESENTADA_ID_NOT_FOUND"],
   timeoutMs: 5_000,
+  needsAccount: true,
 });
 
 /**
@@ -98,9 +100,9 @@ export const cuentaRepresentadaCreate = defineContract({
     })
     .strict(),
   reply: representadaDetalleSchema.extend({ csr: z.string() }).strict(),
-  // REPRESENTADA_ID_NOT_FOUND: a request without an account registers nothing
   errors: ["INVALID_CUIT", "REPRESENTADA_DUPLICATE", "REPRESENTADA_ID_NOT_FOUND"],
   timeoutMs: 20_000,
+  needsAccount: true,
 });
 
 /**
@@ -125,6 +127,7 @@ export const cuentaRepresentadaUpdate = defineContract({
   reply: representadaDetalleSchema,
   errors: ["REPRESENTADA_ID_NOT_FOUND", "LOGO_INVALID"],
   timeoutMs: 5_000,
+  needsAccount: true,
 });
 
 /**
@@ -154,6 +157,7 @@ export const cuentaCertificadoCreate = defineContract({
     "CERTIFICATE_NEEDS_KEY",
   ],
   timeoutMs: 10_000,
+  needsAccount: true,
 });
 
 /** One web service's outcome in a connection probe. */
@@ -195,4 +199,5 @@ export const conexionVerify = defineContract({
     .strict(),
   errors: ["REPRESENTADA_ID_NOT_FOUND", "NO_ACTIVE_CERTIFICATE"],
   timeoutMs: AUTHORITY_QUERY_TIMEOUT_MS,
+  needsAccount: true,
 });

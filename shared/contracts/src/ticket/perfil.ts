@@ -116,6 +116,7 @@ export const perfilGet = defineContract({
   reply: z.object({ perfil: perfilSchema.nullable() }).strict(),
   errors: ["REPRESENTADA_NOT_FOUND"],
   timeoutMs: 5_000,
+  needsAccount: true,
 });
 
 /**
@@ -135,4 +136,5 @@ export const logoGet = defineContract({
   reply: z.object({ representadaId: idSchema, logo: logoSchema.nullable() }).strict(),
   errors: ["REPRESENTADA_NOT_FOUND"],
   timeoutMs: 5_000,
+  needsAccount: true,
 });

@@ -29,4 +29,5 @@ export const representadaGet = defineContract({
   }),
   errors: ["REPRESENTADA_NOT_FOUND", "NO_ACTIVE_CERTIFICATE"],
   timeoutMs: 5_000,
+  needsAccount: true,
 });

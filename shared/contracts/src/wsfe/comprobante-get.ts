@@ -53,4 +53,5 @@ export const comprobanteGet = defineContract({
   errors: authorityQueryErrors,
   timeoutMs: AUTHORITY_QUERY_TIMEOUT_MS,
   onSilence: "repeat",
+  needsAccount: true,
 });

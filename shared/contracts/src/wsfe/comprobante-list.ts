@@ -73,4 +73,5 @@ export const comprobanteList = defineContract({
   reply: pageOf(comprobanteListItemSchema),
   errors: [],
   timeoutMs: 5_000,
+  needsAccount: true,
 });

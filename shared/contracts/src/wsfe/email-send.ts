@@ -61,6 +61,7 @@ export const emailSend = defineContract({
   reply: emailSendReplySchema,
   errors: ["COMPROBANTE_NOT_FOUND", "COMPROBANTE_NO_AUTORIZADO", "EMAIL_RECIPIENT_MISSING"],
   timeoutMs: 10_000,
+  needsAccount: true,
 });
 
 /**
@@ -80,4 +81,5 @@ export const emailUpdate = defineContract({
   reply: z.object({ updated: z.boolean() }).strict(),
   errors: [],
   timeoutMs: 5_000,
+  needsAccount: true,
 });

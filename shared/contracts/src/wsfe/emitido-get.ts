@@ -108,4 +108,5 @@ export const emitidoGet = defineContract({
   errors: ["COMPROBANTE_NOT_FOUND"],
   timeoutMs: 5_000,
   onSilence: "repeat",
+  needsAccount: true,
 });

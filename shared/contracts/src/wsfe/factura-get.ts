@@ -42,4 +42,5 @@ export const facturaGet = defineContract({
   ],
   timeoutMs: AUTHORITY_QUERY_TIMEOUT_MS,
   onSilence: "repeat",
+  needsAccount: true,
 });

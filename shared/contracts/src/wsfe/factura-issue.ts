@@ -79,4 +79,5 @@ export const facturaIssue = defineContract({
   ],
   timeoutMs: FACTURA_ISSUE_TIMEOUT_MS,
   onSilence: "unknown",
+  needsAccount: true,
 });

@@ -74,4 +74,5 @@ export const parametrosGet = defineContract({
   ],
   timeoutMs: AUTHORITY_QUERY_TIMEOUT_MS,
   onSilence: "repeat",
+  needsAccount: true,
 });

@@ -23,4 +23,5 @@ export const permisoVerify = defineContract({
   errors: authorityQueryErrors,
   timeoutMs: AUTHORITY_QUERY_TIMEOUT_MS,
   onSilence: "repeat",
+  needsAccount: true,
 });

@@ -24,4 +24,5 @@ export const ultimoComprobanteLast = defineContract({
   errors: authorityQueryErrors,
   timeoutMs: AUTHORITY_QUERY_TIMEOUT_MS,
   onSilence: "repeat",
+  needsAccount: true,
 });

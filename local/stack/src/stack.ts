@@ -18,7 +18,7 @@ export const gatewayServices = [
 ] as const;
 
 export interface StackOptions {
-  /** repository root (holds services/) */
+  /** repository root (holds services/ and local/) */
   root: string;
   natsUrl: string;
   databaseUrl: string;
@@ -126,8 +126,13 @@ interface Child {
   restartTimer?: NodeJS.Timeout | undefined;
 }
 
-function entryOf(root: string, name: string, file = "main.js"): string | undefined {
-  const entry = join(root, "services", name, "dist", "src", file);
+/** A compiled entry point: a gateway service under services/, a local tool under local/. */
+function entryOf(
+  root: string,
+  name: string,
+  folder: "services" | "local" = "services",
+): string | undefined {
+  const entry = join(root, folder, name, "dist", "src", "main.js");
   return existsSync(entry) ? entry : undefined;
 }
 
@@ -289,7 +294,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
   let paymentsSimulatorUrl: string | undefined;
   try {
     if (options.simulator) {
-      const entry = entryOf(options.root, "authority-sim");
+      const entry = entryOf(options.root, "authority-sim", "local");
       if (!entry) throw new Error("the authority simulator is not built (run: npx tsc -b)");
       const port = options.simulator.port ?? (await freePort());
       const httpsPort = options.simulator.httpsPort ?? (await freePort());
@@ -314,8 +319,8 @@ export async function startStack(options: StackOptions): Promise<Stack> {
       );
     }
     if (options.mailSink) {
-      const entry = entryOf(options.root, "mail", "sink-main.js");
-      if (!entry) throw new Error("the mail service is not built (run: npx tsc -b)");
+      const entry = entryOf(options.root, "smtp-sink", "local");
+      if (!entry) throw new Error("the SMTP sink is not built (run: npx tsc -b)");
       const port = options.mailSink.port ?? (await freePort());
       launch("mail-sink", entry, {
         MAIL_SINK_DIR: options.mailSink.directory,
@@ -324,7 +329,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
       Object.assign(env, { SMTP_URL: `smtp://127.0.0.1:${port}` }, options.env);
     }
     if (options.paymentsSimulator) {
-      const entry = entryOf(options.root, "payments-sim");
+      const entry = entryOf(options.root, "payments-sim", "local");
       if (!entry) throw new Error("the payments simulator is not built (run: npx tsc -b)");
       const port = options.paymentsSimulator.port ?? (await freePort());
       paymentsSimulatorUrl = `http://127.0.0.1:${port}`;

@@ -23,7 +23,7 @@ import type { StackOptions } from "./stack.js";
 
 /** Where a local stack keeps its state, and the variables it reads its settings from. */
 export interface LocalSettings {
-  /** repository root (holds services/) */
+  /** repository root (holds services/ and local/) */
   root: string;
   /** secrets, NATS passwords, the simulator's state, e-mails, PDFs (`.data/` for npm start) */
   dataDir: string;

@@ -1,18 +1,30 @@
 import { randomUUID } from "node:crypto";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { simpleParser } from "mailparser";
+import { simpleParser, type AddressObject } from "mailparser";
 import { SMTPServer } from "smtp-server";
 
-/** What the sink writes beside each `.eml`: enough to list messages without parsing them. */
+/**
+ * What the sink writes beside each `.eml`: enough to list and open messages without parsing
+ * them again (`npm run admin -- mail list|open` reads only this).
+ */
 export interface SinkEntry {
   readonly id: string;
   readonly receivedAt: string;
+  /** the envelope's sender and recipients */
   readonly from: string;
   readonly to: string[];
   readonly subject: string;
-  readonly attachments: { filename: string; size: number }[];
+  readonly attachments: { filename: string; contentType: string; size: number }[];
   readonly file: string;
+  /** the message's own headers and text part */
+  readonly message: {
+    readonly from: string[];
+    readonly replyTo: string[];
+    readonly to: string[];
+    readonly cc: string[];
+    readonly text: string;
+  };
 }
 
 export interface SinkOptions {
@@ -28,6 +40,11 @@ export interface MailSink {
 }
 
 const MAX_MESSAGE_BYTES = 25 * 1024 * 1024;
+
+const addresses = (value: AddressObject | AddressObject[] | undefined): string[] =>
+  (Array.isArray(value) ? value : value ? [value] : []).flatMap((a) =>
+    a.value.map((v) => (v.name ? `${v.name} <${v.address ?? ""}>` : (v.address ?? ""))),
+  );
 
 /**
  * A local SMTP server for development that accepts every message (no authentication, no
@@ -58,9 +75,17 @@ export async function startMailSink(options: SinkOptions): Promise<MailSink> {
               subject: parsed.subject ?? "",
               attachments: parsed.attachments.map((a) => ({
                 filename: a.filename ?? "",
+                contentType: a.contentType,
                 size: a.size,
               })),
               file,
+              message: {
+                from: addresses(parsed.from),
+                replyTo: addresses(parsed.replyTo),
+                to: addresses(parsed.to),
+                cc: addresses(parsed.cc),
+                text: parsed.text ?? "",
+              },
             };
             writeFileSync(join(options.directory, `${id}.json`), JSON.stringify(entry, null, 2), {
               mode: 0o600,

@@ -1,0 +1,1 @@
+export { startMailSink, type MailSink, type SinkEntry, type SinkOptions } from "./sink.js";
