@@ -45,6 +45,8 @@ export async function startE2EStack(
     natsUrl?: string;
     /** run the local stand-in of Mercado Pago's API (payment links) */
     paymentsSimulator?: boolean;
+    /** run the local SMTP sink, as `npm start` does, keeping every message in this folder */
+    mailSinkDir?: string;
     /** restart backoff of the launcher, for tests that watch a killed service come back */
     supervision?: Partial<Supervision>;
     /** several processes of a service: `wsfe`, `wsfe-2`, ... */
@@ -82,6 +84,7 @@ export async function startE2EStack(
       metrics: {},
       replicas: options.replicas,
       ...(options.paymentsSimulator ? { paymentsSimulator: {} } : {}),
+      ...(options.mailSinkDir ? { mailSink: { directory: options.mailSinkDir } } : {}),
       natsPasswords: granted?.passwords,
     });
   } catch (error) {

@@ -10,14 +10,14 @@ import { consumeVoucherEvents } from "./accounting/voucher-events.js";
 import { makeLoginAttemptsRepository } from "./db/repositories/login-attempts.js";
 import { makePasswordResetsRepository } from "./db/repositories/password-resets.js";
 import { makeUsageRepository } from "./db/repositories/usage.js";
-import { makeSendMessage } from "./domain/messages.js";
+import { makeSendMessage } from "./adapters/mail.js";
 import { makeDummyHash } from "./domain/passwords.js";
 import type { BillingConfig } from "./config.js";
 import type { BillingDatabase } from "./db/database.js";
 import { migrations, schema } from "./db/migrations/index.js";
 import { billingBindings } from "./service.js";
 
-export { loadConfig, type BillingConfig } from "./config.js";
+export { loadConfig, billingConfigSchema as configSchema, type BillingConfig } from "./config.js";
 export { migrations, schema } from "./db/migrations/index.js";
 
 export interface BillingOptions {

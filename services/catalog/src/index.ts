@@ -6,7 +6,7 @@ import type { CatalogDatabase } from "./db/database.js";
 import { migrations, schema } from "./db/migrations/index.js";
 import { catalogBindings } from "./service.js";
 
-export { loadConfig, type CatalogConfig } from "./config.js";
+export { loadConfig, catalogConfigSchema as configSchema, type CatalogConfig } from "./config.js";
 export { migrations, schema } from "./db/migrations/index.js";
 
 /** Starts the catalog service on the bus; used by main.ts and by tests in-process. */

@@ -9,7 +9,7 @@ import {
   z,
 } from "@pasarela/config";
 
-const cobrosConfigSchema = z.object({
+export const cobrosConfigSchema = z.object({
   ...natsConfig,
   ...databaseConfig,
   ...telemetryConfig,

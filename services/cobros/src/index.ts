@@ -9,7 +9,7 @@ import { makeCuentasRepository, makeNotificacionesRepository } from "./db/reposi
 import { makeLinksRepository } from "./db/repositories/links.js";
 import { cobrosBindings } from "./service.js";
 
-export { loadConfig, type CobrosConfig } from "./config.js";
+export { loadConfig, cobrosConfigSchema as configSchema, type CobrosConfig } from "./config.js";
 export { migrations, schema } from "./db/migrations/index.js";
 export { signNotification } from "./domain/signature.js";
 

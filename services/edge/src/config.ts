@@ -14,19 +14,25 @@ export const edgeConfigSchema = z
     ...natsConfig,
     ...databaseConfig,
     ...telemetryConfig,
+    /** the port the API, the docs and the panel listen on */
     EDGE_PORT: envPort().default(3000),
+    /** the address the edge listens on */
     EDGE_HOST: z.string().default("127.0.0.1"),
     /** largest JSON body accepted, in bytes */
     EDGE_BODY_LIMIT: envInt().pipe(z.number().min(1024)).default(1_048_576),
-    /** upper bound on how long a verified key is trusted without asking billing again */
+    /** upper bound on how long a verified key is trusted without asking billing again; revocations invalidate at once regardless */
     EDGE_KEY_CACHE_TTL_MS: envInt().pipe(z.number().min(0)).default(300_000),
     /** headers and body must arrive within this, or the request is answered 408 */
     EDGE_REQUEST_TIMEOUT_MS: envInt().pipe(z.number().min(100)).default(30_000),
-    /** a connection silent this long is closed; must outlast the slowest answer */
+    /**
+     * a connection silent this long is closed; must outlast the slowest answer (greater than both
+     * EDGE_REQUEST_TIMEOUT_MS and API_TIMEOUT_MS)
+     */
     EDGE_CONNECTION_TIMEOUT_MS: envInt().pipe(z.number().min(1_000)).default(120_000),
     /**
      * the longest an API call waits for the service behind it (each subject may wait less);
-     * every call's deadline derives from it, so keep it under a proxy's idle timeout in front
+     * every call's deadline is this, or the subject's own shorter wait, minus 3 s, and travels
+     * with every request behind it; keep it under a proxy's idle timeout in front
      */
     API_TIMEOUT_MS: envInt().pipe(z.number().min(5_000)).default(65_000),
     /** `off` stops publishing calls to the usage history (only to measure what it costs) */

@@ -9,7 +9,8 @@ import { migrations, schema } from "./panel/db/migrations/index.js";
 import { makeSessionStore } from "./panel/sessions.js";
 
 export { buildApp, type AppDeps, type EdgeApp } from "./app.js";
-export { loadConfig, type EdgeConfig } from "./config.js";
+export { loadConfig, edgeConfigSchema as configSchema, type EdgeConfig } from "./config.js";
+export { statusOfKind } from "./http/status.js";
 export { routeModules, type RouteModule } from "./routes/index.js";
 export { migrations, schema } from "./panel/db/migrations/index.js";
 

@@ -4,9 +4,9 @@ import { startService, type RunningService } from "@pasarela/service";
 import type { Logger } from "@pasarela/telemetry";
 import { makeSmtpSender } from "./adapters/smtp.js";
 import type { MailConfig } from "./config.js";
-import { makeComprobanteWorker, makeMensajeWorker } from "./worker.js";
+import { makeComprobanteWorker, makeMensajeWorker } from "./flows/delivery.js";
 
-export { loadConfig, type MailConfig } from "./config.js";
+export { loadConfig, mailConfigSchema as configSchema, type MailConfig } from "./config.js";
 export { makeSmtpSender, type OutgoingMail, type SmtpSender } from "./adapters/smtp.js";
 
 /** Nothing for tests to reach into: the mail service is observed through SMTP and wsfe. */

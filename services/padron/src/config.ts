@@ -1,6 +1,6 @@
 import { authorityConfig, natsConfig, parseConfig, telemetryConfig, z } from "@pasarela/config";
 
-const padronConfigSchema = z.object({
+export const padronConfigSchema = z.object({
   ...natsConfig,
   ...telemetryConfig,
   PADRON_A13_URL_HOMOLOGACION: authorityConfig.PADRON_A13_URL_HOMOLOGACION,

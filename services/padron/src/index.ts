@@ -10,7 +10,7 @@ import { makePadronAdapter } from "./adapters/padron.js";
 import type { PadronConfig } from "./config.js";
 import { padronBindings } from "./service.js";
 
-export { loadConfig, type PadronConfig } from "./config.js";
+export { loadConfig, padronConfigSchema as configSchema, type PadronConfig } from "./config.js";
 
 export interface PadronDeps {
   /** the caller-side TA cache: tests read or clear it */

@@ -9,11 +9,14 @@ import {
   z,
 } from "@pasarela/config";
 
-const pdfConfigSchema = z.object({
+export const pdfConfigSchema = z.object({
   ...natsConfig,
   ...databaseConfig,
   ...telemetryConfig,
-  /** where rendered vouchers are kept (filesystem store); `npm start` uses `.data/pdf` */
+  /**
+   * where rendered vouchers are kept (filesystem store), relative to the working directory;
+   * `npm start` uses `.data/pdf`
+   */
   PDF_STORAGE_DIR: envString().default(".data/pdf"),
   /** the public base URL links are built on: `<base>/comprobantes/<token>.pdf` */
   PDF_PUBLIC_URL: envUrl().default("http://127.0.0.1:3000"),

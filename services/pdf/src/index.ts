@@ -7,16 +7,16 @@ import type { PdfDatabase } from "./db/database.js";
 import { migrations, schema } from "./db/migrations/index.js";
 import { makeEmisoresRepository } from "./db/repositories/emisores.js";
 import { makeLinksRepository } from "./db/repositories/links.js";
-import { makeDocuments } from "./documents.js";
-import { makeEmisores } from "./emisores.js";
+import { makeDocuments } from "./flows/documents.js";
+import { makeEmisores } from "./flows/emisores.js";
 import { linkTtlMs } from "./handlers/links.js";
 import { pdfBindings } from "./service.js";
 
-export { loadConfig, type PdfConfig } from "./config.js";
+export { loadConfig, pdfConfigSchema as configSchema, type PdfConfig } from "./config.js";
 export { migrations, schema } from "./db/migrations/index.js";
 export { filesystemStore, openFilesystemStore, type PdfStore } from "./adapters/storage.js";
 export { loadFonts } from "./adapters/fonts.js";
-export { renderComprobante, type Impresion } from "./domain/layout.js";
+export { renderComprobante, type Impresion } from "./adapters/layout/index.js";
 
 export interface PdfOptions {
   logger?: Logger;

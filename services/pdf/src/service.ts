@@ -1,7 +1,7 @@
 import { bind, type Binding } from "@pasarela/bus";
 import { pdf } from "@pasarela/contracts";
 import type { LinksRepository } from "./db/repositories/links.js";
-import type { Documents } from "./documents.js";
+import type { Documents } from "./flows/documents.js";
 import { makeComprobanteRender } from "./handlers/comprobante-render.js";
 import { makeLinkCreate, makeLinkOpen, type LinkDeps } from "./handlers/links.js";
 

@@ -1,6 +1,6 @@
 /**
  * Renders one voucher of each class with fixed data into PNG previews (docs/samples), the
- * pictures the README shows: `node services/pdf/dist/test/samples.js docs/samples` after
+ * pictures docs/api.md shows: `node services/pdf/dist/test/samples.js docs/samples` after
  * `npx tsc -b`; needs pdftoppm (poppler-utils).
  */
 import { execFileSync } from "node:child_process";

@@ -9,7 +9,7 @@ import { makeSealer } from "./domain/sealing.js";
 import { watchCertificateExpiry } from "./metrics/certificates.js";
 import { ticketBindings } from "./service.js";
 
-export { loadConfig, type TicketConfig } from "./config.js";
+export { loadConfig, ticketConfigSchema as configSchema, type TicketConfig } from "./config.js";
 export { migrations, schema } from "./db/migrations/index.js";
 
 /** Starts the ticket service on the bus; used by main.ts and by tests in-process. */

@@ -8,7 +8,12 @@ import { makeCertificatesRepository } from "./db/repositories/certificates.js";
 import { makePerfilesRepository } from "./db/repositories/perfiles.js";
 import { makeRepresentadasRepository } from "./db/repositories/representadas.js";
 import type { Sealer } from "./domain/sealing.js";
-import { makeAccessGet, type AccessPolicy, type LoginLeasePolicy } from "./handlers/access-get.js";
+import {
+  makeAccessTicketFlow,
+  type AccessPolicy,
+  type LoginLeasePolicy,
+} from "./flows/access-ticket.js";
+import { makeAccessGet } from "./handlers/access-get.js";
 import {
   makeCertificateCreate,
   makeCuentaCertificadoCreate,
@@ -41,14 +46,16 @@ export function ticketBindings(deps: {
   const perfiles = makePerfilesRepository(deps.db);
   const now = deps.now ?? (() => new Date());
   const { sealer } = deps;
-  const accessGet = makeAccessGet({
-    tickets,
-    sealer,
-    wsaa: deps.wsaa,
-    policy: deps.policy,
-    lease: deps.lease,
-    now,
-  });
+  const accessGet = makeAccessGet(
+    makeAccessTicketFlow({
+      tickets,
+      sealer,
+      wsaa: deps.wsaa,
+      policy: deps.policy,
+      lease: deps.lease,
+      now,
+    }),
+  );
   const upload = { representadas, certificates, sealer, bus: deps.bus, now };
   const cuenta = { representadas, certificates, perfiles, now };
   return [

@@ -8,7 +8,7 @@ import {
   z,
 } from "@pasarela/config";
 
-const wsfeConfigSchema = z
+export const wsfeConfigSchema = z
   .object({
     ...natsConfig,
     ...databaseConfig,
@@ -18,7 +18,7 @@ const wsfeConfigSchema = z
     WSFE_URL_PRODUCCION: authorityConfig.WSFE_URL_PRODUCCION,
     AUTHORITY_TIMEOUT_MS: authorityConfig.AUTHORITY_TIMEOUT_MS,
     AUTHORITY_CA_FILE: authorityConfig.AUTHORITY_CA_FILE,
-    /** how often vouchers left pending or unknown are reconciled without waiting for an issuance */
+    /** how often vouchers left pending or unknown are reconciled without waiting for an issuance (also once at start-up) */
     RECONCILE_INTERVAL_MS: z.coerce.number().int().min(1_000).default(60_000),
     /**
      * A series' writer lease: how long it lasts unrenewed, which is how long a wsfe instance

@@ -40,7 +40,7 @@ import { wsfeBindings } from "./service.js";
  */
 const LANDING_MARGIN_MS = 5_000;
 
-export { loadConfig, type WsfeConfig } from "./config.js";
+export { loadConfig, wsfeConfigSchema as configSchema, type WsfeConfig } from "./config.js";
 
 export interface WsfeDeps {
   /** the caller-side TA cache: tests and benchmarks read or clear it */

@@ -1,6 +1,6 @@
 import { authorityConfig, natsConfig, parseConfig, telemetryConfig, z } from "@pasarela/config";
 
-const wsfexConfigSchema = z.object({
+export const wsfexConfigSchema = z.object({
   ...natsConfig,
   ...telemetryConfig,
   WSFEX_URL_HOMOLOGACION: authorityConfig.WSFEX_URL_HOMOLOGACION,

@@ -10,7 +10,7 @@ import { makeWsfexAdapter } from "./adapters/wsfex.js";
 import type { WsfexConfig } from "./config.js";
 import { wsfexBindings } from "./service.js";
 
-export { loadConfig, type WsfexConfig } from "./config.js";
+export { loadConfig, wsfexConfigSchema as configSchema, type WsfexConfig } from "./config.js";
 
 export interface WsfexDeps {
   /** the caller-side TA cache: tests and benchmarks read or clear it */

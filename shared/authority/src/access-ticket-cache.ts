@@ -8,6 +8,7 @@ import {
 } from "@pasarela/contracts";
 import { ok, type Result } from "@pasarela/errors";
 import { counter } from "@pasarela/telemetry";
+import { makeSingleFlight } from "./single-flight.js";
 
 const lookups = counter(
   "pasarela_ticket_cache_lookups_total",
@@ -84,7 +85,7 @@ export function makeAccessTicketCache(
   const nearExpiryHoldMs = options.nearExpiryHoldMs ?? 30_000;
   const now = options.now ?? Date.now;
   const entries = new Map<string, Entry>();
-  const inFlight = new Map<string, Promise<Result<AccessTicket>>>();
+  const flights = makeSingleFlight<Result<AccessTicket>>();
   // An answer is kept only if nothing was invalidated since its request left: a certificate
   // replaced while `ticket` was answering must not leave the old certificate's TA behind.
   let epoch = 0;
@@ -132,16 +133,11 @@ export function makeAccessTicketCache(
       const rejectedToken = rejected ? ticket.accessTokenDigest(rejected.token) : undefined;
       // a report of a refused TA is its own flight: a plain one in progress may answer that TA
       const flightKey = rejectedToken ? `${key}|${rejectedToken}` : key;
-      let flight = inFlight.get(flightKey);
-      lookups.inc({ service, result: flight ? "joined" : "miss" });
-      if (!flight) {
+      const { flight, joined } = flights.join(flightKey, () => {
         const body = { cuit, environment, service, ...(rejectedToken ? { rejectedToken } : {}) };
-        const started = fetchTicket(key, accountId, body, deadline).finally(() => {
-          if (inFlight.get(flightKey) === started) inFlight.delete(flightKey);
-        });
-        flight = started;
-        inFlight.set(flightKey, flight);
-      }
+        return fetchTicket(key, accountId, body, deadline);
+      });
+      lookups.inc({ service, result: joined ? "joined" : "miss" });
       return flight;
     },
     invalidate(accountId, cuit, environment, service) {
@@ -149,13 +145,13 @@ export function makeAccessTicketCache(
       entries.delete(key);
       generations.set(key, (generations.get(key) ?? 0) + 1);
       // later callers ask afresh rather than join a request that went out before
-      inFlight.delete(key);
+      flights.forget(key);
     },
     clear() {
       entries.clear();
       generations.clear();
       epoch++;
-      inFlight.clear();
+      flights.clear();
     },
   };
 }

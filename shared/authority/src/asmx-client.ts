@@ -1,14 +1,13 @@
-import { AUTHORITY_MAX_BODY_BYTES, httpPost, type PostAnswer } from "./http-post.js";
-import { localName, socketFailure, type SoapFailure } from "./soap-failure.js";
-import { traceAuthorityCall, type SpanOutcome } from "./tracing.js";
-import { readXml, type XmlObject, type XmlValue } from "./xml-reader.js";
+import { makeAuthorityClient, postWithFetch, type CallOutcome } from "./authority-client.js";
+import type { SoapFailure } from "./soap-failure.js";
+import type { XmlObject, XmlValue } from "./xml-reader.js";
 
 export type { XmlObject, XmlValue } from "./xml-reader.js";
 
 /**
- * A SOAP 1.1 client for the authority's .NET ASMX services (WSFEv1, WSFEXv1), written as XML
- * templates over the shared keep-alive transport (`httpPost`) rather than with the `soap`
- * package: ASMX silently ignores unqualified, mis-cased or misplaced elements, so the request
+ * A SOAP 1.1 client for the authority's .NET ASMX services (WSFEv1, WSFEXv1): XML templates
+ * sent through the authority client layer (`makeAuthorityClient`) rather than the `soap`
+ * package's serializer: ASMX silently ignores unqualified, mis-cased or misplaced elements, so the request
  * text is spelled out by the caller in WSDL order under one default namespace, and the hot path
  * of a query costs one string concatenation and one parse instead of a WSDL-driven serializer.
  */
@@ -36,7 +35,7 @@ export interface AsmxClientOptions {
   service: string;
   /** the environment this endpoint belongs to, for traces */
   environment?: string;
-  /** injectable for tests; by default `httpPost` over a keep-alive pool */
+  /** injectable for tests; by default the shared keep-alive transport */
   fetch?: typeof fetch;
 }
 
@@ -89,43 +88,10 @@ export function xmlList(parent: XmlValue | undefined, name: string): XmlObject[]
   );
 }
 
-function record(value: unknown): Record<string, unknown> | undefined {
+function record(value: unknown): XmlObject | undefined {
   return typeof value === "object" && value !== null && !Array.isArray(value)
-    ? (value as Record<string, unknown>)
+    ? (value as XmlObject)
     : undefined;
-}
-
-const text = (value: unknown): string | undefined =>
-  typeof value === "string" ? value : undefined;
-
-function faultOf(body: Record<string, unknown>, status: number): SoapFailure | undefined {
-  const fault = record(body.Fault);
-  if (!fault) return undefined;
-  // SOAP 1.1 faultcode/faultstring; SOAP 1.2 Code/Value and Reason/Text
-  const code = text(fault.faultcode) ?? text(record(fault.Code)?.Value) ?? "";
-  const message = text(fault.faultstring) ?? text(record(fault.Reason)?.Text) ?? "";
-  return { kind: "fault", code: localName(code), message: message.trim(), status };
-}
-
-function isAbort(error: unknown): boolean {
-  const name = (error as { name?: unknown } | null)?.name;
-  return name === "TimeoutError" || name === "AbortError";
-}
-
-async function viaFetch(
-  doFetch: typeof fetch,
-  endpoint: string,
-  headers: Record<string, string>,
-  body: string,
-  timeoutMs: number,
-): Promise<PostAnswer> {
-  const response = await doFetch(endpoint, {
-    method: "POST",
-    headers,
-    body,
-    signal: AbortSignal.timeout(timeoutMs),
-  });
-  return { status: response.status, text: await response.text() };
 }
 
 /**
@@ -141,79 +107,57 @@ function answerErrorCodes(result: XmlObject): string[] {
   return codes;
 }
 
-const spanOutcome = (outcome: AsmxOutcome): SpanOutcome =>
-  outcome.ok ? { ok: true, errorCodes: answerErrorCodes(outcome.result) } : outcome;
-
 export function makeAsmxClient(options: AsmxClientOptions): AsmxClient {
   const { endpoint, namespace } = options;
-  const target = { service: options.service, endpoint, environment: options.environment };
+  const client = makeAuthorityClient({
+    endpoint,
+    timeoutMs: options.timeoutMs,
+    service: options.service,
+    environment: options.environment,
+    post: options.fetch ? postWithFetch(options.fetch) : undefined,
+  });
   return {
     endpoint,
     namespace,
-    call: (operation, innerXml, budgetMs) =>
-      traceAuthorityCall(target, operation, () => send(operation, innerXml, budgetMs), spanOutcome),
+    async call(operation, innerXml, budgetMs) {
+      const outcome = await client.call({
+        operation,
+        budgetMs,
+        request: () => ({
+          headers: {
+            "content-type": "text/xml; charset=utf-8",
+            soapaction: `"${namespace}${operation}"`,
+          },
+          body:
+            `<?xml version="1.0" encoding="utf-8"?><soap:Envelope xmlns:soap="${SOAP11}">` +
+            `<soap:Body><${operation} xmlns="${namespace}">${innerXml}</${operation}></soap:Body>` +
+            `</soap:Envelope>`,
+        }),
+        read: (body) => resultOf(operation, body),
+        errorCodes: answerErrorCodes,
+      });
+      return outcome.ok ? { ok: true, result: outcome.value } : outcome;
+    },
   };
+}
 
-  async function send(
-    operation: string,
-    innerXml: string,
-    budgetMs: number | undefined,
-  ): Promise<AsmxOutcome> {
-    const timeoutMs = Math.min(options.timeoutMs, budgetMs ?? Infinity);
-    const envelope =
-      `<?xml version="1.0" encoding="utf-8"?><soap:Envelope xmlns:soap="${SOAP11}">` +
-      `<soap:Body><${operation} xmlns="${namespace}">${innerXml}</${operation}></soap:Body>` +
-      `</soap:Envelope>`;
-    const headers = {
-      "content-type": "text/xml; charset=utf-8",
-      soapaction: `"${namespace}${operation}"`,
+/** `<operation>Response/<operation>Result`, or `{}` when the result is empty. */
+function resultOf(operation: string, body: XmlObject): CallOutcome<XmlObject> {
+  const response = record(body[`${operation}Response`]);
+  if (!response) {
+    return {
+      ok: false,
+      failure: { kind: "unreadable", message: `no ${operation}Response in the answer` },
     };
-    let status: number;
-    let text: string;
-    try {
-      ({ status, text } = options.fetch
-        ? await viaFetch(options.fetch, endpoint, headers, envelope, timeoutMs)
-        : await httpPost(endpoint, headers, envelope, timeoutMs));
-    } catch (error) {
-      if (isAbort(error)) return { ok: false, failure: { kind: "timeout", timeoutMs } };
-      return { ok: false, failure: socketFailure(error, AUTHORITY_MAX_BODY_BYTES) };
-    }
-    let doc: unknown;
-    try {
-      doc = readXml(text);
-    } catch (error) {
-      return status >= 300
-        ? { ok: false, failure: { kind: "http", status } }
-        : {
-            ok: false,
-            failure: {
-              kind: "unreadable",
-              message: error instanceof Error ? error.message : String(error),
-            },
-          };
-    }
-    const body = record(record(record(doc)?.Envelope)?.Body);
-    if (body) {
-      const fault = faultOf(body, status);
-      if (fault) return { ok: false, failure: fault };
-    }
-    if (status >= 300) return { ok: false, failure: { kind: "http", status } };
-    const response = record(body?.[`${operation}Response`]);
-    if (!response) {
-      return {
-        ok: false,
-        failure: { kind: "unreadable", message: `no ${operation}Response in the answer` },
-      };
-    }
-    const result = response[`${operation}Result`];
-    if (result === undefined || result === "") return { ok: true, result: {} };
-    const parsed = record(result);
-    if (!parsed) {
-      return {
-        ok: false,
-        failure: { kind: "unreadable", message: `${operation}Result is not an element` },
-      };
-    }
-    return { ok: true, result: parsed as XmlObject };
   }
+  const result = response[`${operation}Result`];
+  if (result === undefined || result === "") return { ok: true, value: {} };
+  const parsed = record(result);
+  if (!parsed) {
+    return {
+      ok: false,
+      failure: { kind: "unreadable", message: `${operation}Result is not an element` },
+    };
+  }
+  return { ok: true, value: parsed };
 }

@@ -1,5 +1,3 @@
-import { Agent as HttpAgent } from "node:http";
-import { Agent as HttpsAgent } from "node:https";
 import { rootCertificates } from "node:tls";
 import { Agent, type Dispatcher } from "undici";
 
@@ -25,83 +23,53 @@ class ResponseTooLarge extends Error {
   override name = "ResponseTooLargeError";
 }
 
-// Keep-alive pools shared by every client of the process: a query reuses a warm connection.
+// One keep-alive pool shared by every client of the process: a call reuses a warm connection.
 // The authority's production hosts negotiate a DH key that OpenSSL 3 refuses at its default
 // security level ("dh key too small"), hence SECLEVEL=1 for these connections only.
 const TLS_CIPHERS = "DEFAULT@SECLEVEL=1";
-// `ca` replaces the default trust store, so the system roots are listed with the extras
-const caOption = (extraCas: readonly string[]) =>
-  extraCas.length === 0 ? {} : { ca: [...rootCertificates, ...extraCas] };
 
 /**
  * How long an idle keep-alive connection is kept when the server does not say (with a
- * `Keep-Alive: timeout=N` header, which both clients honour, closing a second or two before).
- * Below the 5 s most servers keep idle connections: a request sent on a connection the
- * server is closing at that moment fails with ECONNRESET ("socket hang up") before it is read,
- * so the client closes first.
+ * `Keep-Alive: timeout=N` header, which the pool honours, closing a second before: the
+ * margin `IDLE_MARGIN_MS`). Below the 5 s most servers keep idle connections: a request sent
+ * on a connection the server is closing at that moment fails with ECONNRESET ("socket hang
+ * up") before it is read, so the client closes first.
  */
 const IDLE_CONNECTION_MS = 4_000;
+const IDLE_MARGIN_MS = 1_000;
 
-/** undici's pool, for the hot path (httpPost). */
-const makeDispatcher = (extraCas: readonly string[]): Agent =>
+const trusted: string[] = [];
+
+/**
+ * The CA certificates the authority's HTTPS is checked against: the system roots, and the
+ * extra ones trusted with `trustAuthorityCa` (listed together: `ca` replaces the default store).
+ */
+export function authorityCas(): readonly string[] {
+  return [...rootCertificates, ...trusted];
+}
+
+const makeDispatcher = (): Agent =>
   new Agent({
     connections: 128,
     keepAliveTimeout: IDLE_CONNECTION_MS,
-    connect: { ciphers: TLS_CIPHERS, ...caOption(extraCas) },
+    keepAliveTimeoutThreshold: IDLE_MARGIN_MS,
+    connect: { ciphers: TLS_CIPHERS, ...(trusted.length === 0 ? {} : { ca: [...authorityCas()] }) },
   });
 
-/**
- * node's agents, for the clients built on axios (the `soap` package, for WSAA). `timeout` is
- * what closes an idle socket, and only with it set does the agent honour the server's
- * `Keep-Alive` hint; during a call axios's own deadline replaces it. (`keepAliveMsecs` is the
- * TCP keep-alive probe delay, not an idle limit.)
- */
-const httpAgent = new HttpAgent({
-  keepAlive: true,
-  maxSockets: 128,
-  keepAliveMsecs: 10_000,
-  timeout: IDLE_CONNECTION_MS,
-});
-const makeHttpsAgent = (extraCas: readonly string[]): HttpsAgent =>
-  new HttpsAgent({
-    keepAlive: true,
-    maxSockets: 128,
-    keepAliveMsecs: 10_000,
-    timeout: IDLE_CONNECTION_MS,
-    ciphers: TLS_CIPHERS,
-    ...caOption(extraCas),
-  });
-
-const trusted: string[] = [];
-let httpsAgent = makeHttpsAgent(trusted);
-let dispatcher = makeDispatcher(trusted);
+let dispatcher = makeDispatcher();
 
 /**
  * Trusts the CA certificates of a PEM (one or several) for the authority's HTTPS, besides the
  * system roots: a local stand-in such as the simulator presents a certificate from its own
- * CA. Process-wide and additive, like the agents; called once at start from configuration
+ * CA. Process-wide and additive, like the pool; called once at start from configuration
  * (AUTHORITY_CA_FILE), before the first call.
  */
 export function trustAuthorityCa(pem: string): void {
   if (trusted.includes(pem)) return;
   trusted.push(pem);
-  const previous = { httpsAgent, dispatcher };
-  httpsAgent = makeHttpsAgent(trusted);
-  dispatcher = makeDispatcher(trusted);
-  previous.httpsAgent.destroy();
-  void previous.dispatcher.close();
-}
-
-/**
- * The same transport for clients built on axios (the `soap` package, for WSAA): the agents
- * with the trusted CAs, and the body cap (axios destroys the response past it).
- */
-export function authorityAxiosOptions(): {
-  httpAgent: HttpAgent;
-  httpsAgent: HttpsAgent;
-  maxContentLength: number;
-} {
-  return { httpAgent, httpsAgent, maxContentLength: AUTHORITY_MAX_BODY_BYTES };
+  const previous = dispatcher;
+  dispatcher = makeDispatcher();
+  void previous.close();
 }
 
 /** origin and path of each endpoint, parsed once */
@@ -118,7 +86,7 @@ const targetOf = (endpoint: string) => {
 
 /**
  * POSTs a body and reads the whole answer as UTF-8 text, with one deadline for the whole
- * exchange and a cap on its size. A bare handler on undici's pool: no response stream, no
+ * exchange and a cap on its size: the transport of every call to the authority. A bare handler on undici's pool: no response stream, no
  * async resource, no abort signal per call; on this hot path it costs a fraction of the CPU of
  * node:http, and far less than `fetch` with its web streams (`npm run bench`).
  */

@@ -7,6 +7,18 @@ export {
   type AccessTicketRequest,
 } from "./access-ticket-cache.js";
 export { socketFailure, type SoapFailure } from "./soap-failure.js";
+export { makeSingleFlight, type SingleFlight } from "./single-flight.js";
+export {
+  makeAuthorityClient,
+  postWithFetch,
+  readEnvelope,
+  type AuthorityCall,
+  type AuthorityClient,
+  type AuthorityClientOptions,
+  type AuthorityPost,
+  type CallOutcome,
+  type SoapRequest,
+} from "./authority-client.js";
 export {
   makeWsaaClient,
   type LoginTicket,
@@ -35,11 +47,20 @@ export {
 } from "./asmx-errors.js";
 export { withAccessTicket, type TicketedAttempt, type TicketKey } from "./ticketed-call.js";
 export {
+  makeAsmxService,
+  makeTicketedService,
+  type AsmxOperation,
+  type AsmxService,
+  type TicketedCall,
+  type TicketedCaller,
+  type TicketedService,
+} from "./ticketed-service.js";
+export {
   AUTHORITY_MAX_BODY_BYTES,
   httpPost,
   trustAuthorityCa,
   type PostAnswer,
 } from "./http-post.js";
-export { readXml } from "./xml-reader.js";
+export { readXml, type ReadXmlOptions } from "./xml-reader.js";
 export { describeTransportFailure } from "./transport-failure.js";
 export { traceAuthorityCall, type AuthorityTarget, type SpanOutcome } from "./tracing.js";

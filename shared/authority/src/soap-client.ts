@@ -2,9 +2,7 @@ import { existsSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import * as soap from "soap";
-import { AUTHORITY_MAX_BODY_BYTES } from "./http-post.js";
-import { localName, socketFailure, type SoapFailure } from "./soap-failure.js";
-import { traceAuthorityCall } from "./tracing.js";
+import type { SoapRequest } from "./authority-client.js";
 
 /**
  * The package folder, found by walking up to its package.json: the code runs from `src/`
@@ -25,87 +23,63 @@ function wsdlPath(name: string): string {
   return join(packageRoot(), "wsdl", name);
 }
 
-export type SoapOutcome =
-  | { readonly ok: true; readonly result: unknown }
-  | { readonly ok: false; readonly failure: SoapFailure };
-
-export interface SoapClientOptions {
-  /** a file name in this package's `wsdl/` folder */
-  wsdl: string;
-  /** the configured URL of the service; the WSDL's own address is never used */
-  endpoint: string;
-  timeoutMs: number;
-  /** the web service's name for traces (wsaa) */
-  service: string;
-  /** the environment this endpoint belongs to, for traces */
-  environment?: string | undefined;
-  /** extra request options for every call (axios: agents with trusted CAs, body cap) */
-  transport?: () => Readonly<Record<string, unknown>>;
-}
-
-export interface SoapClient {
-  readonly endpoint: string;
-  /** Calls one operation; every failure comes back as a value, never as a throw. */
-  call: (operation: string, args: Record<string, unknown>) => Promise<SoapOutcome>;
+export interface SoapEnvelopeWriter {
+  /**
+   * The envelope `soap` writes for `operation` with `args` from the WSDL: its SOAPAction and
+   * content type, and its text. Throws when the WSDL cannot be loaded or lacks the operation.
+   */
+  envelope: (operation: string, args: Record<string, unknown>) => Promise<SoapRequest>;
 }
 
 type AsyncOperation = (
   args: Record<string, unknown>,
   options: Record<string, unknown>,
-) => Promise<[unknown, ...unknown[]]>;
+) => Promise<unknown>;
 
-interface SoapErrorShape {
-  code?: unknown;
-  message?: unknown;
-  root?: { Envelope?: { Body?: { Fault?: Record<string, unknown> } } };
-  response?: { status?: unknown };
+/** How `soap` ends a call whose envelope was handed over: the client layer sends it. */
+class EnvelopeHandedOver extends Error {
+  override readonly name = "EnvelopeHandedOver";
 }
 
-/** `<faultcode xmlns:ns1="…">ns1:coe.notAuthorized</faultcode>` → `coe.notAuthorized`. */
-function textOf(value: unknown): string {
-  if (typeof value === "string") return value;
-  if (typeof value === "object" && value !== null && "$value" in value) {
-    return String(value.$value);
-  }
-  return "";
-}
-
-function describeSoapError(error: unknown, timeoutMs: number): SoapFailure {
-  const e = (typeof error === "object" && error !== null ? error : {}) as SoapErrorShape;
-  const status = typeof e.response?.status === "number" ? e.response.status : undefined;
-  const fault = e.root?.Envelope?.Body?.Fault;
-  if (fault) {
-    const rawCode = textOf(fault.faultcode);
-    return {
-      kind: "fault",
-      code: localName(rawCode),
-      message: textOf(fault.faultstring).trim(),
-      status: status ?? 500,
-    };
-  }
-  if (status !== undefined && status >= 300) return { kind: "http", status };
-  const code = typeof e.code === "string" ? e.code : "";
-  const message = typeof e.message === "string" ? e.message : String(error);
-  if (code === "ECONNABORTED" || code === "ETIMEDOUT" || /timeout/i.test(message)) {
-    return { kind: "timeout", timeoutMs };
-  }
-  if (status !== undefined && !/maxContentLength/.test(message)) {
-    return { kind: "unreadable", message };
-  }
-  return socketFailure(error, AUTHORITY_MAX_BODY_BYTES);
+/** What the writer passes itself through `soap`'s call options, to get the envelope back. */
+interface HandOver {
+  readonly handOver: (request: SoapRequest) => void;
 }
 
 /**
- * A `soap` client for one of the project's WSDLs at a configured endpoint. The WSDL is parsed
+ * `soap`'s HTTP client hook, used to take the envelope rather than to send it: `soap` writes
+ * the request from the WSDL and hands it here; the call then ends, and the authority client
+ * layer sends it, reads the answer and classifies what went wrong, as for every other call.
+ */
+const takeEnvelope: soap.IHttpClient = {
+  request(_url, data, callback, headers, options) {
+    const handOver = (options as Partial<HandOver> | undefined)?.handOver;
+    const named: Record<string, string> = {};
+    for (const [name, value] of Object.entries(headers ?? {})) {
+      named[name.toLowerCase()] = String(value);
+    }
+    handOver?.({ headers: named, body: String(data) });
+    callback(new EnvelopeHandedOver("envelope handed to the authority client"));
+    return undefined as unknown as ReturnType<soap.IHttpClient["request"]>;
+  },
+};
+
+/**
+ * `soap`'s writer for one of the project's WSDLs at a configured endpoint. The WSDL is parsed
  * once, on the first call; a failed parse is retried on the next call rather than cached.
  */
-export function createSoapClient(options: SoapClientOptions): SoapClient {
+export function makeSoapEnvelopeWriter(options: {
+  /** a file name in this package's `wsdl/` folder */
+  wsdl: string;
+  /** the configured URL of the service; the WSDL's own address is never used */
+  endpoint: string;
+}): SoapEnvelopeWriter {
   let client: Promise<soap.Client> | undefined;
   const load = (): Promise<soap.Client> => {
     client ??= soap
       .createClientAsync(wsdlPath(options.wsdl), {
         endpoint: options.endpoint,
-        returnFault: false,
+        httpClient: takeEnvelope,
       })
       .catch((error: unknown) => {
         client = undefined;
@@ -113,37 +87,22 @@ export function createSoapClient(options: SoapClientOptions): SoapClient {
       });
     return client;
   };
-  const target = {
-    service: options.service,
-    endpoint: options.endpoint,
-    environment: options.environment,
-  };
   return {
-    endpoint: options.endpoint,
-    call: (operation, args) =>
-      traceAuthorityCall(
-        target,
-        operation,
-        () => send(operation, args),
-        (outcome) => (outcome.ok ? { ok: true } : outcome),
-      ),
-  };
-
-  async function send(operation: string, args: Record<string, unknown>): Promise<SoapOutcome> {
-    const loaded = await load();
-    const method = (loaded as unknown as Record<string, AsyncOperation | undefined>)[
-      `${operation}Async`
-    ];
-    if (typeof method !== "function")
-      throw new Error(`no operation ${operation} in ${options.wsdl}`);
-    try {
-      const [result] = await method.call(loaded, args, {
-        ...options.transport?.(),
-        timeout: options.timeoutMs,
+    async envelope(operation, args) {
+      const loaded = await load();
+      const method = (loaded as unknown as Record<string, AsyncOperation | undefined>)[
+        `${operation}Async`
+      ];
+      if (typeof method !== "function") {
+        throw new Error(`no operation ${operation} in ${options.wsdl}`);
+      }
+      let request: SoapRequest | undefined;
+      const handOver: HandOver = { handOver: (written) => (request = written) };
+      await method.call(loaded, args, { ...handOver }).catch((error: unknown) => {
+        if (!(error instanceof EnvelopeHandedOver)) throw error;
       });
-      return { ok: true, result };
-    } catch (error) {
-      return { ok: false, failure: describeSoapError(error, options.timeoutMs) };
-    }
-  }
+      if (!request) throw new Error(`soap wrote no envelope for ${operation}`);
+      return request;
+    },
+  };
 }

@@ -1,7 +1,7 @@
 /**
- * What every SOAP dialect's client answers when a call produced no result, before any business
- * meaning is given to it. Its own module so the Axis client (soap-client.ts), the ASMX client
- * (asmx-client.ts) and the classifiers share it without importing one another.
+ * What every call to the authority answers when it produced no result, before any business
+ * meaning is given to it. Its own module so the client layer (authority-client.ts), the
+ * dialects' clients and the classifiers share it without importing one another.
  */
 export type SoapFailure =
   | {
@@ -25,10 +25,10 @@ const TLS_CODE = /^(CERT_|UNABLE_TO_|DEPTH_ZERO_|SELF_SIGNED_|ERR_TLS_|ERR_SSL_|
 /**
  * A socket-level failure (neither a timeout nor an answer) of any client, told apart so the
  * caller reads "certificate not trusted" or "answer too large" rather than "unreachable".
- * `limitBytes` is the transport's body cap; `error` is what node:http, fetch or axios threw.
+ * `limitBytes` is the transport's body cap; `error` is what the transport (undici) or an injected fetch threw.
  */
 export function socketFailure(error: unknown, limitBytes: number): SoapFailure {
-  // fetch wraps the socket error in `cause`; node:http and axios throw it as is
+  // fetch wraps the socket error in `cause`; undici's dispatcher throws it as is
   type Thrown = { name?: unknown; code?: unknown; message?: unknown; cause?: Thrown } | null;
   const e = error as Thrown;
   const cause: Thrown = e?.cause ?? e;

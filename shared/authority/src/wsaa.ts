@@ -1,8 +1,8 @@
 import type { Environment } from "@pasarela/contracts";
-import { XMLParser, XMLValidator } from "fast-xml-parser";
-import { authorityAxiosOptions } from "./http-post.js";
-import { createSoapClient } from "./soap-client.js";
+import { makeAuthorityClient, type CallOutcome } from "./authority-client.js";
+import { makeSoapEnvelopeWriter } from "./soap-client.js";
 import type { SoapFailure } from "./soap-failure.js";
+import { readXml, type XmlObject, type XmlValue } from "./xml-reader.js";
 
 /** The credentials and validity of a TA (loginTicketResponse). */
 export interface LoginTicket {
@@ -22,24 +22,32 @@ export interface WsaaClient {
   loginCms: (cmsBase64: string) => Promise<WsaaLoginOutcome>;
 }
 
-// Values stay strings: token and sign are opaque base64, never numbers.
-const parser = new XMLParser({ parseTagValue: false, ignoreAttributes: true, trimValues: true });
+type XmlRecord = Readonly<Record<string, XmlValue>>;
+
+/** The element as a record of children, or undefined when it is text, a list or absent. */
+function element(value: XmlValue | undefined): XmlRecord | undefined {
+  return typeof value === "object" && !Array.isArray(value) ? value : undefined;
+}
+
+/** An element's text as a date; an invalid date when it is not text. */
+const dateOf = (value: XmlValue | undefined) => new Date(typeof value === "string" ? value : NaN);
 
 /** Parses the TA XML that travels escaped inside `loginCmsReturn`; undefined when malformed. */
 export function parseLoginTicket(xml: string): LoginTicket | undefined {
-  let doc: unknown;
+  let doc: XmlObject;
   try {
-    doc = parser.parse(xml);
+    doc = readXml(xml);
   } catch {
     return undefined;
   }
-  const response = (doc as { loginTicketResponse?: Record<string, unknown> }).loginTicketResponse;
-  const header = response?.header as Record<string, unknown> | undefined;
-  const credentials = response?.credentials as Record<string, unknown> | undefined;
+  // values stay strings: token and sign are opaque base64, never numbers
+  const response = element(doc.loginTicketResponse);
+  const header = element(response?.header);
+  const credentials = element(response?.credentials);
   const token = credentials?.token;
   const sign = credentials?.sign;
-  const generationTime = new Date(String(header?.generationTime));
-  const expirationTime = new Date(String(header?.expirationTime));
+  const generationTime = dateOf(header?.generationTime);
+  const expirationTime = dateOf(header?.expirationTime);
   if (typeof token !== "string" || token === "" || typeof sign !== "string" || sign === "") {
     return undefined;
   }
@@ -48,14 +56,6 @@ export function parseLoginTicket(xml: string): LoginTicket | undefined {
   }
   return { token, sign, generationTime, expirationTime };
 }
-
-// The token's own attributes are what tells who issued it; everything else stays ignored.
-const tokenParser = new XMLParser({
-  ignoreAttributes: false,
-  attributeNamePrefix: "",
-  parseAttributeValue: false,
-  parseTagValue: false,
-});
 
 const BASE64 = /^[A-Za-z0-9+/\r\n]+={0,2}$/;
 
@@ -69,19 +69,34 @@ export function tokenIssuer(token: string): Environment | "malformed" | "unknown
   const trimmed = token.trim();
   if (!BASE64.test(trimmed)) return "malformed";
   const xml = Buffer.from(trimmed, "base64").toString("utf8");
-  if (XMLValidator.validate(xml) !== true) return "malformed";
-  const doc: unknown = tokenParser.parse(xml);
-  const id = (doc as { sso?: { id?: { src?: unknown } } } | null)?.sso?.id;
-  if (typeof id !== "object" || id === null || typeof id.src !== "string") return "malformed";
-  const cn = /(?:^|,)\s*CN=([^,]+)/i.exec(id.src)?.[1]?.trim().toLowerCase();
+  let doc: XmlObject;
+  try {
+    // the token's own attributes are what tells who issued it; everything else stays ignored
+    doc = readXml(xml, { attributes: true });
+  } catch {
+    return "malformed";
+  }
+  const src = element(element(doc.sso)?.id)?.["@src"];
+  if (typeof src !== "string") return "malformed";
+  const cn = /(?:^|,)\s*CN=([^,]+)/i.exec(src)?.[1]?.trim().toLowerCase();
   if (cn === "wsaahomo") return "homologacion";
   if (cn === "wsaa") return "produccion";
   return "unknown";
 }
 
+/** `loginCmsResponse/loginCmsReturn`: the TA, escaped XML in a string. */
+function ticketOf(body: XmlObject): CallOutcome<LoginTicket> {
+  const returned = element(body.loginCmsResponse)?.loginCmsReturn;
+  const ticket = typeof returned === "string" ? parseLoginTicket(returned) : undefined;
+  return ticket
+    ? { ok: true, value: ticket }
+    : { ok: false, failure: { kind: "unreadable", message: "loginCmsReturn is not a TA" } };
+}
+
 /**
- * A WSAA client on the project's own WSDL (`wsdl/wsaa.wsdl`) at the configured endpoint, over
- * the transport the business services use (trusted CAs, body cap).
+ * A WSAA client: `soap` writes the loginCms envelope from the project's own WSDL
+ * (`wsdl/wsaa.wsdl`), and the authority client layer sends it to the configured endpoint over
+ * the transport of every other call (trusted CAs, body cap) and reads the answer.
  */
 export function makeWsaaClient(options: {
   endpoint: string;
@@ -89,26 +104,19 @@ export function makeWsaaClient(options: {
   /** the environment this endpoint belongs to, for traces */
   environment?: string;
 }): WsaaClient {
-  const soap = createSoapClient({
-    wsdl: "wsaa.wsdl",
-    service: "wsaa",
-    ...options,
-    transport: authorityAxiosOptions,
-  });
+  const writer = makeSoapEnvelopeWriter({ wsdl: "wsaa.wsdl", endpoint: options.endpoint });
+  const client = makeAuthorityClient({ service: "wsaa", ...options });
   return {
     endpoint: options.endpoint,
     async loginCms(cmsBase64) {
-      const outcome = await soap.call("loginCms", { in0: cmsBase64 });
-      if (!outcome.ok) return outcome;
-      const returned = (outcome.result as { loginCmsReturn?: unknown } | null)?.loginCmsReturn;
-      const ticket = typeof returned === "string" ? parseLoginTicket(returned) : undefined;
-      if (!ticket) {
-        return {
-          ok: false,
-          failure: { kind: "unreadable", message: "loginCmsReturn is not a TA" },
-        };
-      }
-      return { ok: true, ticket };
+      const outcome = await client.call({
+        operation: "loginCms",
+        request: () => writer.envelope("loginCms", { in0: cmsBase64 }),
+        read: ticketOf,
+      });
+      return outcome.ok
+        ? { ok: true, ticket: outcome.value }
+        : { ok: false, failure: outcome.failure };
     },
   };
 }

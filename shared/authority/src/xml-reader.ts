@@ -3,7 +3,9 @@
  * call: one pass over the text with `indexOf`, no tokens, no paths, no attribute maps.
  *
  * What it makes of a document, which is what the clients read:
- * - an element is keyed by its local name (`soap:Body` → `Body`); attributes are ignored;
+ * - an element is keyed by its local name (`soap:Body` → `Body`); attributes are ignored,
+ *   unless asked for (`{ attributes: true }`): then each is a child `@name` (local name,
+ *   value decoded), namespace declarations aside, so an element with attributes is a record;
  * - an element without children is its text, entities decoded and trimmed (`<CAE/>` is ""):
  *   each run of text between tags is trimmed, and CDATA is kept as written;
  * - an element with children is a record of them; text beside children goes under `#text`;
@@ -104,8 +106,27 @@ class XmlReadError extends Error {
   override readonly name = "XmlReadError";
 }
 
+const ATTRIBUTE = /([^\s=]+)\s*=\s*(?:"([^"]*)"|'([^']*)')/g;
+
+/** The attributes written between `from` and `to` (a tag's text after its name), as `@name`. */
+function attributesOf(xml: string, from: number, to: number): Record<string, XmlValue> | undefined {
+  let found: Record<string, XmlValue> | undefined;
+  for (const [, qualified, double, single] of xml.slice(from, to).matchAll(ATTRIBUTE)) {
+    if (qualified === "xmlns" || qualified!.startsWith("xmlns:")) continue;
+    found ??= {};
+    found[`@${localPart(qualified!)}`] = decodeEntities(double ?? single ?? "");
+  }
+  return found;
+}
+
+export interface ReadXmlOptions {
+  /** keep attributes as `@name` children (off on the path of the authority's answers) */
+  readonly attributes?: boolean;
+}
+
 /** The document's elements, as described above; throws an XmlReadError when it is not XML. */
-export function readXml(xml: string): XmlObject {
+export function readXml(xml: string, options?: ReadXmlOptions): XmlObject {
+  const attributes = options?.attributes === true;
   const document: Open = { name: "", children: undefined, text: "", run: "" };
   const open: Open[] = [document];
   let top = document;
@@ -171,9 +192,11 @@ export function readXml(xml: string): XmlObject {
         throw new XmlReadError(`segundo elemento raíz <${name}> en la posición ${lt}`);
       }
       endRun(top);
-      if (xml.charCodeAt(gt - 1) === 47 /* / */) addChild(top, name, "");
+      const selfClosing = xml.charCodeAt(gt - 1) === 47; /* / */
+      const attrs = attributes ? attributesOf(xml, nameEnd, selfClosing ? gt - 1 : gt) : undefined;
+      if (selfClosing) addChild(top, name, attrs ?? "");
       else {
-        top = { name, children: undefined, text: "", run: "" };
+        top = { name, children: attrs, text: "", run: "" };
         open.push(top);
       }
       at = gt + 1;

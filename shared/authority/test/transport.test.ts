@@ -1,11 +1,11 @@
 import { generateKeyPairSync } from "node:crypto";
-import { createServer, request, type Server } from "node:http";
+import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { rootCertificates } from "node:tls";
 import { makeControlClient, startSimulator, type Simulator } from "@pasarela/authority-sim";
 import forge from "node-forge";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { authorityAxiosOptions } from "../src/http-post.js";
+import { authorityCas } from "../src/http-post.js";
 import {
   AUTHORITY_MAX_BODY_BYTES,
   httpPost,
@@ -117,26 +117,18 @@ describe("idle keep-alive connections", () => {
     server.on("connection", (socket) => connections.push(socket.remotePort ?? 0));
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     const { port } = server.address() as AddressInfo;
-    const { httpAgent } = authorityAxiosOptions();
-    const post = () =>
-      new Promise<string>((resolve, reject) => {
-        const req = request(
-          {
-            host: "127.0.0.1",
-            port,
-            method: "POST",
-            path: "/ws/services/LoginCms",
-            agent: httpAgent,
-          },
-          (res) => {
-            let body = "";
-            res.on("data", (chunk: Buffer) => (body += chunk.toString()));
-            res.on("end", () => resolve(body));
-          },
-        );
-        req.on("error", reject);
-        req.end("<x/>");
-      });
+    // the WSAA client sends through the transport of every call to the authority; the pool
+    // takes a connection back once the answer has been handed over (the next turn of the loop)
+    const post = async () => {
+      const answer = await httpPost(
+        `http://127.0.0.1:${port}/ws/services/LoginCms`,
+        {},
+        "<x/>",
+        5_000,
+      );
+      await new Promise((resolve) => setImmediate(resolve));
+      return answer.text;
+    };
     try {
       expect(await post()).toBe("ok");
       expect(await post()).toBe("ok");
@@ -308,7 +300,7 @@ describe("the authority's HTTPS with an extra trusted CA", () => {
     // trusting is additive and idempotent, and keeps the system roots beside the extra CA
     trustAuthorityCa(sim.tlsCaCertificate ?? "");
     expect((await asmx.call("FEDummy", "")).ok).toBe(true);
-    const ca = authorityAxiosOptions().httpsAgent.options.ca as string[];
+    const ca = authorityCas();
     expect(ca).toEqual([...rootCertificates, sim.tlsCaCertificate]);
   });
 });

@@ -56,6 +56,18 @@ describe("readXml", () => {
     expect(readXml("<a> x <![CDATA[ y ]]> z </a>")).toEqual({ a: "x y z" });
   });
 
+  it("keeps attributes as @name children only when asked, namespace declarations aside", () => {
+    const xml = `<sso v="2.0" xmlns:x="urn:x"><x:id src="CN=wsaa, O=&quot;AFIP&quot;" dst='a>b'/><op t="1">hola</op></sso>`;
+    expect(readXml(xml)).toEqual({ sso: { id: "", op: "hola" } });
+    expect(readXml(xml, { attributes: true })).toEqual({
+      sso: {
+        "@v": "2.0",
+        id: { "@src": 'CN=wsaa, O="AFIP"', "@dst": "a>b" },
+        op: { "@t": "1", "#text": "hola" },
+      },
+    });
+  });
+
   it("keeps text beside children under #text", () => {
     expect(readXml("<a> <b>1</b> hola <c/> </a>")).toEqual({
       a: { b: "1", c: "", "#text": "hola" },

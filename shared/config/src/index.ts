@@ -58,6 +58,7 @@ export const envPemFile = () =>
 
 /** Fragments shared by every service; each service composes the ones it needs. */
 export const natsConfig = {
+  /** the NATS server (with JetStream) every process connects to */
   NATS_URL: envString().default("nats://127.0.0.1:4222"),
   /** Subject prefix isolating one deployment (or one test file) on a shared NATS server. */
   NATS_PREFIX: z.preprocess(
@@ -67,6 +68,7 @@ export const natsConfig = {
       .regex(/^[A-Za-z0-9_-]+$/, "letters, digits, _ and - only")
       .optional(),
   ),
+  /** how long a NATS request waits for its answer; subjects that call the authority wait longer */
   NATS_REQUEST_TIMEOUT_MS: envInt().pipe(z.number().min(100)).default(10_000),
   /**
    * While a handler runs, its process tells the requester it is still working this often; a
@@ -75,13 +77,14 @@ export const natsConfig = {
    * deployment must share both values.
    */
   NATS_PROGRESS_INTERVAL_MS: envInt().pipe(z.number().min(50)).default(750),
+  /** silence after which a query's or an issuance's instance is taken for dead (see above) */
   NATS_SILENCE_TIMEOUT_MS: envInt().pipe(z.number().min(100)).default(2_000),
   /** replicas of the JetStream streams a service creates: 1 on one server, 3 on a cluster */
   NATS_STREAM_REPLICAS: envInt().pipe(z.number().int().min(1).max(5)).default(1),
   /**
    * This process's own NATS identity (deploy/nats grants each only its subjects): a user and
    * password, or a credentials file (nkey/JWT). Unset: an anonymous connection, as a plain
-   * local server accepts.
+   * local server accepts. The operator CLI reads the same three.
    */
   NATS_USER: z.preprocess(
     unsetIfEmpty,
@@ -90,7 +93,9 @@ export const natsConfig = {
       .regex(/^[A-Za-z0-9_-]+$/, "letters, digits, _ and - only")
       .optional(),
   ),
+  /** the password of NATS_USER */
   NATS_PASSWORD: z.preprocess(unsetIfEmpty, z.string().optional()),
+  /** a NATS credentials file (nkey/JWT), instead of a user and password */
   NATS_CREDS: z.preprocess(unsetIfEmpty, z.string().optional()),
 };
 
@@ -117,55 +122,74 @@ export function natsCredentials(settings: {
 }
 
 export const databaseConfig = {
+  /** the PostgreSQL database; each service owns its own schema in it */
   DATABASE_URL: envString().default("postgres://postgres@127.0.0.1:5432/postgres"),
+  /** connections in the process's pool */
   DATABASE_POOL_SIZE: envInt().pipe(z.number().min(1).max(100)).default(10),
 };
 
 export const telemetryConfig = {
+  /** the lowest level logged (pino JSON lines) */
   LOG_LEVEL: z
     .preprocess(
       unsetIfEmpty,
       z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]),
     )
     .default("info"),
+  /** where traces are exported over OTLP/HTTP; unset: none exported */
   OTEL_EXPORTER_OTLP_ENDPOINT: z.preprocess(unsetIfEmpty, z.url().optional()),
   /** Prometheus metrics at http://METRICS_HOST:METRICS_PORT/metrics; unset: not served */
   METRICS_PORT: z.preprocess(unsetIfEmpty, z.coerce.number().int().min(0).max(65_535).optional()),
+  /** the address the metrics endpoint listens on */
   METRICS_HOST: envString().default("127.0.0.1"),
 };
 
 /** Base URLs of the authority, one set per environment. */
 export const authorityConfig = {
+  /** WSAA (loginCms), homologación */
   WSAA_URL_HOMOLOGACION: envUrl().default("https://wsaahomo.afip.gov.ar/ws/services/LoginCms"),
+  /** WSAA (loginCms), producción */
   WSAA_URL_PRODUCCION: envUrl().default("https://wsaa.afip.gov.ar/ws/services/LoginCms"),
+  /** WSFEv1, homologación */
   WSFE_URL_HOMOLOGACION: envUrl().default("https://wswhomo.afip.gov.ar/wsfev1/service.asmx"),
+  /** WSFEv1, producción */
   WSFE_URL_PRODUCCION: envUrl().default("https://servicios1.afip.gov.ar/wsfev1/service.asmx"),
+  /** WSFEXv1, homologación */
   WSFEX_URL_HOMOLOGACION: envUrl().default("https://wswhomo.afip.gov.ar/wsfexv1/service.asmx"),
+  /** WSFEXv1, producción */
   WSFEX_URL_PRODUCCION: envUrl().default("https://servicios1.afip.gov.ar/wsfexv1/service.asmx"),
   // the registry services (ws_sr_padron_a13, ws_sr_padron_a10, ws_sr_constancia_inscripcion);
   // A10's WSDL says http://, but the host serves it over https like the others
+  /** the registry's A13 (ws_sr_padron_a13), homologación */
   PADRON_A13_URL_HOMOLOGACION: envUrl().default(
     "https://awshomo.afip.gov.ar/sr-padron/webservices/personaServiceA13",
   ),
+  /** the registry's A13, producción */
   PADRON_A13_URL_PRODUCCION: envUrl().default(
     "https://aws.afip.gov.ar/sr-padron/webservices/personaServiceA13",
   ),
+  /** the registry's A10 (ws_sr_padron_a10), homologación */
   PADRON_A10_URL_HOMOLOGACION: envUrl().default(
     "https://awshomo.afip.gov.ar/sr-padron/webservices/personaServiceA10",
   ),
+  /** the registry's A10, producción */
   PADRON_A10_URL_PRODUCCION: envUrl().default(
     "https://aws.afip.gov.ar/sr-padron/webservices/personaServiceA10",
   ),
+  /** the constancia de inscripción (ws_sr_constancia_inscripcion, personaServiceA5), homologación */
   PADRON_CONSTANCIA_URL_HOMOLOGACION: envUrl().default(
     "https://awshomo.afip.gov.ar/sr-padron/webservices/personaServiceA5",
   ),
+  /** the constancia de inscripción, producción */
   PADRON_CONSTANCIA_URL_PRODUCCION: envUrl().default(
     "https://aws.afip.gov.ar/sr-padron/webservices/personaServiceA5",
   ),
+  /** how long one call to the authority may take, and never past the API call's deadline */
   AUTHORITY_TIMEOUT_MS: envInt().pipe(z.number().min(100)).default(30_000),
   /**
    * CA certificates trusted for the authority's HTTPS besides the system roots, e.g. the
-   * simulator's (`sim tls-ca`); never needed for the real hosts.
+   * simulator's (`npm run sim -- tls-ca`, or `.data/authority-sim-ca.pem` under `npm start`);
+   * never needed for the real hosts.
    */
   AUTHORITY_CA_FILE: envPemFile(),
 };
@@ -174,6 +198,10 @@ export { z };
 
 /** The AES-256-GCM key sealing secrets at rest (private keys, tickets, provider tokens). */
 export const keyEncryptionConfig = {
+  /**
+   * AES-256-GCM key, base64 of 32 bytes, sealing secrets at rest: private keys and tickets
+   * (ticket), the payment providers' credentials (cobros)
+   */
   KEY_ENCRYPTION_KEY: z
     .string({ error: "is required (32 random bytes, base64)" })
     .refine((value) => Buffer.from(value, "base64").length === 32, {
@@ -187,6 +215,10 @@ export const keyEncryptionConfig = {
  * cursors already handed out: clients start their list again.
  */
 export const cursorKeyConfig = {
+  /**
+   * AES-256-GCM key, base64 of 32 bytes, sealing list cursors to their account, list and
+   * filters; changing it only restarts paging
+   */
   CURSOR_KEY: z
     .string({ error: "is required (32 random bytes, base64)" })
     .refine((value) => Buffer.from(value, "base64").length === 32, {

@@ -1,7 +1,3 @@
-import { randomUUID } from "node:crypto";
-import type { Bus } from "@pasarela/bus";
-import { mail } from "@pasarela/contracts";
-
 /** A plain e-mail billing sends through the mail service. */
 export interface Message {
   to: string;
@@ -9,18 +5,8 @@ export interface Message {
   text: string;
 }
 
+/** Sends a message; the adapter in adapters/mail.ts queues it for the mail service. */
 export type SendMessage = (message: Message) => Promise<void>;
-
-/** Queues `job.mail.mensaje`; resolves once JetStream stored it. */
-export function makeSendMessage(bus: Bus): SendMessage {
-  return (message) =>
-    bus.publish(mail.mensajeJob, {
-      id: randomUUID(),
-      ...message,
-      // the mail service's retry window counts from here on its own clock
-      queuedAt: new Date().toISOString(),
-    });
-}
 
 /** A header is one line: breaks and runs of blanks become one space. */
 const oneLine = (text: string) => text.replace(/\s+/g, " ").trim();

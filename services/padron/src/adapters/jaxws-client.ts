@@ -1,10 +1,9 @@
 import {
-  AUTHORITY_MAX_BODY_BYTES,
-  httpPost,
-  readXml,
-  socketFailure,
-  traceAuthorityCall,
+  makeAuthorityClient,
+  readEnvelope,
   xmlElement,
+  type AuthorityPost,
+  type CallOutcome,
   type PostAnswer,
   type SoapFailure,
   type XmlObject,
@@ -12,8 +11,8 @@ import {
 
 /**
  * A client for the registry services' JAX-WS dialect (SOAP 1.1, qualified operation,
- * unqualified children), written as XML templates over the shared keep-alive transport
- * (`httpPost`) rather than with the `soap` package and a WSDL of our own:
+ * unqualified children): XML templates sent through the authority client layer
+ * (`makeAuthorityClient`) rather than with the `soap` package and a WSDL of our own:
  * - the request is four leaf elements in a fixed order, the operation element qualified and
  *   its children unqualified: spelled out here it cannot drift, while a WSDL-driven
  *   serializer qualifies or not according to `elementFormDefault` and sends keys in
@@ -55,68 +54,45 @@ export interface JaxwsClientOptions {
   /** the environment this endpoint belongs to, for traces */
   environment?: string;
   /** injectable for tests; by default the shared keep-alive transport */
-  post?: typeof httpPost;
+  post?: AuthorityPost;
 }
 
 const SOAP11 = "http://schemas.xmlsoap.org/soap/envelope/";
 
-function record(value: unknown): Record<string, unknown> | undefined {
+function record(value: unknown): XmlObject | undefined {
   return typeof value === "object" && value !== null && !Array.isArray(value)
-    ? (value as Record<string, unknown>)
+    ? (value as XmlObject)
     : undefined;
 }
 
-const text = (value: unknown): string => (typeof value === "string" ? value : "");
+/** The fault carries `SRValidationException` in its detail: the input is wrong. */
+const isValidation = (fault: XmlObject | undefined) =>
+  record(fault?.detail)?.SRValidationException !== undefined;
 
-/** `soap:Client` → `Client`. */
-const localName = (code: string) => code.slice(code.lastIndexOf(":") + 1);
-
-/** Reads one answer of `operation`: its response element, or what went wrong. */
-export function readJaxwsAnswer(operation: string, answer: PostAnswer): JaxwsOutcome {
-  const { status, text: body } = answer;
-  let doc: unknown;
-  try {
-    doc = readXml(body);
-  } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    return {
-      ok: false,
-      validation: false,
-      failure: status >= 300 ? { kind: "http", status } : { kind: "unreadable", message },
-    };
-  }
-  const envelopeBody = record(record(record(doc)?.Envelope)?.Body);
-  const fault = record(envelopeBody?.Fault);
-  if (fault) {
-    return {
-      ok: false,
-      validation: record(fault.detail)?.SRValidationException !== undefined,
-      failure: {
-        kind: "fault",
-        code: localName(text(fault.faultcode)),
-        message: text(fault.faultstring).trim(),
-        status,
-      },
-    };
-  }
-  if (status >= 300) return { ok: false, validation: false, failure: { kind: "http", status } };
-  const response = envelopeBody?.[`${operation}Response`];
+/** The `<operation>Response` element of an answer's Body (empty for `<ns2:opResponse/>`). */
+function responseOf(operation: string, body: XmlObject): CallOutcome<XmlObject> {
+  const response = body[`${operation}Response`];
   // an operation whose answer is empty (`<ns2:opResponse/>`) is read as an empty element
-  if (response === "") return { ok: true, response: {} };
+  if (response === "") return { ok: true, value: {} };
   const parsed = record(response);
   if (!parsed) {
     return {
       ok: false,
-      validation: false,
       failure: { kind: "unreadable", message: `no ${operation}Response in the answer` },
     };
   }
-  return { ok: true, response: parsed as XmlObject };
+  return { ok: true, value: parsed };
 }
 
-function isTimeout(error: unknown): boolean {
-  const name = (error as { name?: unknown } | null)?.name;
-  return name === "TimeoutError" || name === "AbortError";
+const outcomeOf = (outcome: CallOutcome<XmlObject>): JaxwsOutcome =>
+  outcome.ok
+    ? { ok: true, response: outcome.value }
+    : { ok: false, failure: outcome.failure, validation: isValidation(outcome.fault) };
+
+/** Reads one answer of `operation`: its response element, or what went wrong. */
+export function readJaxwsAnswer(operation: string, answer: PostAnswer): JaxwsOutcome {
+  const envelope = readEnvelope(answer);
+  return outcomeOf(envelope.ok ? responseOf(operation, envelope.value) : envelope);
 }
 
 /** The request children in the operation's order: token, sign, cuitRepresentada, parameters. */
@@ -126,41 +102,29 @@ export function jaxwsParams(params: readonly (readonly [string, string | number]
 
 export function makeJaxwsClient(options: JaxwsClientOptions): JaxwsClient {
   const { endpoint, namespace } = options;
-  const post = options.post ?? httpPost;
-  const target = { service: options.service, endpoint, environment: options.environment };
+  const client = makeAuthorityClient({
+    endpoint,
+    timeoutMs: options.timeoutMs,
+    service: options.service,
+    environment: options.environment,
+    post: options.post,
+  });
   return {
     endpoint,
-    call: (operation, innerXml, budgetMs) =>
-      traceAuthorityCall(
-        target,
-        operation,
-        () => send(operation, innerXml, budgetMs),
-        (outcome) => (outcome.ok ? { ok: true } : outcome),
+    call: async (operation, innerXml, budgetMs) =>
+      outcomeOf(
+        await client.call({
+          operation,
+          budgetMs,
+          request: () => ({
+            headers: { "content-type": "text/xml; charset=utf-8", soapaction: '""' },
+            body:
+              `<?xml version="1.0" encoding="UTF-8"?><soapenv:Envelope xmlns:soapenv="${SOAP11}">` +
+              `<soapenv:Body><ns2:${operation} xmlns:ns2="${namespace}">${innerXml}</ns2:${operation}>` +
+              `</soapenv:Body></soapenv:Envelope>`,
+          }),
+          read: (body) => responseOf(operation, body),
+        }),
       ),
   };
-
-  async function send(
-    operation: string,
-    innerXml: string,
-    budgetMs: number | undefined,
-  ): Promise<JaxwsOutcome> {
-    const timeoutMs = Math.min(options.timeoutMs, budgetMs ?? Infinity);
-    const envelope =
-      `<?xml version="1.0" encoding="UTF-8"?><soapenv:Envelope xmlns:soapenv="${SOAP11}">` +
-      `<soapenv:Body><ns2:${operation} xmlns:ns2="${namespace}">${innerXml}</ns2:${operation}>` +
-      `</soapenv:Body></soapenv:Envelope>`;
-    const headers = { "content-type": "text/xml; charset=utf-8", soapaction: '""' };
-    try {
-      return readJaxwsAnswer(operation, await post(endpoint, headers, envelope, timeoutMs));
-    } catch (error) {
-      if (isTimeout(error)) {
-        return { ok: false, validation: false, failure: { kind: "timeout", timeoutMs } };
-      }
-      return {
-        ok: false,
-        validation: false,
-        failure: socketFailure(error, AUTHORITY_MAX_BODY_BYTES),
-      };
-    }
-  }
 }

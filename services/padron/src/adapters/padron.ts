@@ -1,11 +1,12 @@
 import {
   describeTransportFailure,
+  makeTicketedService,
   tokenIssuer,
-  withAccessTicket,
   type AccessTicket,
   type AccessTicketCache,
   type SoapFailure,
   type TicketedAttempt,
+  type TicketedService,
   type XmlObject,
 } from "@pasarela/authority";
 import type { Environment, padron, WebService } from "@pasarela/contracts";
@@ -172,22 +173,25 @@ export function makePadronAdapter(deps: {
   /** injectable for tests; by default the shared keep-alive transport */
   post?: JaxwsClientOptions["post"];
 }): PadronAdapter {
-  const clients = {} as Record<Registry, Record<Environment, JaxwsClient>>;
-  for (const registry of Object.keys(REGISTRY) as Registry[]) {
-    const client = (environment: Environment) =>
-      makeJaxwsClient({
-        endpoint: deps.urls[registry][environment],
-        namespace: REGISTRY[registry].ns,
-        service: REGISTRY[registry].service,
-        environment,
-        timeoutMs: deps.timeoutMs,
-        ...(deps.post ? { post: deps.post } : {}),
-      });
-    clients[registry] = {
-      homologacion: client("homologacion"),
-      produccion: client("produccion"),
-    };
-  }
+  const registry = (name: Registry): TicketedService<JaxwsClient> =>
+    makeTicketedService({
+      service: REGISTRY[name].service,
+      tickets: deps.tickets,
+      client: (environment) =>
+        makeJaxwsClient({
+          endpoint: deps.urls[name][environment],
+          namespace: REGISTRY[name].ns,
+          service: REGISTRY[name].service,
+          environment,
+          timeoutMs: deps.timeoutMs,
+          ...(deps.post ? { post: deps.post } : {}),
+        }),
+    });
+  const registries: Record<Registry, TicketedService<JaxwsClient>> = {
+    a13: registry("a13"),
+    a10: registry("a10"),
+    constancia: registry("constancia"),
+  };
 
   /**
    * One operation with the cached TA of the registry's own service; `read` turns a good
@@ -205,19 +209,17 @@ export function makePadronAdapter(deps: {
       onFault?: (outcome: JaxwsOutcome) => Result<T> | undefined;
     } = {},
   ): Promise<Result<T>> {
-    const { accountId, cuit, environment, deadline } = caller;
-    const { service } = REGISTRY[registry];
-    return withAccessTicket(
-      deps.tickets,
-      { accountId, cuit, environment, service, deadline },
-      async (ticket, timeoutMs): Promise<TicketedAttempt<T>> => {
+    const { cuit, environment } = caller;
+    return registries[registry].run(
+      caller,
+      async ({ client, ticket, timeoutMs }): Promise<TicketedAttempt<T>> => {
         const inner = jaxwsParams([
           ["token", ticket.token],
           ["sign", ticket.sign],
           ["cuitRepresentada", cuit],
           ...params,
         ]);
-        const outcome = await clients[registry][environment].call(operation, inner, timeoutMs);
+        const outcome = await client.call(operation, inner, timeoutMs);
         if (outcome.ok) return { kind: "done", result: read(outcome.response) };
         const answered = options.onFault?.(outcome);
         if (answered !== undefined) return { kind: "done", result: answered };

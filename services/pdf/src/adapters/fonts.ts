@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { create } from "fontkit";
-import type { Fonts } from "../domain/layout.js";
+import type { Fonts } from "./layout/index.js";
 
 const require = createRequire(import.meta.url);
 

@@ -2,7 +2,7 @@ import type { Handler } from "@pasarela/bus";
 import type { pdf } from "@pasarela/contracts";
 import { appError, fail, ok } from "@pasarela/errors";
 import type { LinksRepository } from "../db/repositories/links.js";
-import type { Documents } from "../documents.js";
+import type { Documents } from "../flows/documents.js";
 import { isTokenShape, newToken, tokenHash } from "../domain/token.js";
 
 export interface LinkDeps {

@@ -13,8 +13,8 @@ import { loadFonts } from "../../src/adapters/fonts.js";
 import type { PdfStore } from "../../src/adapters/storage.js";
 import type { ComprobanteRef } from "../../src/domain/comprobante-ref.js";
 import type { EmisoresRepository } from "../../src/db/repositories/emisores.js";
-import { makeDocuments } from "../../src/documents.js";
-import { makeEmisores } from "../../src/emisores.js";
+import { makeDocuments } from "../../src/flows/documents.js";
+import { makeEmisores } from "../../src/flows/emisores.js";
 
 const ref = {
   environment: "homologacion" as const,

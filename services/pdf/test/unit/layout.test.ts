@@ -2,7 +2,7 @@ import type { wsfe } from "@pasarela/contracts";
 import QRCode from "qrcode";
 import { describe, expect, it } from "vitest";
 import { loadFonts } from "../../src/adapters/fonts.js";
-import { renderComprobante, type Impresion } from "../../src/domain/layout.js";
+import { renderComprobante, type Impresion } from "../../src/adapters/layout/index.js";
 
 const emitido = (items: number, cbteNro = 42): wsfe.Emitido => ({
   state: "authorized",

@@ -1,6 +1,6 @@
 import type { LogoCheck, LogoMediaType } from "@pasarela/logo";
 import { describe, expect, it } from "vitest";
-import { makeLogoJudge } from "../../src/emisores.js";
+import { makeLogoJudge } from "../../src/flows/emisores.js";
 
 describe("the logo judge of the pdf service", () => {
   it("decodes each logo once and judges the same bytes again from memory", async () => {

@@ -5,7 +5,7 @@ import type { CertificatesRepository } from "../db/repositories/certificates.js"
 import type { PerfilesRepository } from "../db/repositories/perfiles.js";
 import type { RepresentadaRow, RepresentadasRepository } from "../db/repositories/representadas.js";
 import { certificadoEstado } from "../domain/cuenta.js";
-import { perfilChanges, perfilOf } from "../domain/perfil.js";
+import { perfilChanges, perfilOf } from "../db/repositories/perfil-contract.js";
 import type { Sealer } from "../domain/sealing.js";
 import { uploadedLogo } from "./perfil.js";
 import { createRepresentada } from "./representada-create.js";

@@ -4,7 +4,7 @@ import { appError, fail, logoInvalid, ok, type Result } from "@pasarela/errors";
 import { checkLogo } from "@pasarela/logo";
 import type { PerfilesRepository } from "../db/repositories/perfiles.js";
 import type { RepresentadasRepository } from "../db/repositories/representadas.js";
-import { perfilChanges, perfilOf } from "../domain/perfil.js";
+import { perfilChanges, perfilOf } from "../db/repositories/perfil-contract.js";
 
 interface PerfilDeps {
   representadas: Pick<RepresentadasRepository, "find" | "findById">;

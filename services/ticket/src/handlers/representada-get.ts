@@ -4,7 +4,7 @@ import { appError, fail, ok } from "@pasarela/errors";
 import type { CertificatesRepository } from "../db/repositories/certificates.js";
 import type { PerfilesRepository } from "../db/repositories/perfiles.js";
 import type { RepresentadasRepository } from "../db/repositories/representadas.js";
-import { emisorOf } from "../domain/perfil.js";
+import { emisorOf } from "../db/repositories/perfil-contract.js";
 import { isCertificateUsable } from "./usable.js";
 
 export function makeRepresentadaGet(deps: {

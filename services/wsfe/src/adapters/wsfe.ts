@@ -1,15 +1,13 @@
 import {
   classifyAsmxErr,
   describeTransportFailure,
-  makeAsmxClient,
-  withAccessTicket,
+  makeAsmxService,
   xmlChild,
   xmlElement,
   xmlList,
   xmlString,
   type AccessTicket,
   type AccessTicketCache,
-  type AsmxClient,
   type AsmxErr,
   type AsmxErrCodes,
   type AsmxErrContext,
@@ -284,19 +282,15 @@ export function makeWsfeAdapter(deps: {
   tickets: AccessTicketCache;
   fetch?: typeof fetch;
 }): WsfeAdapter {
-  const client = (environment: Environment): AsmxClient =>
-    makeAsmxClient({
-      endpoint: deps.urls[environment],
-      namespace: WSFE_NAMESPACE,
-      service: "wsfe",
-      environment,
-      timeoutMs: deps.timeoutMs,
-      ...(deps.fetch ? { fetch: deps.fetch } : {}),
-    });
-  const clients: Record<Environment, AsmxClient> = {
-    homologacion: client("homologacion"),
-    produccion: client("produccion"),
-  };
+  const wsfe = makeAsmxService({
+    codes: WSFE_CODES,
+    namespace: WSFE_NAMESPACE,
+    errorOf: firstError,
+    urls: deps.urls,
+    timeoutMs: deps.timeoutMs,
+    tickets: deps.tickets,
+    fetch: deps.fetch,
+  });
 
   /**
    * One operation with the cached TA: transport failures are 502s; an `Errors/Err` is
@@ -309,30 +303,12 @@ export function makeWsfeAdapter(deps: {
     read: (result: XmlObject, err: AsmxErr | undefined) => Result<T> | undefined,
     ptoVta?: number,
   ): Promise<Result<T>> {
-    const { accountId, cuit, environment, deadline } = caller;
-    return withAccessTicket(
-      deps.tickets,
-      { accountId, cuit, environment, service: "wsfe", deadline },
-      async (ticket, timeoutMs): Promise<TicketedAttempt<T>> => {
-        const outcome = await clients[environment].call(
-          operation,
-          `${auth(ticket)}${body}`,
-          timeoutMs,
-        );
-        if (!outcome.ok) {
-          return { kind: "done", result: fail(describeTransportFailure("WSFE", outcome.failure)) };
-        }
-        const err = firstError(outcome.result);
-        const value = read(outcome.result, err);
-        if (value !== undefined) return { kind: "done", result: value };
-        return classifyWsfeError<T>(err ?? { code: -1, message: "respuesta sin resultado" }, {
-          cuit,
-          environment,
-          ptoVta,
-          token: ticket.token,
-        });
-      },
-    );
+    return wsfe.call(caller, {
+      operation,
+      body: (ticket) => `${auth(ticket)}${body}`,
+      read,
+      ptoVta,
+    });
   }
 
   return {
@@ -400,7 +376,7 @@ export function makeWsfeAdapter(deps: {
       );
     },
     async solicitar(caller, { ptoVta, cbteTipo, detalles }, options) {
-      const { accountId, cuit, environment, deadline } = caller;
+      const { cuit, environment } = caller;
       const body =
         `<FeCAEReq><FeCabReq>${xmlElement("CantReg", detalles.length)}${xmlElement("PtoVta", ptoVta)}` +
         `${xmlElement("CbteTipo", cbteTipo)}</FeCabReq>` +
@@ -409,18 +385,13 @@ export function makeWsfeAdapter(deps: {
         kind: "done",
         result: ok({ kind: "unknown", error, over }),
       });
-      const outcome = await withAccessTicket(
-        deps.tickets,
-        { accountId, cuit, environment, service: "wsfe", deadline },
-        async (ticket, timeoutMs): Promise<TicketedAttempt<CaeOutcome>> => {
+      const outcome = await wsfe.run(
+        caller,
+        async ({ client, ticket, timeoutMs }): Promise<TicketedAttempt<CaeOutcome>> => {
           if (options?.mayStart && !options.mayStart()) {
             return { kind: "done", result: ok({ kind: "refused", error: notStarted }) };
           }
-          const answer = await clients[environment].call(
-            "FECAESolicitar",
-            `${auth(ticket)}${body}`,
-            timeoutMs,
-          );
+          const answer = await client.call("FECAESolicitar", `${auth(ticket)}${body}`, timeoutMs);
           if (!answer.ok) {
             return unknown(
               describeTransportFailure("WSFE", answer.failure),

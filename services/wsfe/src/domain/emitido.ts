@@ -1,13 +1,29 @@
 import type { wsfe } from "@pasarela/contracts";
-import type { StoredComprobante } from "../db/repositories/comprobantes.js";
 import { buildQrUrl, type PreparedVoucher } from "./issuance/index.js";
+
+/** What a stored voucher carries for it to be read back; the comprobantes repository's rows do. */
+export interface StoredVoucher {
+  readonly series: Pick<wsfe.Emitido, "environment" | "cuit" | "ptoVta" | "cbteTipo">;
+  readonly cbteNro: number;
+  /** anything but "authorized" is read as rejected */
+  readonly state: string;
+  readonly cbteFch: string;
+  readonly docTipo: number;
+  readonly docNro: string;
+  readonly moneda: { readonly id: string; readonly cotizacion: string };
+  readonly totales: Readonly<wsfe.Emitido["totales"]>;
+  /** the request as resolved when it was sent */
+  readonly request: unknown;
+  readonly cae: string | null;
+  readonly caeVencimiento: string | null;
+}
 
 /**
  * The stored voucher as `wsfe.emitido.get` answers it: the request as resolved when it was
  * sent (receiver, items, VAT, tributes, dates) with the totals, the rate and the verdict that
  * were stored beside it. Only authorized and rejected vouchers are read.
  */
-export function emitidoOf(stored: StoredComprobante): wsfe.Emitido {
+export function emitidoOf(stored: StoredVoucher): wsfe.Emitido {
   const voucher = stored.request as PreparedVoucher;
   const { series } = stored;
   return {

@@ -1,14 +1,12 @@
 import {
   classifyAsmxErr,
   describeTransportFailure,
-  makeAsmxClient,
-  withAccessTicket,
+  makeAsmxService,
   xmlChild,
   xmlElement,
   xmlString,
   type AccessTicket,
   type AccessTicketCache,
-  type AsmxClient,
   type AsmxErr,
   type AsmxErrCodes,
   type AsmxErrContext,
@@ -86,19 +84,15 @@ export function makeWsfexAdapter(deps: {
   tickets: AccessTicketCache;
   fetch?: typeof fetch;
 }): WsfexAdapter {
-  const client = (environment: Environment): AsmxClient =>
-    makeAsmxClient({
-      endpoint: deps.urls[environment],
-      namespace: WSFEX_NAMESPACE,
-      service: "wsfex",
-      environment,
-      timeoutMs: deps.timeoutMs,
-      ...(deps.fetch ? { fetch: deps.fetch } : {}),
-    });
-  const clients: Record<Environment, AsmxClient> = {
-    homologacion: client("homologacion"),
-    produccion: client("produccion"),
-  };
+  const wsfex = makeAsmxService({
+    codes: WSFEX_CODES,
+    namespace: WSFEX_NAMESPACE,
+    errorOf,
+    urls: deps.urls,
+    timeoutMs: deps.timeoutMs,
+    tickets: deps.tickets,
+    fetch: deps.fetch,
+  });
 
   function run<T>(
     caller: WsfexCaller,
@@ -107,26 +101,7 @@ export function makeWsfexAdapter(deps: {
     read: (result: XmlObject, err: AsmxErr | undefined) => Result<T> | undefined,
     ptoVta?: number,
   ): Promise<Result<T>> {
-    const { accountId, cuit, environment, deadline } = caller;
-    return withAccessTicket(
-      deps.tickets,
-      { accountId, cuit, environment, service: "wsfex", deadline },
-      async (ticket, timeoutMs): Promise<TicketedAttempt<T>> => {
-        const outcome = await clients[environment].call(operation, body(ticket), timeoutMs);
-        if (!outcome.ok) {
-          return { kind: "done", result: fail(describeTransportFailure("WSFEX", outcome.failure)) };
-        }
-        const err = errorOf(outcome.result);
-        const value = read(outcome.result, err);
-        if (value !== undefined) return { kind: "done", result: value };
-        return classifyWsfexError<T>(err ?? { code: -1, message: "respuesta sin resultado" }, {
-          cuit,
-          environment,
-          ptoVta,
-          token: ticket.token,
-        });
-      },
-    );
+    return wsfex.call(caller, { operation, body, read, ptoVta });
   }
 
   return {

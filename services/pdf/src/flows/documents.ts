@@ -1,10 +1,11 @@
 import type { Bus, HandlerContext } from "@pasarela/bus";
 import { wsfe, type pdf } from "@pasarela/contracts";
 import { appError, fail, ok, type Result } from "@pasarela/errors";
-import type { PdfStore } from "./adapters/storage.js";
-import { pdfFilename, type ComprobanteRef } from "./domain/comprobante-ref.js";
-import { renderComprobante, type Fonts, type Impresion } from "./domain/layout.js";
-import type { CopiaImpresa } from "./domain/tables.js";
+import type { PdfStore } from "../adapters/storage.js";
+import { pdfFilename, type ComprobanteRef } from "../domain/comprobante-ref.js";
+import { renderComprobante, type Fonts } from "../adapters/layout/index.js";
+import type { Impresion } from "../domain/impresion.js";
+import type { CopiaImpresa } from "../domain/tables.js";
 import type { Emisores } from "./emisores.js";
 
 const COPIAS_DE: Record<pdf.Copia, readonly CopiaImpresa[]> = {

@@ -1,9 +1,9 @@
 import type { Bus, DeliveryInfo, DurableOutcome } from "@pasarela/bus";
 import { pdf, ticket, wsfe, type mail } from "@pasarela/contracts";
 import type { AppError } from "@pasarela/errors";
-import type { SmtpSender } from "./adapters/smtp.js";
-import { comprobanteMessage } from "./domain/message.js";
-import { nextStep, type DeliveryResult, type RetryPolicy } from "./domain/retry.js";
+import type { SmtpSender } from "../adapters/smtp.js";
+import { comprobanteMessage } from "../domain/message.js";
+import { nextStep, type DeliveryResult, type RetryPolicy } from "../domain/retry.js";
 
 export interface WorkerDeps {
   bus: Pick<Bus, "request">;

@@ -1,5 +1,6 @@
+/** Profiles between their stored rows and the contracts: what a change sets, what a read answers. */
 import type { ticket } from "@pasarela/contracts";
-import type { EmisorRow, PerfilChanges, PerfilRow } from "../db/repositories/perfiles.js";
+import type { EmisorRow, PerfilChanges, PerfilRow } from "./perfiles.js";
 
 type PerfilRequest = Omit<ReturnType<typeof ticket.perfilSet.request.parse>, "representadaId">;
 

@@ -1,0 +1,103 @@
+import type { wsfe } from "@pasarela/contracts";
+import { conIva, decimal, importe, porcentaje } from "../../domain/format.js";
+import { MARGIN, ROW_FONT, WIDTH, type Pen } from "./page.js";
+
+type Item = wsfe.Emitido["items"][number];
+
+/** One column of the items table. */
+export interface Column {
+  readonly title: string;
+  readonly width: number;
+  readonly align: "left" | "right";
+  readonly value: (item: Item) => string;
+}
+
+const alicuotaTexto = (rate: string): string =>
+  rate === "exento" ? "Exento" : rate === "no_gravado" ? "No gravado" : porcentaje(rate);
+
+const commonColumns = (descripcionWidth: number): Column[] => [
+  { title: "Código", width: 50, align: "left", value: (i) => i.codigo ?? "" },
+  {
+    title: "Producto / Servicio",
+    width: descripcionWidth,
+    align: "left",
+    value: (i) => i.descripcion,
+  },
+  { title: "Cantidad", width: 48, align: "right", value: (i) => decimal(i.cantidad) },
+  { title: "U. Medida", width: 45, align: "left", value: (i) => i.unidadMedida ?? "" },
+  { title: "Precio Unit.", width: 58, align: "right", value: (i) => decimal(i.precioUnitario) },
+  { title: "Bonif.", width: 45, align: "right", value: (i) => importe(i.bonificacion) },
+  { title: "Subtotal", width: 58, align: "right", value: (i) => importe(i.importe) },
+];
+
+/** Class A (and M) show each line's rate and its amount with VAT; the others do not. */
+export function columnsFor(letra: string): Column[] {
+  if (letra !== "A" && letra !== "M") return commonColumns(WIDTH - 304);
+  return [
+    ...commonColumns(WIDTH - 304 - 108),
+    {
+      title: "Alíc. IVA",
+      width: 46,
+      align: "right",
+      value: (i) => alicuotaTexto(i.alicuotaIva),
+    },
+    {
+      title: "Subtotal c/IVA",
+      width: 62,
+      align: "right",
+      value: (i) =>
+        importe(/^\d/.test(i.alicuotaIva) ? conIva(i.importe, i.alicuotaIva) : i.importe),
+    },
+  ];
+}
+
+/** The grey title row of the items table at `y`; answers where the first row goes. */
+export function drawTableHeader(pen: Pen, columns: readonly Column[], y: number): number {
+  pen.doc.save().rect(MARGIN, y, WIDTH, 16).fillAndStroke("#d9d9d9", "black").restore();
+  pen.font(true, ROW_FONT);
+  let x = MARGIN;
+  for (const column of columns) {
+    pen.text(column.title, x + 2, y + 5, column.width - 4, column.align);
+    x += column.width;
+  }
+  return y + 18;
+}
+
+/** The height an item's row takes: its description wraps, the other cells do not. */
+export function rowHeight(pen: Pen, columns: readonly Column[], item: Item): number {
+  pen.font(false, ROW_FONT);
+  const description = columns[1]!;
+  const height = pen.doc.heightOfString(item.descripcion, { width: description.width - 4 });
+  return Math.max(height, ROW_FONT + 2) + 4;
+}
+
+/** One item's row at `y`, a thin rule under it; answers where the next row goes. */
+export function drawRow(
+  pen: Pen,
+  columns: readonly Column[],
+  item: Item,
+  y: number,
+  height: number,
+): number {
+  pen.font(false, ROW_FONT);
+  let x = MARGIN;
+  for (const column of columns) {
+    const value = column.value(item);
+    if (column.title === "Producto / Servicio") {
+      pen.doc.text(value, x + 2, y + 2, { width: column.width - 4 });
+    } else {
+      pen.text(value, x + 2, y + 2, column.width - 4, column.align);
+    }
+    x += column.width;
+  }
+  const next = y + height;
+  pen.doc
+    .save()
+    .strokeColor("#bbbbbb")
+    .lineWidth(0.3)
+    .moveTo(MARGIN, next - 1)
+    .lineTo(MARGIN + WIDTH, next - 1)
+    .stroke()
+    .restore();
+  return next;
+}
