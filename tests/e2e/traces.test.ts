@@ -152,6 +152,16 @@ describe("traces: one tree per API call, from the edge through NATS to the autho
       "pasarela.representada": issuer.cuit,
     });
 
+    // key verification aside, the edge makes one NATS request: wsfe owns the issuance from there
+    const natsChildren = spans.filter(
+      (s) =>
+        s.parentSpanId === edge.spanId &&
+        s.kind === CLIENT &&
+        s.attributes["messaging.system"] === "nats" &&
+        s.attributes["messaging.destination.name"] !== "billing.key.verify",
+    );
+    expect(natsChildren.map((s) => s.name)).toEqual(["wsfe.factura.issue send"]);
+
     const send = one(spans, "wsfe.factura.issue send", "edge");
     expect(send.kind).toBe(CLIENT);
     expect(send.parentSpanId).toBe(edge.spanId);

@@ -85,11 +85,12 @@ describe("billing: admission of issuances (quota, rejection cap, Idempotency-Key
       { accountId, requestId },
     );
 
+  /** the issuance flow's report of an answer given as `status` (what the edge answers) */
   const complete = (
     accountId: string,
     requestId: string,
     environment: Environment,
-    answer: { status: number; body?: unknown; code?: string; key?: string },
+    answer: { status: number; body?: Record<string, unknown>; code?: string; key?: string },
   ) =>
     client.request(
       billing.facturaComplete,
@@ -101,9 +102,16 @@ describe("billing: admission of issuances (quota, rejection cap, Idempotency-Key
             : answer.status >= 500
               ? "unknown"
               : "refused",
-        status: answer.status,
-        body: answer.body ?? {},
-        ...(answer.code ? { code: answer.code } : {}),
+        ...(answer.status === 200
+          ? { answer: { kind: "authorized" as const, factura: answer.body ?? {} } }
+          : answer.status === 422
+            ? {
+                answer: {
+                  kind: "error" as const,
+                  error: { code: answer.code ?? "", message: "Rechazado" },
+                },
+              }
+            : {}),
         ...(answer.key ? { idempotencyKey: answer.key } : {}),
       },
       { accountId, requestId },
@@ -264,7 +272,7 @@ describe("billing: admission of issuances (quota, rejection cap, Idempotency-Key
       value(await complete(accountId, first, "homologacion", { status: 200, body, key: k.key }));
       expect(await admit(accountId, "homologacion", k)).toEqual({
         ok: true,
-        value: { decision: "replay", status: 200, body },
+        value: { decision: "replay", answer: { kind: "authorized", factura: body } },
       });
       // keys are the account's: another account's same key is its own
       expect((await admit(await account(), "homologacion", k)).ok).toBe(true);
@@ -396,8 +404,7 @@ describe("billing: admission of issuances (quota, rejection cap, Idempotency-Key
       });
       expect(replayed).toEqual({
         decision: "replay",
-        status: 200,
-        body: wsfe.facturaHttpReply(reply),
+        answer: { kind: "authorized", factura: wsfe.facturaHttpReply(reply) },
       });
       // delivered again under another message id: applied once
       await client.publish(wsfe.comprobanteAutorizado, { id, ...event });
@@ -441,7 +448,7 @@ describe("billing: admission of issuances (quota, rejection cap, Idempotency-Key
       expect(lines.join("\n")).not.toContain("event breaks its schema");
     });
 
-    it("the edge's answer, PDF link and all, replaces the one its event completed first", async () => {
+    it("the flow's answer, PDF link and all, replaces the one its event completed first", async () => {
       const accountId = await account({ facturas: 3 });
       const k = { key: `pedido-${randomUUID()}`, fingerprint: "f" };
       const requestId = randomUUID();
@@ -474,7 +481,7 @@ describe("billing: admission of issuances (quota, rejection cap, Idempotency-Key
       );
       expect(await admit(accountId, "produccion", k)).toEqual({
         ok: true,
-        value: { decision: "replay", status: 200, body: answered },
+        value: { decision: "replay", answer: { kind: "authorized", factura: answered } },
       });
       expect((await usage(accountId)).facturas).toEqual({ quota: 3, used: 1, left: 2 });
     });
@@ -497,12 +504,19 @@ describe("billing: admission of issuances (quota, rejection cap, Idempotency-Key
         const r = await admit(accountId, "homologacion", k);
         return r.ok && r.value.decision === "replay" ? r.value : undefined;
       });
-      expect(replayed.status).toBe(422);
-      expect(replayed.body).toMatchObject({
-        code: "AUTHORITY_REJECTED",
-        resultado: "R",
-        errores: event.errores,
-        details: { ptoVta: 3, cbteTipo: 11, cbteNro: 12 },
+      // the 422's error: the edge lifts resultado, observaciones and errores to the top
+      expect(replayed.answer).toMatchObject({
+        kind: "error",
+        error: {
+          code: "AUTHORITY_REJECTED",
+          details: {
+            resultado: "R",
+            errores: event.errores,
+            ptoVta: 3,
+            cbteTipo: 11,
+            cbteNro: 12,
+          },
+        },
       });
       const capped = await admit(accountId, "homologacion");
       expect(capped.ok ? "" : capped.error.code).toBe("REJECTION_CAP");

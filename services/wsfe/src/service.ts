@@ -10,13 +10,14 @@ import { makeComprobanteGet } from "./handlers/comprobante-get.js";
 import { makeEmailSend, makeEmailUpdate } from "./handlers/email-send.js";
 import { makeEmitidoGet } from "./handlers/emitido-get.js";
 import { makeFacturaGet } from "./handlers/factura-get.js";
-import { makeFacturaIssue } from "./handlers/factura-issue.js";
 import { makeParametrosGet } from "./handlers/parametros-get.js";
 import { makePointOfSaleResolver } from "./handlers/point-of-sale.js";
 import type { Issuer } from "./issuance/batches.js";
 import type { Reconciler } from "./issuance/reconcile.js";
 import type { SeriesWriter } from "./issuance/series-writer.js";
 import { makeUltimoComprobanteLast } from "./handlers/ultimo-comprobante-last.js";
+import { makeFacturaFlow } from "./flows/factura-issue.js";
+import { makeVoucherIssue } from "./flows/voucher-issue.js";
 
 /** Wiring only: the WSFEv1 adapter, the repositories and handlers bound to their subjects. */
 export function wsfeBindings(deps: {
@@ -32,6 +33,13 @@ export function wsfeBindings(deps: {
   reconcile: Reconciler;
 }): Binding[] {
   const pointOfSale = makePointOfSaleResolver(deps.bus);
+  const facturaGet = makeFacturaGet({
+    wsfe: deps.wsfe,
+    comprobantes: deps.comprobantes,
+    writer: deps.writer,
+    reconcile: deps.reconcile,
+  });
+  const issueVoucher = makeVoucherIssue({ issuer: deps.issuer, bus: deps.bus, wsfe: deps.wsfe });
   return [
     bind(wsfe.ultimoComprobanteLast, makeUltimoComprobanteLast({ wsfe: deps.wsfe, pointOfSale })),
     bind(
@@ -44,19 +52,8 @@ export function wsfeBindings(deps: {
       wsfe.comprobanteList,
       makeComprobanteList({ listado: deps.listado, cursors: deps.cursors }),
     ),
-    bind(
-      wsfe.facturaIssue,
-      makeFacturaIssue({ issuer: deps.issuer, bus: deps.bus, wsfe: deps.wsfe }),
-    ),
-    bind(
-      wsfe.facturaGet,
-      makeFacturaGet({
-        wsfe: deps.wsfe,
-        comprobantes: deps.comprobantes,
-        writer: deps.writer,
-        reconcile: deps.reconcile,
-      }),
-    ),
+    bind(wsfe.facturaIssue, makeFacturaFlow({ bus: deps.bus, issueVoucher, facturaGet })),
+    bind(wsfe.facturaGet, facturaGet),
     bind(
       wsfe.emailSend,
       makeEmailSend({ emails: deps.emails, comprobantes: deps.comprobantes, bus: deps.bus }),

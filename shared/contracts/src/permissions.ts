@@ -91,7 +91,15 @@ export const natsGrants = {
   catalog: { serves: catalog, calls: [], publishes: [], listens: [] },
   wsfe: {
     serves: wsfe,
-    calls: [ticket.accessGet, ticket.representadaGet, catalog.clienteGet, catalog.productoGet],
+    calls: [
+      ticket.accessGet,
+      ticket.representadaGet,
+      catalog.clienteGet,
+      catalog.productoGet,
+      billing.facturaAdmit,
+      billing.facturaComplete,
+      pdf.linkCreate,
+    ],
     publishes: [wsfe.comprobanteAutorizado, wsfe.comprobanteRechazado, wsfe.comprobanteNoEmitido],
     listens: [ticket.certificadoActivado],
     managesStream: true,
@@ -144,7 +152,6 @@ export const natsGrants = {
   edge: {
     calls: [
       billing.keyVerify,
-      billing.facturaAdmit,
       billing.facturaComplete,
       billing.quotaReserve,
       billing.quotaCommit,
@@ -174,7 +181,6 @@ export const natsGrants = {
       wsfe.comprobanteGet,
       wsfe.comprobanteList,
       wsfe.emailSend,
-      wsfe.facturaGet,
       wsfe.facturaIssue,
       wsfe.parametrosGet,
       wsfe.ultimoComprobanteLast,

@@ -6,7 +6,7 @@ import { makeQuotaRepository } from "../db/repositories/quota.js";
 import { makeRejectionsRepository } from "../db/repositories/rejections.js";
 import { isMetered } from "./quota.js";
 
-/** How one admitted issuance attempt ended, reported by the edge or learnt from an event. */
+/** How one admitted issuance attempt ended, reported by the issuance flow or learnt from an event. */
 export interface IssuanceOutcome {
   accountId: string;
   environment: Environment;
@@ -14,24 +14,25 @@ export interface IssuanceOutcome {
   ref: string;
   idempotencyKey?: string | null | undefined;
   outcome: billing.FacturaOutcome;
-  status: number;
+  /** a CAE was obtained: a production one commits its quota */
+  authorized: boolean;
   /** the answer to replay; undefined when it is not known (the record is left as it is) */
-  body?: unknown;
+  answer?: billing.FacturaAnswer | undefined;
   /** a 422 issuance rejection, the authority's or the totals rules': the rejection cap counts it */
   isRejection: boolean;
   at: Date;
   /** the event this outcome comes from: applied once however often it is delivered */
   eventId?: string;
   /**
-   * the edge's report of the answer it gave: its body is the one to replay, even when the
-   * voucher's event completed the record first (the event's body has no PDF link)
+   * the issuance flow's report of the answer it gave: it is the one to replay, even when the
+   * voucher's event completed the record first (the event's answer has no PDF link)
    */
   answered?: boolean;
 }
 
 /**
- * Applies an outcome once, whoever reports it first (the edge or the voucher's event): the
- * idempotency record keeps the first final answer (the edge's own answer supersedes one taken
+ * Applies an outcome once, whoever reports it first (the flow or the voucher's event): the
+ * idempotency record keeps the first final answer (the flow's own answer supersedes one taken
  * from the voucher's event, which has no PDF link), a production CAE commits its reservation
  * (or writes the commit when the reservation already expired), any other final answer or a
  * refusal releases it, and a rejection is counted once per attempt. An unknown outcome keeps
@@ -55,12 +56,12 @@ export async function applyOutcome(db: Kysely<BillingDatabase>, o: IssuanceOutco
     const ownRecord = record?.request_id === o.ref ? record : undefined;
     switch (o.outcome) {
       case "final":
-        if (ownRecord && o.body !== undefined) {
-          await records.complete(o.accountId, ownRecord.key, o.status, o.body, {
+        if (ownRecord && o.answer !== undefined) {
+          await records.complete(o.accountId, ownRecord.key, o.answer, {
             replace: o.answered === true,
           });
         }
-        if (o.status === 200 && isMetered(o.environment)) {
+        if (o.authorized && isMetered(o.environment)) {
           await quota.commit(o.ref, { accountId: o.accountId, resource: "facturas", at: o.at });
         } else {
           await quota.release(o.ref);

@@ -28,16 +28,20 @@ export function outcomeOfEvent(event: Delivered<VoucherEvent>): IssuanceOutcome 
     const body = event.body as EventOf<typeof wsfe.comprobanteAutorizado>;
     return {
       ...common,
-      status: 200,
-      body: body.reply === undefined ? undefined : wsfe.facturaHttpReply(body.reply),
+      authorized: true,
+      answer:
+        body.reply === undefined
+          ? undefined
+          : { kind: "authorized", factura: wsfe.facturaHttpReply(body.reply) },
       isRejection: false,
     };
   }
   const body = event.body as EventOf<typeof wsfe.comprobanteRechazado>;
+  const error = authorityRejected(body);
   return {
     ...common,
-    status: 422,
-    body: wsfe.facturaRejectedHttpBody(authorityRejected(body), body, voucher),
+    authorized: false,
+    answer: { kind: "error", error: { ...error, details: { ...error.details, ...voucher } } },
     isRejection: true,
   };
 }

@@ -8,6 +8,7 @@ import type { BillingDatabase } from "../db/database.js";
 import { makeIdempotencyRepository } from "../db/repositories/idempotency.js";
 import { makeRejectionsRepository } from "../db/repositories/rejections.js";
 import { capClearsAt } from "../domain/period.js";
+import { storedAnswer } from "../domain/stored-answer.js";
 
 type Admission = Result<ReplyInputOf<typeof billing.facturaAdmit>>;
 
@@ -32,13 +33,11 @@ export function makeFacturaAdmit(deps: {
           await records.remove(accountId, key);
         } else if (record) {
           if (record.fingerprint !== fingerprint) return fail(appError("IDEMPOTENCY_KEY_REUSED"));
-          if (record.state === "complete" && record.status !== null && record.body !== null) {
-            return ok({
-              decision: "replay",
-              status: record.status,
-              body: JSON.parse(record.body) as unknown,
-            });
-          }
+          const answer =
+            record.state === "complete" && record.body !== null
+              ? storedAnswer(record.status, record.body)
+              : undefined;
+          if (answer) return ok({ decision: "replay", answer });
           if (record.state === "in_flight" && record.locked_until && record.locked_until > now) {
             return fail(appError("IDEMPOTENCY_IN_PROGRESS"));
           }

@@ -5,31 +5,24 @@ import type { Kysely } from "kysely";
 import { applyOutcome } from "../accounting/outcome.js";
 import type { AccountingSettings } from "../accounting/settings.js";
 import type { BillingDatabase } from "../db/database.js";
+import { isRejection } from "../domain/stored-answer.js";
 
-/** The 422s the rejection cap counts, issuance rejections: the authority's and the totals rules. */
-export const REJECTION_CODES: ReadonlySet<string> = new Set([
-  "AUTHORITY_REJECTED",
-  "TOTALS_INVALID",
-]);
-
-/** `billing.factura.complete`: the edge reports the answer it gave to an admitted issuance. */
+/** `billing.factura.complete`: the issuance flow reports the answer it gave to an admission. */
 export function makeFacturaComplete(deps: {
   db: Kysely<BillingDatabase>;
   settings: AccountingSettings;
 }): Handler<typeof billing.facturaComplete> {
   return async (request, ctx) => {
+    const final = request.outcome === "final";
     await applyOutcome(deps.db, {
       accountId: ctx.accountId,
       environment: request.environment,
       ref: request.attempt ?? ctx.requestId,
       idempotencyKey: request.idempotencyKey,
       outcome: request.outcome,
-      status: request.status,
-      body: request.body,
-      isRejection:
-        request.outcome === "final" &&
-        request.status === 422 &&
-        REJECTION_CODES.has(request.code ?? ""),
+      authorized: final && request.answer?.kind === "authorized",
+      answer: final ? request.answer : undefined,
+      isRejection: final && isRejection(request.answer),
       at: deps.settings.now(),
       answered: true,
     });

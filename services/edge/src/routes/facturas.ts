@@ -2,7 +2,7 @@ import { wsfe } from "@pasarela/contracts";
 import { invalidField } from "@pasarela/errors";
 import { z } from "zod";
 import { EdgeError } from "../http/edge-error.js";
-import { admitAndIssue } from "./factura-admission.js";
+import { issueFactura } from "./factura-issue.js";
 import { facturaExamples } from "./factura-examples.js";
 import { errorBodySchema } from "./http-shapes.js";
 import type { RouteModule } from "./route-module.js";
@@ -95,9 +95,7 @@ export const facturasRoutes: RouteModule = {
       },
       async (request, reply) => {
         const key = idempotencyKey(request.headers["idempotency-key"]);
-        const answer = await admitAndIssue({ call, request, body: request.body, key });
-        // a replay answers the first attempt's status and body: a 200 or a 422 of the schemas
-        return reply.code(answer.status as 200).send(answer.body as wsfe.FacturaHttpReply);
+        return reply.send(await issueFactura({ call, request, body: request.body, key }));
       },
     );
     return Promise.resolve();

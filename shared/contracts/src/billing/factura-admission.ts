@@ -5,11 +5,33 @@ import { environmentSchema } from "../common/fields.js";
 const idempotencyKeySchema = z.string().min(1).max(255);
 
 /**
+ * The answer an issuance gave, as it is replayed under its Idempotency-Key: the authorized
+ * voucher (the API's 200 body, PDF link included) or the catalogue error it ended with (a
+ * rejection). Only the edge turns either into HTTP.
+ */
+export const facturaAnswerSchema = z.discriminatedUnion("kind", [
+  z.object({ kind: z.literal("authorized"), factura: z.record(z.string(), z.unknown()) }).strict(),
+  z
+    .object({
+      kind: z.literal("error"),
+      error: z
+        .object({
+          code: z.string().min(1).max(64),
+          message: z.string(),
+          details: z.record(z.string(), z.unknown()).optional(),
+        })
+        .strict(),
+    })
+    .strict(),
+]);
+export type FacturaAnswer = z.output<typeof facturaAnswerSchema>;
+
+/**
  * `billing.factura.admit`, the first step of an issuance: before anything reaches the authority,
  * billing binds the `Idempotency-Key` (scoped to the account of the request's headers), checks
  * the rejection cap of the environment and reserves one voucher of quota in production. A
  * refusal (409, 422, 429, 402) binds nothing. `replay` answers the first attempt's stored
- * HTTP status and body; `resolve` means the first attempt ended without a known outcome and
+ * answer; `resolve` means the first attempt ended without a known outcome and
  * must be looked up before anything is issued again.
  */
 export const facturaAdmit = defineContract({
@@ -24,9 +46,7 @@ export const facturaAdmit = defineContract({
     .strict(),
   reply: z.discriminatedUnion("decision", [
     z.object({ decision: z.literal("proceed") }).strict(),
-    z
-      .object({ decision: z.literal("replay"), status: z.number().int(), body: z.unknown() })
-      .strict(),
+    z.object({ decision: z.literal("replay"), answer: facturaAnswerSchema }).strict(),
     z.object({ decision: z.literal("resolve"), requestId: z.string() }).strict(),
   ]),
   errors: [
@@ -41,16 +61,16 @@ export const facturaAdmit = defineContract({
 });
 
 /**
- * How an admitted issuance ended, as the caller was answered: `final` (200 or a 422 of the
- * voucher: replayed from now on), `unknown` (the authority may have issued it: the key stays
+ * How an admitted issuance ended, as the caller was answered: `final` (authorized, or a
+ * rejection of the voucher: replayed from now on), `unknown` (the authority may have issued it: the key stays
  * bound to this attempt) or `refused` (nothing reached the authority: the key is free again).
  */
 export const facturaOutcomeSchema = z.enum(["final", "unknown", "refused"]);
 export type FacturaOutcome = z.infer<typeof facturaOutcomeSchema>;
 
 /**
- * `billing.factura.complete`: the edge reports the answer it gave. Commits the quota for a
- * production 200, counts a 422 issuance rejection, stores status and body for replays. The
+ * `billing.factura.complete`: the issuance flow reports the answer it gave. Commits the quota
+ * for a production CAE, counts an issuance rejection, stores the answer for replays. The
  * voucher events do the same (idempotently), so a crash before this call loses nothing.
  */
 export const facturaComplete = defineContract({
@@ -60,10 +80,8 @@ export const facturaComplete = defineContract({
       environment: environmentSchema,
       idempotencyKey: idempotencyKeySchema.optional(),
       outcome: facturaOutcomeSchema,
-      status: z.number().int().min(100).max(599),
-      body: z.unknown(),
-      /** the catalogue code of an error answer */
-      code: z.string().max(64).optional(),
+      /** the answer given; required for a final outcome */
+      answer: facturaAnswerSchema.optional(),
       /** the request id of the attempt the key is bound to, when it is not this request */
       attempt: z.string().max(200).optional(),
     })

@@ -8,7 +8,9 @@ export { keyVerify } from "./key-verify.js";
 export {
   facturaAdmit,
   facturaComplete,
+  facturaAnswerSchema,
   facturaOutcomeSchema,
+  type FacturaAnswer,
   type FacturaOutcome,
 } from "./factura-admission.js";
 export {

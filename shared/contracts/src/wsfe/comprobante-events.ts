@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { defineEvent } from "../contract.js";
-import { facturaIssueReplySchema } from "./factura-issue.js";
+import { facturaIssueReplySchema } from "./factura-reply.js";
 import {
   environmentSchema,
   idSchema,

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { defineContract } from "../contract.js";
 import { AUTHORITY_QUERY_TIMEOUT_MS } from "../common/authority-query.js";
-import { facturaIssueReplySchema } from "./factura-issue.js";
+import { facturaIssueReplySchema } from "./factura-reply.js";
 
 const noteSchema = z.object({ code: z.number().int(), msg: z.string() }).strict();
 

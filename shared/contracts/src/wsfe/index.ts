@@ -6,25 +6,33 @@ export {
 export { canonicalDecimal } from "../common/decimal.js";
 export {
   facturaBodySchema,
-  facturaHttpReply,
-  facturaHttpReplySchema,
-  facturaIssue,
-  facturaIssueReplySchema,
-  facturaIssueRequestSchema,
-  facturaRejectedBodySchema,
-  facturaRejectedHttpBody,
-  type CodigoMensaje,
   type ComprobanteAsociado,
   type FacturaBody,
-  type FacturaHttpReply,
-  type FacturaIssueReply,
-  type FacturaIssueRequest,
   type FacturaItem,
   type FacturaTributo,
   type Fce,
   type Moneda,
   type Opcional,
+} from "./factura-body.js";
+export {
+  facturaIssue,
+  facturaIssueAnswerSchema,
+  facturaIssueCallSchema,
+  facturaIssueRequestSchema,
+  type FacturaIssueAnswer,
+  type FacturaIssueCall,
+  type FacturaIssueRequest,
 } from "./factura-issue.js";
+export {
+  facturaHttpReply,
+  facturaHttpReplySchema,
+  facturaIssueReplySchema,
+  facturaRejectedBodySchema,
+  facturaRejectedHttpBody,
+  type CodigoMensaje,
+  type FacturaHttpReply,
+  type FacturaIssueReply,
+} from "./factura-reply.js";
 export {
   cbteNroSchema,
   cbteTipoSchema,

@@ -1,3 +1,4 @@
+import type { billing } from "@pasarela/contracts";
 import type { Kysely, Selectable } from "kysely";
 import type { BillingDatabase, IdempotencyRecordsTable } from "../database.js";
 
@@ -53,20 +54,19 @@ export function makeIdempotencyRepository(db: Kysely<BillingDatabase>) {
         .execute();
     },
     /**
-     * Stores the answer to replay. A record already complete keeps its first answer, unless
-     * `replace`: the answer the caller was actually given supersedes one completed from the
-     * voucher's event, which lacks what only the edge adds (the shareable PDF link).
+     * Stores the answer to replay (no HTTP status: the edge maps the answer). A record already
+     * complete keeps its first answer, unless `replace`: the answer the caller was actually
+     * given supersedes one completed from the voucher's event, which lacks the PDF link.
      */
     async complete(
       accountId: string,
       key: string,
-      status: number,
-      body: unknown,
+      answer: billing.FacturaAnswer,
       options: { replace?: boolean } = {},
     ): Promise<void> {
       let update = db
         .updateTable("idempotency_records")
-        .set({ state: "complete", status, body: JSON.stringify(body), locked_until: null })
+        .set({ state: "complete", status: null, body: JSON.stringify(answer), locked_until: null })
         .where("account_id", "=", accountId)
         .where("key", "=", key);
       if (options.replace !== true) update = update.where("state", "!=", "complete");

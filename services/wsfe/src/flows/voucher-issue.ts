@@ -1,7 +1,7 @@
 import { trace } from "@opentelemetry/api";
-import type { Bus, Handler, RequestOptions } from "@pasarela/bus";
+import type { Bus, HandlerContext, RequestOptions } from "@pasarela/bus";
 import { counter } from "@pasarela/telemetry";
-import { DEADLINE_SLACK_MS, catalog, ticket, wsfe } from "@pasarela/contracts";
+import { catalog, ticket, wsfe } from "@pasarela/contracts";
 import { authorityUnavailable, fail, ok, type Result } from "@pasarela/errors";
 import type { WsfeAdapter, WsfeCaller } from "../adapters/wsfe.js";
 import {
@@ -13,23 +13,12 @@ import { resolvePtoVta } from "../domain/point-of-sale.js";
 import type { SeriesKey } from "../db/repositories/series.js";
 import type { Issuer } from "../issuance/batches.js";
 
-/**
- * The time budget of one issuance, laid out as the queries' (authority-query.ts). The edge
- * waits min(the contract's 125 s, API_TIMEOUT_MS: 65 s by default) and hands every hop the
- * same deadline D, DEADLINE_SLACK_MS (3 s) before it gives up. 125 s is what the worst case
- * needs with AUTHORITY_TIMEOUT_MS at 30 s: a first WSAA login (30 s), the last number (30 s),
- * one more call (the rate of the day or a reconciliation lookup, 30 s) and FECAESolicitar
- * (30 s), plus 5 s for NATS, the catalog and the database; raise API_TIMEOUT_MS to give it all.
- * Whatever the budget, FECAESolicitar is sent only while a whole AUTHORITY_TIMEOUT_MS and
- * SEND_MARGIN_MS still fit before D (issuance/batches.ts).
- */
-export interface FacturaIssueDeps {
+/** What one admitted voucher is issued with (the time budget is the flow's: factura-issue.ts). */
+export interface VoucherIssueDeps {
   bus: Pick<Bus, "request">;
   wsfe: Pick<WsfeAdapter, "cotizacion">;
   /** numbers, stores and sends the voucher, coalesced with the others of its series */
   issuer: Issuer;
-  /** how long a caller that sets no deadline waits; the contract's timeout by default */
-  budgetMs?: number;
   now?: () => number;
 }
 
@@ -55,23 +44,30 @@ async function resolveReferences(
   return ok({ ...(cliente?.ok ? { cliente: cliente.value } : {}), productos: found });
 }
 
+/** The issuance as a caller of the issuer, with the call's deadline already settled. */
+export interface VoucherIssueContext {
+  accountId: string;
+  requestId: string;
+  deadline: number;
+  logger: HandlerContext["logger"];
+}
+
 /**
- * `wsfe.factura.issue`: references through the catalog, the domain's judgement (every 400/422
+ * One admitted voucher: references through the catalog, the domain's judgement (every 400/422
  * before the authority), the rate of the day when needed, then the issuer: as the series' only
  * writer, the last number, reconciliation of anything left unsettled, the voucher stored
  * `pending` with its number, FECAESolicitar (coalesced with the other vouchers waiting on the
  * series), and the answer stored (`authorized`, `rejected`, or `unknown` when no usable answer
  * came back) before its event is published and the caller answered.
  */
-export function makeFacturaIssue(deps: FacturaIssueDeps): Handler<typeof wsfe.facturaIssue> {
+export function makeVoucherIssue(deps: VoucherIssueDeps) {
   const now = deps.now ?? Date.now;
-  const budgetMs = (deps.budgetMs ?? wsfe.facturaIssue.timeoutMs ?? 0) - DEADLINE_SLACK_MS;
-
-  return async (request, ctx) => {
-    // the API call's deadline, or one of our own for a caller on the bus that set none
-    const deadline = ctx.deadline ?? now() + budgetMs;
+  return async (
+    request: wsfe.FacturaIssueRequest,
+    ctx: VoucherIssueContext,
+  ): Promise<Result<wsfe.FacturaIssueReply>> => {
     const { environment, representada, cbteTipo } = request;
-    const accountId = ctx.accountId;
+    const { accountId, deadline } = ctx;
     const headers = { accountId, requestId: ctx.requestId, deadline };
 
     // asked together; the representada's 403s answer before anything the references say

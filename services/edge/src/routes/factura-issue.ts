@@ -1,0 +1,82 @@
+import { billing, wsfe } from "@pasarela/contracts";
+import { issuanceOutcomeUnknown, type AppError } from "@pasarela/errors";
+import type { FastifyRequest } from "fastify";
+import { EdgeError } from "../http/edge-error.js";
+import { bodyFingerprint } from "../http/fingerprint.js";
+import { noteQuotaConsumed } from "../http/usage.js";
+import type { Caller } from "./route-module.js";
+
+interface Attempt {
+  call: Caller;
+  request: FastifyRequest;
+  body: wsfe.FacturaBody;
+  key: string | undefined;
+}
+
+/**
+ * The wsfe instance that had the issuance stopped answering mid-way (it died, or the call's
+ * time ran out): the voucher may have been sent, so the caller hears that its outcome is
+ * unknown and that a retry with the same Idempotency-Key tells it, once the series' next
+ * writer has settled the voucher.
+ */
+function issuanceFailure(a: Attempt, error: AppError): AppError {
+  const { details } = error;
+  if (
+    error.code !== "SERVICE_UNAVAILABLE" ||
+    details?.subject !== wsfe.facturaIssue.subject ||
+    details.outcome !== "unknown"
+  ) {
+    return error;
+  }
+  return issuanceOutcomeUnknown({ ptoVta: a.body.ptoVta, cbteTipo: a.body.cbteTipo }, error);
+}
+
+/**
+ * No answer came from the flow that owns the issuance (it died or ran out of time): billing
+ * hears that this attempt's outcome is unknown, so a retry under the key is resolved (the
+ * voucher looked up) instead of waiting out the lease. Harmless when the flow did report.
+ */
+async function reportUnanswered(a: Attempt): Promise<void> {
+  try {
+    await a.call(a.request, billing.facturaComplete, {
+      environment: a.body.environment,
+      outcome: "unknown",
+      ...(a.key === undefined ? {} : { idempotencyKey: a.key }),
+    });
+  } catch (error) {
+    a.request.log.warn({ err: error, requestId: a.request.id }, "issuance outcome not reported");
+  }
+}
+
+/**
+ * One request to wsfe, which owns the issuance from there: billing's admission (the key, the
+ * rejection cap, the production quota), the voucher, its PDF link and the answer's record. A
+ * replay answers the first attempt's answer; an error answer is thrown to the error handler.
+ */
+export async function issueFactura(a: Attempt): Promise<wsfe.FacturaHttpReply> {
+  let answer: wsfe.FacturaIssueAnswer;
+  try {
+    answer = await a.call(a.request, wsfe.facturaIssue, {
+      ...a.body,
+      ...(a.key === undefined
+        ? {}
+        : { idempotencyKey: a.key, fingerprint: bodyFingerprint(a.body) }),
+      keyScope: a.request.principal?.scope ?? "read_only",
+    });
+  } catch (error) {
+    // wsfe's own answers (a 503 of a service it asked included) were reported by its flow
+    const details = error instanceof EdgeError ? error.appError.details : undefined;
+    if (
+      error instanceof EdgeError &&
+      error.appError.code === "SERVICE_UNAVAILABLE" &&
+      details?.subject === wsfe.facturaIssue.subject &&
+      details.reason !== "no responders"
+    ) {
+      await reportUnanswered(a);
+      throw new EdgeError(issuanceFailure(a, error.appError));
+    }
+    throw error;
+  }
+  if (!answer.replayed && a.body.environment === "produccion") noteQuotaConsumed(a.request);
+  return answer.factura;
+}
