@@ -2,7 +2,7 @@ import { bind, type Binding, type Bus } from "@pasarela/bus";
 import { billing } from "@pasarela/contracts";
 import type { Kysely } from "@pasarela/db";
 import type { PageCursors } from "@pasarela/sealing";
-import type { AccountingSettings } from "./accounting/settings.js";
+import type { AccountingSettings } from "./flows/settings.js";
 import type { BillingDatabase } from "./db/database.js";
 import { makeAccountsRepository } from "./db/repositories/accounts.js";
 import { makeKeysRepository } from "./db/repositories/keys.js";

@@ -24,11 +24,11 @@ import {
   type ComprobantesRepository,
 } from "./db/repositories/comprobantes.js";
 import { makeSeriesRepository } from "./db/repositories/series.js";
-import { makeVoucherEvents } from "./issuance/events.js";
-import { makeBatchIssuer } from "./issuance/batches.js";
-import { makeReconciler } from "./issuance/reconcile.js";
-import { startReconciliationSweep } from "./issuance/sweep.js";
-import { makeSeriesWriter } from "./issuance/series-writer.js";
+import { makeVoucherEvents } from "./flows/events.js";
+import { makeBatchIssuer } from "./flows/batches.js";
+import { makeReconciler } from "./flows/reconcile.js";
+import { startReconciliationSweep } from "./flows/sweep.js";
+import { makeSeriesWriter } from "./flows/series-writer.js";
 import { makeComprobantesListadoRepository } from "./db/repositories/comprobantes-listado.js";
 import { wsfeBindings } from "./service.js";
 

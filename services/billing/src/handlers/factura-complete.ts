@@ -2,8 +2,8 @@ import type { Handler } from "@pasarela/bus";
 import type { billing } from "@pasarela/contracts";
 import { ok } from "@pasarela/errors";
 import type { Kysely } from "kysely";
-import { applyOutcome } from "../accounting/outcome.js";
-import type { AccountingSettings } from "../accounting/settings.js";
+import { applyOutcome } from "../flows/outcome.js";
+import type { AccountingSettings } from "../flows/settings.js";
 import type { BillingDatabase } from "../db/database.js";
 import { isRejection } from "../domain/stored-answer.js";
 

@@ -2,8 +2,8 @@ import type { Handler } from "@pasarela/bus";
 import type { billing } from "@pasarela/contracts";
 import { ok } from "@pasarela/errors";
 import type { Kysely } from "kysely";
-import { isMetered, reserveUnit } from "../accounting/quota.js";
-import type { AccountingSettings } from "../accounting/settings.js";
+import { isMetered, reserveUnit } from "../flows/quota.js";
+import type { AccountingSettings } from "../flows/settings.js";
 import type { BillingDatabase } from "../db/database.js";
 import { makeQuotaRepository } from "../db/repositories/quota.js";
 

@@ -3,7 +3,7 @@ import { billing } from "@pasarela/contracts";
 import { appError, fail, invalidCursor, ok } from "@pasarela/errors";
 import type { PageCursors } from "@pasarela/sealing";
 import type { Kysely } from "kysely";
-import type { AccountingSettings } from "../accounting/settings.js";
+import type { AccountingSettings } from "../flows/settings.js";
 import type { BillingDatabase } from "../db/database.js";
 import { makeUsageRepository, type UsageRow } from "../db/repositories/usage.js";
 import { parseUsagePosition, usagePositionText } from "../domain/cursor.js";

@@ -25,7 +25,7 @@ type Answer = Result<wsfe.FacturaIssueAnswer>;
  * one more call (the rate of the day or a reconciliation lookup, 30 s) and FECAESolicitar
  * (30 s), plus 5 s for NATS, billing, the catalog, pdf and the database; raise API_TIMEOUT_MS
  * to give it all. Whatever the budget, FECAESolicitar is sent only while a whole
- * AUTHORITY_TIMEOUT_MS and SEND_MARGIN_MS still fit before D (issuance/batches.ts).
+ * AUTHORITY_TIMEOUT_MS and SEND_MARGIN_MS still fit before D (flows/batches.ts).
  */
 export interface FacturaFlowDeps {
   bus: Pick<Bus, "request">;

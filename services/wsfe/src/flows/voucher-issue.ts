@@ -11,7 +11,7 @@ import {
 } from "../domain/issuance/index.js";
 import { resolvePtoVta } from "../domain/point-of-sale.js";
 import type { SeriesKey } from "../db/repositories/series.js";
-import type { Issuer } from "../issuance/batches.js";
+import type { Issuer } from "./batches.js";
 
 /** What one admitted voucher is issued with (the time budget is the flow's: factura-issue.ts). */
 export interface VoucherIssueDeps {

@@ -3,9 +3,9 @@ import { AUTHORITY_QUERY_TIMEOUT_MS, DEADLINE_SLACK_MS, type wsfe } from "@pasar
 import { appError, authorityUnavailable, fail, ok } from "@pasarela/errors";
 import type { WsfeAdapter, WsfeCaller } from "../adapters/wsfe.js";
 import type { ComprobantesRepository } from "../db/repositories/comprobantes.js";
-import { storedReply } from "../issuance/events.js";
-import type { Reconciler } from "../issuance/reconcile.js";
-import type { SeriesWriter } from "../issuance/series-writer.js";
+import { storedReply } from "../flows/events.js";
+import type { Reconciler } from "../flows/reconcile.js";
+import type { SeriesWriter } from "../flows/series-writer.js";
 
 const UNSETTLED = new Set(["pending", "unknown"]);
 

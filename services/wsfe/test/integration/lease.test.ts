@@ -14,7 +14,7 @@ import {
   type SeriesKey,
   type SeriesRepository,
 } from "../../src/db/repositories/series.js";
-import { makeSeriesWriter } from "../../src/issuance/series-writer.js";
+import { makeSeriesWriter } from "../../src/flows/series-writer.js";
 
 let counter = 0;
 const newSeries = (): SeriesKey => ({

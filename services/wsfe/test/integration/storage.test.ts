@@ -19,7 +19,7 @@ import {
   type SeriesRepository,
 } from "../../src/db/repositories/series.js";
 import type { FECAEDetRequest } from "../../src/domain/issuance/index.js";
-import { makeSeriesWriter } from "../../src/issuance/series-writer.js";
+import { makeSeriesWriter } from "../../src/flows/series-writer.js";
 
 let seriesCounter = 0;
 const newSeries = (): SeriesKey => ({

@@ -16,8 +16,8 @@ import {
   makeBatchIssuer,
   type BatchIssuerDeps,
   type IssuanceJob,
-} from "../../src/issuance/batches.js";
-import type { SeriesWriter } from "../../src/issuance/series-writer.js";
+} from "../../src/flows/batches.js";
+import type { SeriesWriter } from "../../src/flows/series-writer.js";
 
 const NOW = new Date("2026-03-16T12:00:00Z");
 const logger = createLogger({ service: "test", level: "silent" });

@@ -7,8 +7,8 @@ import type { SeriesKey } from "../../src/db/repositories/series.js";
 import type { DecimalText } from "../../src/domain/amount.js";
 import type { AuthorityComprobante } from "../../src/domain/comprobante.js";
 import type { FECAEDetRequest } from "../../src/domain/issuance/index.js";
-import { makeReconciler } from "../../src/issuance/reconcile.js";
-import type { HeldSeries } from "../../src/issuance/series-writer.js";
+import { makeReconciler } from "../../src/flows/reconcile.js";
+import type { HeldSeries } from "../../src/flows/series-writer.js";
 
 const logger = createLogger({ service: "test", level: "silent" });
 const series: SeriesKey = {

@@ -2,9 +2,9 @@ import { ok } from "@pasarela/errors";
 import { capturingLogger } from "@pasarela/testing";
 import { describe, expect, it } from "vitest";
 import type { SeriesKey } from "../../src/db/repositories/series.js";
-import type { VoucherEvents } from "../../src/issuance/events.js";
-import type { SeriesWriter } from "../../src/issuance/series-writer.js";
-import { startReconciliationSweep } from "../../src/issuance/sweep.js";
+import type { VoucherEvents } from "../../src/flows/events.js";
+import type { SeriesWriter } from "../../src/flows/series-writer.js";
+import { startReconciliationSweep } from "../../src/flows/sweep.js";
 
 const series = (ptoVta: number): SeriesKey => ({
   environment: "homologacion",

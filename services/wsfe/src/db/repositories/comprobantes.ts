@@ -2,20 +2,14 @@ import { isUniqueViolation } from "@pasarela/db";
 import { sql, type Kysely, type Selectable } from "kysely";
 import type { AuthorityMessage } from "../../domain/cae-answer.js";
 import type { FECAEDetRequest } from "../../domain/issuance/index.js";
-import type { ComprobanteState, ComprobantesTable, WsfeDatabase } from "../database.js";
+import type { ComprobantesTable, WsfeDatabase } from "../database.js";
 import { leaseHeld, msFromNow } from "./lease-fence.js";
 import type { LeaseFence, SeriesKey } from "./series.js";
 import { makeSendsRepository } from "./sends.js";
+import { makeComprobanteReads } from "./comprobante-reads.js";
+import { toStored, UNRESOLVED, type StoredComprobante } from "./comprobante-rows.js";
 
-/** Totals as decimal text with two decimals, exactly as sent. */
-export interface Totales {
-  readonly impTotal: string;
-  readonly impNeto: string;
-  readonly impIVA: string;
-  readonly impTrib: string;
-  readonly impTotConc: string;
-  readonly impOpEx: string;
-}
+export type { StoredComprobante, Totales } from "./comprobante-rows.js";
 
 /** A voucher about to be sent: stored `pending` with its number first. */
 export interface NewComprobante {
@@ -29,35 +23,6 @@ export interface NewComprobante {
   readonly emailTo: string | null;
   readonly idempotencyKey: string | null;
   readonly requestId: string;
-}
-
-export interface StoredComprobante {
-  readonly id: string;
-  readonly accountId: string;
-  readonly series: SeriesKey;
-  readonly cbteNro: number;
-  readonly state: ComprobanteState;
-  readonly cbteFch: string;
-  readonly docTipo: number;
-  readonly docNro: string;
-  readonly moneda: { readonly id: string; readonly cotizacion: string };
-  readonly totales: Totales;
-  readonly request: unknown;
-  readonly sent: FECAEDetRequest;
-  readonly resultado: string | null;
-  readonly cae: string | null;
-  readonly caeVencimiento: string | null;
-  readonly observaciones: readonly AuthorityMessage[];
-  readonly errores: readonly AuthorityMessage[];
-  readonly eventos: readonly AuthorityMessage[];
-  readonly failure: unknown;
-  readonly emailTo: string | null;
-  readonly idempotencyKey: string | null;
-  readonly requestId: string;
-  readonly answeredAt: Date | null;
-  readonly eventPublishedAt: Date | null;
-  /** times reconciliation sent it again */
-  readonly resends: number;
 }
 
 /**
@@ -80,54 +45,45 @@ export interface Rejection {
   readonly eventos: readonly AuthorityMessage[];
 }
 
-const UNRESOLVED: readonly ComprobanteState[] = ["pending", "unknown"];
-
 /** One live voucher per Idempotency-Key of an account (migration 2026-12-20-01). */
 const LIVE_KEY_INDEX = "comprobantes_live_key_idx";
 
-const messages = (value: unknown): AuthorityMessage[] =>
-  Array.isArray(value) ? (value as AuthorityMessage[]) : [];
-
-function toStored(row: Selectable<ComprobantesTable>): StoredComprobante {
-  return {
-    id: row.id,
-    accountId: row.account_id,
-    series: {
-      environment: row.environment,
-      cuit: row.cuit,
-      ptoVta: row.pto_vta,
-      cbteTipo: row.cbte_tipo,
-    },
-    cbteNro: Number(row.cbte_nro),
-    state: row.state,
-    cbteFch: row.cbte_fch,
-    docTipo: row.doc_tipo,
-    docNro: row.doc_nro,
-    moneda: { id: row.moneda_id, cotizacion: row.moneda_cotizacion },
-    totales: {
-      impTotal: row.imp_total,
-      impNeto: row.imp_neto,
-      impIVA: row.imp_iva,
-      impTrib: row.imp_trib,
-      impTotConc: row.imp_tot_conc,
-      impOpEx: row.imp_op_ex,
-    },
-    request: row.request,
-    sent: row.sent as FECAEDetRequest,
-    resultado: row.resultado,
-    cae: row.cae,
-    caeVencimiento: row.cae_vencimiento,
-    observaciones: messages(row.observaciones),
-    errores: messages(row.errores),
-    eventos: messages(row.eventos),
-    failure: row.failure,
-    emailTo: row.email_to,
-    idempotencyKey: row.idempotency_key,
-    requestId: row.request_id,
-    answeredAt: row.answered_at,
-    eventPublishedAt: row.event_published_at,
-    resends: row.resends,
-  };
+/**
+ * Authorizes vouchers with their CAEs in one statement (data-modifying CTEs: atomic in one
+ * round trip), creating the e-mail record of those with a recipient.
+ */
+async function authorizeMany(
+  db: Kysely<WsfeDatabase>,
+  authorized: readonly (Authorization & { readonly id: string })[],
+): Promise<StoredComprobante[]> {
+  if (authorized.length === 0) return [];
+  // text, then jsonb: the driver would otherwise serialize the JSON text as a JSON string
+  const answers = sql.join(
+    authorized.map(
+      (a) =>
+        sql`(${a.id}::uuid, ${a.cae}::text, ${a.caeVencimiento}::text, ${JSON.stringify(a.observaciones)}::text::jsonb, ${JSON.stringify(a.eventos)}::text::jsonb)`,
+    ),
+  );
+  const result = await sql<Selectable<ComprobantesTable>>`
+    with answers (id, cae, cae_vencimiento, observaciones, eventos) as (values ${answers}),
+    authorized as (
+      update comprobantes c
+      set state = 'authorized', resultado = 'A', cae = a.cae,
+        cae_vencimiento = a.cae_vencimiento, observaciones = a.observaciones,
+        eventos = a.eventos, failure = null, answered_at = now(), updated_at = now()
+      from answers a
+      where c.id = a.id and c.state in ('pending', 'unknown')
+      returning c.*
+    ),
+    email as (
+      insert into comprobantes_email
+        (account_id, environment, cuit, pto_vta, cbte_tipo, cbte_nro, email_to, status)
+      select account_id, environment, cuit, pto_vta, cbte_tipo, cbte_nro, email_to, 'pending'
+      from authorized where email_to is not null
+      on conflict (account_id, environment, cuit, pto_vta, cbte_tipo, cbte_nro) do nothing
+    )
+    select * from authorized order by cbte_nro`.execute(db);
+  return result.rows.map(toStored);
 }
 
 /**
@@ -146,6 +102,7 @@ export function makeComprobantesRepository(db: Kysely<WsfeDatabase>) {
 
   return {
     ...makeSendsRepository(db),
+    ...makeComprobanteReads(db),
 
     /**
      * Stores a batch `pending` with its numbers in one statement: all of them, or none and
@@ -211,64 +168,8 @@ export function makeComprobantesRepository(db: Kysely<WsfeDatabase>) {
       id: string,
       authorization: Authorization,
     ): Promise<StoredComprobante | undefined> {
-      // data-modifying CTEs: atomic in one round trip, no transaction to open and commit
-      const row = await db
-        .with("authorized", (qc) =>
-          qc
-            .updateTable("comprobantes")
-            .where("id", "=", id)
-            .where("state", "in", UNRESOLVED)
-            .set({
-              state: "authorized",
-              resultado: "A",
-              cae: authorization.cae,
-              cae_vencimiento: authorization.caeVencimiento,
-              observaciones: authorization.observaciones,
-              eventos: authorization.eventos,
-              failure: null,
-              answered_at: sql<Date>`now()`,
-              updated_at: sql<Date>`now()`,
-            })
-            .returningAll(),
-        )
-        .with("email", (qc) =>
-          qc
-            .insertInto("comprobantes_email")
-            .columns([
-              "account_id",
-              "environment",
-              "cuit",
-              "pto_vta",
-              "cbte_tipo",
-              "cbte_nro",
-              "email_to",
-              "status",
-            ])
-            .expression((eb) =>
-              eb
-                .selectFrom("authorized")
-                .select((s) => [
-                  "authorized.account_id",
-                  "authorized.environment",
-                  "authorized.cuit",
-                  "authorized.pto_vta",
-                  "authorized.cbte_tipo",
-                  "authorized.cbte_nro",
-                  "authorized.email_to",
-                  s.val("pending").as("status"),
-                ])
-                .where("authorized.email_to", "is not", null),
-            )
-            .onConflict((oc) =>
-              oc
-                .columns(["account_id", "environment", "cuit", "pto_vta", "cbte_tipo", "cbte_nro"])
-                .doNothing(),
-            ),
-        )
-        .selectFrom("authorized")
-        .selectAll()
-        .executeTakeFirst();
-      return row && toStored(row);
+      const [stored] = await authorizeMany(db, [{ ...authorization, id }]);
+      return stored;
     },
 
     /**
@@ -276,38 +177,8 @@ export function makeComprobantesRepository(db: Kysely<WsfeDatabase>) {
      * e-mail record when it has a recipient, as `markAuthorized`. Answers the vouchers stored;
      * one that had already left `pending`/`unknown` is left out.
      */
-    async markManyAuthorized(
-      authorized: readonly (Authorization & { readonly id: string })[],
-    ): Promise<StoredComprobante[]> {
-      if (authorized.length === 0) return [];
-      // text, then jsonb: the driver would otherwise serialize the JSON text as a JSON string
-      const answers = sql.join(
-        authorized.map(
-          (a) =>
-            sql`(${a.id}::uuid, ${a.cae}::text, ${a.caeVencimiento}::text, ${JSON.stringify(a.observaciones)}::text::jsonb, ${JSON.stringify(a.eventos)}::text::jsonb)`,
-        ),
-      );
-      const result = await sql<Selectable<ComprobantesTable>>`
-        with answers (id, cae, cae_vencimiento, observaciones, eventos) as (values ${answers}),
-        authorized as (
-          update comprobantes c
-          set state = 'authorized', resultado = 'A', cae = a.cae,
-            cae_vencimiento = a.cae_vencimiento, observaciones = a.observaciones,
-            eventos = a.eventos, failure = null, answered_at = now(), updated_at = now()
-          from answers a
-          where c.id = a.id and c.state in ('pending', 'unknown')
-          returning c.*
-        ),
-        email as (
-          insert into comprobantes_email
-            (account_id, environment, cuit, pto_vta, cbte_tipo, cbte_nro, email_to, status)
-          select account_id, environment, cuit, pto_vta, cbte_tipo, cbte_nro, email_to, 'pending'
-          from authorized where email_to is not null
-          on conflict (account_id, environment, cuit, pto_vta, cbte_tipo, cbte_nro) do nothing
-        )
-        select * from authorized order by cbte_nro`.execute(db);
-      return result.rows.map(toStored);
-    },
+    markManyAuthorized: (authorized: readonly (Authorization & { readonly id: string })[]) =>
+      authorizeMany(db, authorized),
 
     /**
      * Resultado R: the authority judged and refused; the number is free again. With a fence,
@@ -418,112 +289,6 @@ export function makeComprobantesRepository(db: Kysely<WsfeDatabase>) {
         .where("id", "in", ids)
         .set({ event_published_at: sql<Date>`now()` })
         .execute();
-    },
-
-    /** Vouchers of the series still `pending` or `unknown`, lowest number first. */
-    async unresolved(series: SeriesKey): Promise<StoredComprobante[]> {
-      const rows = await db
-        .selectFrom("comprobantes")
-        .selectAll()
-        .where("environment", "=", series.environment)
-        .where("cuit", "=", series.cuit)
-        .where("pto_vta", "=", series.ptoVta)
-        .where("cbte_tipo", "=", series.cbteTipo)
-        .where("state", "in", UNRESOLVED)
-        .orderBy("cbte_nro")
-        .execute();
-      return rows.map(toStored);
-    },
-
-    /**
-     * The account's voucher with a final verdict named by the five fields of : the
-     * authorized one when the number was given back by a rejection and used again, else the
-     * latest rejection.
-     */
-    async findIssued(
-      accountId: string,
-      key: SeriesKey & { readonly cbteNro: number },
-    ): Promise<StoredComprobante | undefined> {
-      const row = await db
-        .selectFrom("comprobantes")
-        .selectAll()
-        .where("account_id", "=", accountId)
-        .where("environment", "=", key.environment)
-        .where("cuit", "=", key.cuit)
-        .where("pto_vta", "=", key.ptoVta)
-        .where("cbte_tipo", "=", key.cbteTipo)
-        .where("cbte_nro", "=", String(key.cbteNro))
-        .where("state", "in", ["authorized", "rejected"])
-        .orderBy(sql`state = 'authorized'`, "desc")
-        .orderBy("created_at", "desc")
-        .limit(1)
-        .executeTakeFirst();
-      return row && toStored(row);
-    },
-
-    /**
-     * Every series with a voucher left `pending` or `unknown`, with the account of its oldest
-     * one (whose access ticket reconciles it), for the start-up and periodic sweep.
-     */
-    async unresolvedSeries(): Promise<{ series: SeriesKey; accountId: string }[]> {
-      const rows = await db
-        .selectFrom("comprobantes")
-        .select(["environment", "cuit", "pto_vta", "cbte_tipo", "account_id"])
-        .distinctOn(["environment", "cuit", "pto_vta", "cbte_tipo"])
-        .where("state", "in", UNRESOLVED)
-        .orderBy("environment")
-        .orderBy("cuit")
-        .orderBy("pto_vta")
-        .orderBy("cbte_tipo")
-        .orderBy("cbte_nro")
-        .execute();
-      return rows.map((r) => ({
-        series: {
-          environment: r.environment,
-          cuit: r.cuit,
-          ptoVta: r.pto_vta,
-          cbteTipo: r.cbte_tipo,
-        },
-        accountId: r.account_id,
-      }));
-    },
-
-    /**
-     * Authorized or rejected vouchers whose event never reached JetStream (the process died
-     * between storing and publishing), settled at least `olderThanMs` ago.
-     */
-    async unpublished(olderThanMs: number, limit: number): Promise<StoredComprobante[]> {
-      const rows = await db
-        .selectFrom("comprobantes")
-        .selectAll()
-        .where("state", "in", ["authorized", "rejected"])
-        .where("event_published_at", "is", null)
-        .where("updated_at", "<", sql<Date>`now() - ${olderThanMs} * interval '1 millisecond'`)
-        .orderBy("updated_at")
-        .limit(limit)
-        .execute();
-      return rows.map(toStored);
-    },
-
-    /** The account's vouchers sent under an Idempotency-Key, newest first. */
-    async byIdempotencyKey(accountId: string, key: string): Promise<StoredComprobante[]> {
-      const rows = await db
-        .selectFrom("comprobantes")
-        .selectAll()
-        .where("account_id", "=", accountId)
-        .where("idempotency_key", "=", key)
-        .orderBy("created_at", "desc")
-        .execute();
-      return rows.map(toStored);
-    },
-
-    async find(id: string): Promise<StoredComprobante | undefined> {
-      const row = await db
-        .selectFrom("comprobantes")
-        .selectAll()
-        .where("id", "=", id)
-        .executeTakeFirst();
-      return row && toStored(row);
     },
   };
 }

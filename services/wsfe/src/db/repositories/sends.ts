@@ -1,9 +1,8 @@
 import { sql, type Kysely } from "kysely";
-import type { ComprobanteState, WsfeDatabase } from "../database.js";
+import type { WsfeDatabase } from "../database.js";
+import { UNRESOLVED } from "./comprobante-rows.js";
 import { leaseHeld, msFromNow } from "./lease-fence.js";
 import type { LeaseFence } from "./series.js";
-
-const UNRESOLVED: readonly ComprobanteState[] = ["pending", "unknown"];
 
 /**
  * What the vouchers' sends leave behind: until when one may still reach the authority

@@ -1,0 +1,94 @@
+import type { Selectable } from "kysely";
+import type { AuthorityMessage } from "../../domain/cae-answer.js";
+import type { FECAEDetRequest } from "../../domain/issuance/index.js";
+import type { ComprobanteState, ComprobantesTable } from "../database.js";
+import type { SeriesKey } from "./series.js";
+
+/** A voucher's row as the repositories answer it, and the states it has not left yet. */
+
+/** Totals as decimal text with two decimals, exactly as sent. */
+export interface Totales {
+  readonly impTotal: string;
+  readonly impNeto: string;
+  readonly impIVA: string;
+  readonly impTrib: string;
+  readonly impTotConc: string;
+  readonly impOpEx: string;
+}
+
+export interface StoredComprobante {
+  readonly id: string;
+  readonly accountId: string;
+  readonly series: SeriesKey;
+  readonly cbteNro: number;
+  readonly state: ComprobanteState;
+  readonly cbteFch: string;
+  readonly docTipo: number;
+  readonly docNro: string;
+  readonly moneda: { readonly id: string; readonly cotizacion: string };
+  readonly totales: Totales;
+  readonly request: unknown;
+  readonly sent: FECAEDetRequest;
+  readonly resultado: string | null;
+  readonly cae: string | null;
+  readonly caeVencimiento: string | null;
+  readonly observaciones: readonly AuthorityMessage[];
+  readonly errores: readonly AuthorityMessage[];
+  readonly eventos: readonly AuthorityMessage[];
+  readonly failure: unknown;
+  readonly emailTo: string | null;
+  readonly idempotencyKey: string | null;
+  readonly requestId: string;
+  readonly answeredAt: Date | null;
+  readonly eventPublishedAt: Date | null;
+  /** times reconciliation sent it again */
+  readonly resends: number;
+}
+
+/** The states a voucher has not left yet: stored before sending, or sent without an answer. */
+export const UNRESOLVED: readonly ComprobanteState[] = ["pending", "unknown"];
+
+const messages = (value: unknown): AuthorityMessage[] =>
+  Array.isArray(value) ? (value as AuthorityMessage[]) : [];
+
+export function toStored(row: Selectable<ComprobantesTable>): StoredComprobante {
+  return {
+    id: row.id,
+    accountId: row.account_id,
+    series: {
+      environment: row.environment,
+      cuit: row.cuit,
+      ptoVta: row.pto_vta,
+      cbteTipo: row.cbte_tipo,
+    },
+    cbteNro: Number(row.cbte_nro),
+    state: row.state,
+    cbteFch: row.cbte_fch,
+    docTipo: row.doc_tipo,
+    docNro: row.doc_nro,
+    moneda: { id: row.moneda_id, cotizacion: row.moneda_cotizacion },
+    totales: {
+      impTotal: row.imp_total,
+      impNeto: row.imp_neto,
+      impIVA: row.imp_iva,
+      impTrib: row.imp_trib,
+      impTotConc: row.imp_tot_conc,
+      impOpEx: row.imp_op_ex,
+    },
+    request: row.request,
+    sent: row.sent as FECAEDetRequest,
+    resultado: row.resultado,
+    cae: row.cae,
+    caeVencimiento: row.cae_vencimiento,
+    observaciones: messages(row.observaciones),
+    errores: messages(row.errores),
+    eventos: messages(row.eventos),
+    failure: row.failure,
+    emailTo: row.email_to,
+    idempotencyKey: row.idempotency_key,
+    requestId: row.request_id,
+    answeredAt: row.answered_at,
+    eventPublishedAt: row.event_published_at,
+    resends: row.resends,
+  };
+}
