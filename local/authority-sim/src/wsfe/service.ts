@@ -3,100 +3,53 @@ import { RequestReadError, fieldReader } from "../soap/asmx.js";
 import type { FieldReader } from "../soap/asmx.js";
 import { dummyResult } from "../soap/service.js";
 import type { Admission, AsmxService, OpContext } from "../soap/service.js";
-import { el, escapeXml, formatNumber, listXml } from "../soap/xml.js";
+import { el } from "../soap/xml.js";
 import type { XmlElement } from "../soap/xml.js";
 import { isPosEnabled } from "../state.js";
 import type { EnvState, FeSeries, FeVoucher, Pair } from "../state.js";
 import { arDate, arTimestamp, dateFromDayNumber, dayNumber } from "../time.js";
-import { checkToken } from "../token.js";
-import { PAISES } from "../wsfex/tables.js";
 import type { World } from "../world.js";
 import type { DetailInput, Knowledge } from "./findings.js";
+import {
+  MAX_REG_X_REQ,
+  authenticate,
+  errorsXml,
+  isPair,
+  obsXml,
+  seriesKey,
+  totXRequestErrors,
+  ultimoErrors,
+} from "./answer.js";
+import { feCompConsultar, feCompTotXRequest, feCompUltimoAutorizado } from "./queries.js";
+import {
+  feParamGetActividades,
+  feParamGetCondicionIvaReceptor,
+  feParamGetCotizacion,
+  feParamGetPtosVenta,
+  feParamGetTiposPaises,
+  paramOp,
+} from "./params.js";
 import { validateDetail } from "./validate.js";
 import {
   CBTE_TIPOS,
   CONCEPTOS,
-  CONDICIONES_IVA,
   DOC_TIPOS,
   MONEDAS,
   OPCIONALES,
   TIPOS_IVA,
   TRIBUTOS,
   cbteClass,
-  cmpClase,
   isFce,
 } from "./tables.js";
-import type { CbteClass, Param } from "./tables.js";
 
 export const WSFE_NS = "http://ar.gov.afip.dif.FEV1/";
-const MAX_REG_X_REQ = 250;
 
-const MSG_AUTH = "Campo Auth no fue ingresado o esta mal formado.";
-const MSG_NOT_FOUND = "No existen datos en nuestros registros para los parametros ingresados.";
 const MSG_10016 =
   "El numero o fecha del comprobante no se corresponde con el proximo a autorizar. " +
   "Consultar metodo FECompUltimoAutorizado.";
 
 /** The code is the authority's; the text is the simulator's, unaccented like the rest. */
 const MSG_502 = "Transaccion Activa";
-
-const pairsXml = (wrapper: string, tag: string, pairs: readonly Pair[]): string =>
-  listXml(
-    wrapper,
-    pairs,
-    (p) => `<${tag}><Code>${p.code}</Code><Msg>${escapeXml(p.msg)}</Msg></${tag}>`,
-  );
-const errorsXml = (errs: readonly Pair[]): string => pairsXml("Errors", "Err", errs);
-const obsXml = (obs: readonly Pair[]): string => pairsXml("Observaciones", "Obs", obs);
-
-/** The results that answer errors with zeroed fields rather than errors alone. */
-const ultimoErrors = (errs: readonly Pair[]): string =>
-  `<PtoVta>0</PtoVta><CbteTipo>0</CbteTipo><CbteNro>0</CbteNro>${errorsXml(errs)}`;
-const totXRequestErrors = (errs: readonly Pair[]): string =>
-  `<RegXReq>0</RegXReq>${errorsXml(errs)}`;
-
-/** Auth check: Err 500 for a missing Auth, then the token checks (600). */
-function authenticate(ctx: OpContext): { cuit: string } | Pair {
-  const auth = ctx.r.el(ctx.body, "Auth");
-  if (auth === undefined) return { code: 500, msg: MSG_AUTH };
-  const cuit = String(ctx.r.int(auth, "Cuit") ?? 0);
-  const check = checkToken({
-    token: ctx.r.str(auth, "Token") ?? "",
-    sign: ctx.r.str(auth, "Sign") ?? "",
-    secret: ctx.world.state.tokenSecret,
-    service: "wsfe",
-    cuit,
-    nowMs: ctx.now,
-  });
-  if (!check.ok) return { code: 600, msg: `ValidacionDeToken: ${check.message}` };
-  return { cuit };
-}
-
-function isPair(v: { cuit: string } | Pair): v is Pair {
-  return "code" in v;
-}
-
-function seriesKey(cuit: string, ptoVta: number, tipo: number): string {
-  return `${cuit}|${ptoVta}|${tipo}`;
-}
-
-function paramList(tag: string, items: readonly Param[]): string {
-  return `<ResultGet>${items
-    .map(
-      (i) =>
-        `<${tag}><Id>${escapeXml(i.id)}</Id><Desc>${escapeXml(i.desc)}</Desc>` +
-        `<FchDesde>${i.desde}</FchDesde><FchHasta>NULL</FchHasta></${tag}>`,
-    )
-    .join("")}</ResultGet>`;
-}
-
-function paramOp(tag: string, items: readonly Param[]) {
-  return (ctx: OpContext): string => {
-    const a = authenticate(ctx);
-    if (isPair(a)) return errorsXml([a]);
-    return paramList(tag, items);
-  };
-}
 
 function readDetail(r: FieldReader, d: XmlElement): DetailInput {
   const arr = <T>(wrapper: string, item: string, f: (x: XmlElement) => T): T[] | undefined => {
@@ -334,215 +287,6 @@ function feCaeSolicitar(ctx: OpContext): string {
     `<Resultado>${resultado}</Resultado><Reproceso>N</Reproceso></FeCabResp>` +
     `<FeDetResp>${dets.join("")}</FeDetResp>${errorsXml(errors)}`
   );
-}
-
-function feCompUltimoAutorizado(ctx: OpContext): string {
-  const ptoVta = ctx.r.int(ctx.body, "PtoVta") ?? 0;
-  const cbteTipo = ctx.r.int(ctx.body, "CbteTipo") ?? 0;
-  const a = authenticate(ctx);
-  if (isPair(a)) return ultimoErrors([a]);
-  if (ptoVta < 1 || ptoVta > 99998) {
-    return ultimoErrors([
-      { code: 11000, msg: "Campo PtoVta debe estar comprendido entre 1 y 99998." },
-    ]);
-  }
-  if (cbteClass(cbteTipo) === undefined) {
-    return ultimoErrors([
-      { code: 11001, msg: "Campo CbteTipo invalido. Consultar metodo FEParamGetTiposCbte." },
-    ]);
-  }
-  if (!isPosEnabled(ctx.world.state, "wsfe", a.cuit, ptoVta)) {
-    return ultimoErrors([
-      {
-        code: 11002,
-        msg: "El punto de venta no se encuentra habilitado a usar en el presente WS. Consultar metodo FEParamGetPtosVenta.",
-      },
-    ]);
-  }
-  const last = ctx.world.state.fe[seriesKey(a.cuit, ptoVta, cbteTipo)]?.last ?? 0;
-  return `<PtoVta>${ptoVta}</PtoVta><CbteTipo>${cbteTipo}</CbteTipo><CbteNro>${last}</CbteNro>`;
-}
-
-/**
- * FECompConsultar's ResultGet: the request as sent (a B-class range with its own bounds, the
- * same for each of its numbers), then the answer it got, observations included.
- */
-function voucherXml(v: FeVoucher, ptoVta: number, cbteTipo: number): string {
-  return (
-    `<ResultGet><Concepto>${v.concepto}</Concepto><DocTipo>${v.docTipo}</DocTipo>` +
-    `<DocNro>${v.docNro}</DocNro><CbteDesde>${v.cbteDesde}</CbteDesde><CbteHasta>${v.cbteHasta}</CbteHasta>` +
-    `<CbteFch>${v.cbteFch}</CbteFch><ImpTotal>${formatNumber(v.impTotal)}</ImpTotal>` +
-    `<ImpTotConc>${formatNumber(v.impTotConc)}</ImpTotConc><ImpNeto>${formatNumber(v.impNeto)}</ImpNeto>` +
-    `<ImpOpEx>${formatNumber(v.impOpEx)}</ImpOpEx><ImpTrib>${formatNumber(v.impTrib)}</ImpTrib>` +
-    `<ImpIVA>${formatNumber(v.impIva)}</ImpIVA>${el("FchServDesde", v.fchServDesde)}` +
-    `${el("FchServHasta", v.fchServHasta)}${el("FchVtoPago", v.fchVtoPago)}${el("MonId", v.monId)}` +
-    `<MonCotiz>${formatNumber(v.monCotiz)}</MonCotiz>` +
-    (v.canMisMonExt === "" ? "" : el("CanMisMonExt", v.canMisMonExt)) +
-    (v.condicionIvaReceptorId === null
-      ? ""
-      : `<CondicionIVAReceptorId>${v.condicionIvaReceptorId}</CondicionIVAReceptorId>`) +
-    listXml(
-      "CbtesAsoc",
-      v.cbtesAsoc,
-      (c) =>
-        `<CbteAsoc><Tipo>${c.tipo}</Tipo><PtoVta>${c.ptoVta}</PtoVta><Nro>${c.nro}</Nro>` +
-        (c.cuit === "" ? "" : el("Cuit", c.cuit)) +
-        (c.cbteFch === "" ? "" : el("CbteFch", c.cbteFch)) +
-        `</CbteAsoc>`,
-    ) +
-    listXml(
-      "Tributos",
-      v.tributos,
-      (t) =>
-        `<Tributo><Id>${t.id}</Id>${el("Desc", t.desc)}<BaseImp>${formatNumber(t.baseImp)}</BaseImp>` +
-        `<Alic>${formatNumber(t.alic)}</Alic><Importe>${formatNumber(t.importe)}</Importe></Tributo>`,
-    ) +
-    listXml(
-      "Iva",
-      v.iva,
-      (i) =>
-        `<AlicIva><Id>${i.id}</Id><BaseImp>${formatNumber(i.baseImp)}</BaseImp>` +
-        `<Importe>${formatNumber(i.importe)}</Importe></AlicIva>`,
-    ) +
-    listXml(
-      "Opcionales",
-      v.opcionales,
-      (o) => `<Opcional>${el("Id", o.id)}${el("Valor", o.valor)}</Opcional>`,
-    ) +
-    listXml(
-      "Compradores",
-      v.compradores,
-      (c) =>
-        `<Comprador><DocTipo>${c.docTipo}</DocTipo><DocNro>${c.docNro}</DocNro>` +
-        `<Porcentaje>${formatNumber(c.porcentaje)}</Porcentaje></Comprador>`,
-    ) +
-    (v.periodoAsoc === null
-      ? ""
-      : `<PeriodoAsoc>${el("FchDesde", v.periodoAsoc.fchDesde)}${el("FchHasta", v.periodoAsoc.fchHasta)}</PeriodoAsoc>`) +
-    listXml("Actividades", v.actividades, (id) => `<Actividad><Id>${id}</Id></Actividad>`) +
-    `<Resultado>${v.resultado}</Resultado><CodAutorizacion>${v.cae}</CodAutorizacion>` +
-    `<EmisionTipo>CAE</EmisionTipo><FchVto>${v.caeFchVto}</FchVto>` +
-    `<FchProceso>${v.fchProceso}</FchProceso>${obsXml(v.observaciones)}` +
-    `<PtoVta>${ptoVta}</PtoVta><CbteTipo>${cbteTipo}</CbteTipo></ResultGet>`
-  );
-}
-
-function feCompConsultar(ctx: OpContext): string {
-  const req = ctx.r.el(ctx.body, "FeCompConsReq");
-  const cbteTipo = ctx.r.int(req, "CbteTipo") ?? 0;
-  const cbteNro = ctx.r.int(req, "CbteNro") ?? 0;
-  const ptoVta = ctx.r.int(req, "PtoVta") ?? 0;
-  const a = authenticate(ctx);
-  if (isPair(a)) return errorsXml([a]);
-  if (ptoVta < 1 || ptoVta > 99998) {
-    return errorsXml([{ code: 10200, msg: "Campo PtoVta invalido." }]);
-  }
-  if (cbteClass(cbteTipo) === undefined) {
-    return errorsXml([{ code: 10201, msg: "Campo CbteTipo invalido." }]);
-  }
-  if (cbteNro < 1 || cbteNro > 99999999) {
-    return errorsXml([{ code: 10202, msg: "Campo CbteNro invalido." }]);
-  }
-  const v = ctx.world.state.fe[seriesKey(a.cuit, ptoVta, cbteTipo)]?.vouchers[String(cbteNro)];
-  if (v === undefined) return errorsXml([{ code: 602, msg: MSG_NOT_FOUND }]);
-  return voucherXml(v, ptoVta, cbteTipo);
-}
-
-function feParamGetPtosVenta(ctx: OpContext): string {
-  const a = authenticate(ctx);
-  if (isPair(a)) return errorsXml([a]);
-  // blocked and withdrawn points are listed too, with their state
-  const points = ctx.world.state.pointsOfSale
-    .filter((p) => p.cuit === a.cuit && p.service === "wsfe")
-    .sort((x, y) => x.ptoVta - y.ptoVta);
-  if (points.length === 0) return errorsXml([{ code: 602, msg: MSG_NOT_FOUND }]);
-  return `<ResultGet>${points
-    .map(
-      (p) =>
-        `<PtoVenta><Nro>${p.ptoVta}</Nro><EmisionTipo>CAE - Ri Iva</EmisionTipo>` +
-        `<Bloqueado>${p.bloqueado === true ? "S" : "N"}</Bloqueado>` +
-        `<FchBaja>${p.fchBaja ?? "NULL"}</FchBaja></PtoVenta>`,
-    )
-    .join("")}</ResultGet>`;
-}
-
-function feParamGetCondicionIvaReceptor(ctx: OpContext): string {
-  const clase = ctx.r.str(ctx.body, "ClaseCmp")?.trim() ?? "";
-  const a = authenticate(ctx);
-  if (isPair(a)) return errorsXml([a]);
-  const map: Record<string, CbteClass> = { A: "A", B: "B", C: "C", ALEY: "M", M: "M", "49": "49" };
-  const wanted = clase === "" ? undefined : map[clase.toUpperCase()];
-  if (clase !== "" && wanted === undefined) {
-    return errorsXml([
-      {
-        code: 10244,
-        msg: "El campo ClaseCmp no es valido. Valores permitidos: A, B, C, ALEY o 49.",
-      },
-    ]);
-  }
-  const list = CONDICIONES_IVA.filter((c) => wanted === undefined || c.clases.includes(wanted));
-  return `<ResultGet>${list
-    .map(
-      (c) =>
-        `<CondicionIvaReceptor><Id>${c.id}</Id><Desc>${escapeXml(c.desc)}</Desc>` +
-        `<Cmp_Clase>${cmpClase(c)}</Cmp_Clase></CondicionIvaReceptor>`,
-    )
-    .join("")}</ResultGet>`;
-}
-
-function feParamGetCotizacion(ctx: OpContext): string {
-  const monId = ctx.r.str(ctx.body, "MonId")?.trim() ?? "";
-  const fch = ctx.r.str(ctx.body, "FchCotiz")?.trim() ?? "";
-  const a = authenticate(ctx);
-  if (isPair(a)) return errorsXml([a]);
-  if (monId === "") return errorsXml([{ code: 12001, msg: "Campo MonId es obligatorio." }]);
-  if (fch !== "" && dayNumber(fch) === undefined) {
-    return errorsXml([{ code: 12002, msg: "Campo FchCotiz con formato invalido (yyyymmdd)." }]);
-  }
-  const cotiz = monId === "PES" ? 1 : ctx.world.state.cotizaciones[monId];
-  if (cotiz === undefined || !MONEDAS.some((m) => m.id === monId)) {
-    return errorsXml([
-      {
-        code: 12000,
-        msg: "Campo MonId no se encuentra habilitado. Consultar metodo FEParamGetTiposMonedas.",
-      },
-    ]);
-  }
-  return (
-    `<ResultGet><MonId>${escapeXml(monId)}</MonId><MonCotiz>${formatNumber(cotiz)}</MonCotiz>` +
-    `<FchCotiz>${fch === "" ? arDate(ctx.now) : fch}</FchCotiz></ResultGet>`
-  );
-}
-
-/** The Aduana country codes WSFEX also publishes (FEXGetPARAM_DST_pais), without dates. */
-function feParamGetTiposPaises(ctx: OpContext): string {
-  const a = authenticate(ctx);
-  if (isPair(a)) return errorsXml([a]);
-  return `<ResultGet>${PAISES.map(
-    (p) => `<PaisTipo><Id>${p.codigo}</Id><Desc>${escapeXml(p.desc)}</Desc></PaisTipo>`,
-  ).join("")}</ResultGet>`;
-}
-
-/** The issuer's own activities, from the registry; 602 when it has none on record. */
-function feParamGetActividades(ctx: OpContext): string {
-  const a = authenticate(ctx);
-  if (isPair(a)) return errorsXml([a]);
-  const actividades = ctx.world.state.persons[a.cuit]?.actividades ?? [];
-  if (actividades.length === 0) return errorsXml([{ code: 602, msg: MSG_NOT_FOUND }]);
-  return `<ResultGet>${[...actividades]
-    .sort((x, y) => x.orden - y.orden)
-    .map(
-      (x) =>
-        `<ActividadesTipo><Id>${x.id}</Id><Orden>${x.orden}</Orden>` +
-        `<Desc>${escapeXml(x.desc)}</Desc></ActividadesTipo>`,
-    )
-    .join("")}</ResultGet>`;
-}
-
-function feCompTotXRequest(ctx: OpContext): string {
-  const a = authenticate(ctx);
-  if (isPair(a)) return totXRequestErrors([a]);
-  return `<RegXReq>${MAX_REG_X_REQ}</RegXReq>`;
 }
 
 /** The series each environment is issuing on right now. */
