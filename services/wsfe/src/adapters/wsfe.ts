@@ -6,7 +6,6 @@ import {
   xmlElement,
   xmlList,
   xmlString,
-  type AccessTicket,
   type AccessTicketCache,
   type AsmxErr,
   type AsmxErrCodes,
@@ -25,6 +24,18 @@ import {
 } from "@pasarela/errors";
 import { amountNumber, decimalText } from "../domain/amount.js";
 import { cannotLandAnyMore } from "./landing.js";
+import {
+  auth,
+  detalleXml,
+  intOf,
+  messagesOf,
+  readComprobante,
+  readDetalles,
+  textRow,
+  unreadable,
+} from "./wsfe-xml.js";
+
+export { detalleXml } from "./wsfe-xml.js";
 import type { AuthorityMessage, CaeDetalleRespuesta } from "../domain/cae-answer.js";
 import type { FECAEDetRequest } from "../domain/issuance/index.js";
 import type { AuthorityComprobante } from "../domain/comprobante.js";
@@ -136,145 +147,8 @@ export function classifyWsfeError<T>(err: AsmxErr, context: AsmxErrContext): Tic
   return classifyAsmxErr<T>(WSFE_CODES, err, context);
 }
 
-const auth = (ticket: AccessTicket) =>
-  `<Auth>${xmlElement("Token", ticket.token)}${xmlElement("Sign", ticket.sign)}${xmlElement("Cuit", ticket.cuit)}</Auth>`;
-
-function intOf(value: string | undefined): number | undefined {
-  return value !== undefined && /^\s*-?\d+\s*$/.test(value) ? Number(value) : undefined;
-}
-
-const unreadable = (what: string): AppError =>
-  describeTransportFailure("WSFE", { kind: "unreadable", message: what });
-
-function readComprobante(resultGet: XmlObject): Result<AuthorityComprobante> {
-  const cbteDesde = intOf(xmlString(resultGet, "CbteDesde"));
-  const cbteHasta = intOf(xmlString(resultGet, "CbteHasta"));
-  const impTotal = decimalText(xmlString(resultGet, "ImpTotal"));
-  const impNeto = decimalText(xmlString(resultGet, "ImpNeto"));
-  const impIVA = decimalText(xmlString(resultGet, "ImpIVA"));
-  if (
-    cbteDesde === undefined ||
-    cbteHasta === undefined ||
-    impTotal === undefined ||
-    impNeto === undefined ||
-    impIVA === undefined
-  ) {
-    return fail(unreadable("FECompConsultar sin números de comprobante o importes"));
-  }
-  return ok({
-    codAutorizacion: xmlString(resultGet, "CodAutorizacion") ?? "",
-    resultado: xmlString(resultGet, "Resultado") ?? "",
-    docTipo: intOf(xmlString(resultGet, "DocTipo")),
-    docNro: xmlString(resultGet, "DocNro")?.trim(),
-    fchVto: xmlString(resultGet, "FchVto") || undefined,
-    cbteDesde,
-    cbteHasta,
-    cbteFch: xmlString(resultGet, "CbteFch") ?? "",
-    impTotal,
-    impNeto,
-    impIVA,
-  });
-}
-
-/** Every `<wrapper><item><Code/><Msg/></item>…` of an element, as code and text. */
-function messagesOf(parent: XmlObject | undefined, wrapper: string, item: string) {
-  return xmlList(xmlChild(parent, wrapper), item).map((m): AuthorityMessage => ({
-    code: intOf(xmlString(m, "Code")) ?? -1,
-    msg: xmlString(m, "Msg") ?? "",
-  }));
-}
-
-const optional = (name: string, value: string | number | undefined) =>
-  value === undefined ? "" : xmlElement(name, value);
-
-/** One FECAEDetRequest in exact WSDL order; absent optionals omitted. */
-export function detalleXml(d: FECAEDetRequest): string {
-  const list = <T>(wrapper: string, items: readonly T[] | undefined, item: (x: T) => string) =>
-    items === undefined || items.length === 0
-      ? ""
-      : `<${wrapper}>${items.map(item).join("")}</${wrapper}>`;
-  return (
-    `<FECAEDetRequest>` +
-    xmlElement("Concepto", d.Concepto) +
-    xmlElement("DocTipo", d.DocTipo) +
-    xmlElement("DocNro", d.DocNro) +
-    xmlElement("CbteDesde", d.CbteDesde) +
-    xmlElement("CbteHasta", d.CbteHasta) +
-    xmlElement("CbteFch", d.CbteFch) +
-    xmlElement("ImpTotal", d.ImpTotal) +
-    xmlElement("ImpTotConc", d.ImpTotConc) +
-    xmlElement("ImpNeto", d.ImpNeto) +
-    xmlElement("ImpOpEx", d.ImpOpEx) +
-    xmlElement("ImpTrib", d.ImpTrib) +
-    xmlElement("ImpIVA", d.ImpIVA) +
-    optional("FchServDesde", d.FchServDesde) +
-    optional("FchServHasta", d.FchServHasta) +
-    optional("FchVtoPago", d.FchVtoPago) +
-    xmlElement("MonId", d.MonId) +
-    xmlElement("MonCotiz", d.MonCotiz) +
-    optional("CanMisMonExt", d.CanMisMonExt) +
-    xmlElement("CondicionIVAReceptorId", d.CondicionIVAReceptorId) +
-    list(
-      "CbtesAsoc",
-      d.CbtesAsoc,
-      (c) =>
-        `<CbteAsoc>${xmlElement("Tipo", c.Tipo)}${xmlElement("PtoVta", c.PtoVta)}${xmlElement("Nro", c.Nro)}` +
-        `${optional("Cuit", c.Cuit)}${optional("CbteFch", c.CbteFch)}</CbteAsoc>`,
-    ) +
-    list(
-      "Tributos",
-      d.Tributos,
-      (t) =>
-        `<Tributo>${xmlElement("Id", t.Id)}${optional("Desc", t.Desc)}${xmlElement("BaseImp", t.BaseImp)}` +
-        `${xmlElement("Alic", t.Alic)}${xmlElement("Importe", t.Importe)}</Tributo>`,
-    ) +
-    list(
-      "Iva",
-      d.Iva,
-      (i) =>
-        `<AlicIva>${xmlElement("Id", i.Id)}${xmlElement("BaseImp", i.BaseImp)}${xmlElement("Importe", i.Importe)}</AlicIva>`,
-    ) +
-    list(
-      "Opcionales",
-      d.Opcionales,
-      (o) => `<Opcional>${xmlElement("Id", o.Id)}${xmlElement("Valor", o.Valor)}</Opcional>`,
-    ) +
-    `</FECAEDetRequest>`
-  );
-}
-
-/** The details of a FECAESolicitar answer, or undefined when one is unreadable. */
-function readDetalles(result: XmlObject): CaeDetalleRespuesta[] | undefined {
-  const out: CaeDetalleRespuesta[] = [];
-  for (const d of xmlList(xmlChild(result, "FeDetResp"), "FECAEDetResponse")) {
-    const cbteDesde = intOf(xmlString(d, "CbteDesde"));
-    const cbteHasta = intOf(xmlString(d, "CbteHasta"));
-    const resultado = xmlString(d, "Resultado");
-    if (cbteDesde === undefined || cbteHasta === undefined || !resultado) return undefined;
-    const cae = xmlString(d, "CAE") ?? "";
-    // a CAE is 14 digits: an A without one cannot be relied on
-    if (resultado === "A" && !/^\d{14}$/.test(cae)) return undefined;
-    out.push({
-      cbteDesde,
-      cbteHasta,
-      cbteFch: xmlString(d, "CbteFch") ?? "",
-      resultado,
-      cae,
-      caeFchVto: xmlString(d, "CAEFchVto") ?? "",
-      observaciones: messagesOf(d, "Observaciones", "Obs"),
-    });
-  }
-  return out;
-}
-
 /** A FECAESolicitar the writer no longer had the right to send (its lease ran down). */
 const notStarted = appError("SERVICE_UNAVAILABLE", { reason: "series lease lost before sending" });
-
-function textRow(row: XmlObject): AuthorityRow {
-  const out: Record<string, string> = {};
-  for (const [name, value] of Object.entries(row)) if (typeof value === "string") out[name] = value;
-  return out;
-}
 
 export function makeWsfeAdapter(deps: {
   urls: Readonly<Record<Environment, string>>;
