@@ -6,11 +6,12 @@ import type { TLSSocket } from "node:tls";
 import type { Logger } from "pino";
 import { createCa, loadCa } from "./ca.js";
 import { handleControl } from "./control/routes.js";
+import { drawFault, readBody, send, sendJson } from "./http.js";
 import { readAsmxRequest } from "./soap/asmx.js";
 import { asmxFaultResult, asmxOk, runAsmx } from "./soap/service.js";
 import type { AsmxService } from "./soap/service.js";
 import { ENVIRONMENTS, loadState, newEnvState, saveState } from "./state.js";
-import type { Environment, FaultConfig, FaultMode, FaultService, SimState } from "./state.js";
+import type { Environment, FaultMode, FaultService, SimState } from "./state.js";
 import { A10, A13, CONSTANCIA, type JaxwsServiceSpec } from "./padron/schema.js";
 import { padronDatabaseDown, padronFaultResult, runPadron } from "./padron/service.js";
 import { readJaxwsRequest } from "./soap/jaxws.js";
@@ -40,8 +41,6 @@ const JAXWS: Record<"padronA13" | "padronA10" | "constancia", JaxwsServiceSpec> 
   padronA10: A10,
   constancia: CONSTANCIA,
 };
-
-const MAX_BODY = 10 * 1024 * 1024;
 
 export interface SimulatorServerOptions {
   stateFile?: string | undefined;
@@ -74,53 +73,6 @@ function initialState(stateFile: string | undefined): SimState {
       produccion: newEnvState(createCa("produccion", now)),
     },
   };
-}
-
-/** The fault a request gets: `mode` with its rate, else each of `mix` with its own. */
-function drawFault(fault: FaultConfig): FaultMode {
-  let draw = Math.random();
-  for (const { mode, rate } of [{ mode: fault.mode, rate: fault.rate }, ...(fault.mix ?? [])]) {
-    if (mode !== "none" && draw < rate) return mode;
-    draw -= rate;
-  }
-  return "none";
-}
-
-function readBody(req: IncomingMessage): Promise<string | undefined> {
-  return new Promise((resolve) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let done = false;
-    req.on("data", (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > MAX_BODY) {
-        if (!done) resolve(undefined);
-        done = true;
-        return;
-      }
-      chunks.push(chunk);
-    });
-    req.on("end", () => {
-      if (!done) resolve(Buffer.concat(chunks).toString("utf8"));
-      done = true;
-    });
-    req.on("error", () => {
-      if (!done) resolve(undefined);
-      done = true;
-    });
-  });
-}
-
-function send(res: ServerResponse, result: HandlerResult): void {
-  res.writeHead(result.status, {
-    "content-type": result.contentType,
-    "content-length": Buffer.byteLength(result.body),
-  });
-  res.end(result.body);
-}
-
-function sendJson(res: ServerResponse, status: number, body: unknown): void {
-  send(res, { status, contentType: "application/json; charset=utf-8", body: JSON.stringify(body) });
 }
 
 /** What the authority's front end answers while a service is down, whatever its dialect. */
