@@ -217,6 +217,7 @@ describe("metrics: every service serves Prometheus metrics on its own port", () 
     expect(laggingConsumers(billing)).toEqual([
       "billing-cobros on EVENTS",
       "billing-comprobantes on EVENTS",
+      "billing-emisiones on EVENTS",
       "billing-uso on EVENTS",
     ]);
     // mail reads an event and two work queues

@@ -41,6 +41,7 @@ describe("e2e: the stack under least-privilege NATS", () => {
     expect(laggingConsumers(await scrapeMetrics(stack.metricsUrls.billing!))).toEqual([
       "billing-cobros on EVENTS",
       "billing-comprobantes on EVENTS",
+      "billing-emisiones on EVENTS",
       "billing-uso on EVENTS",
     ]);
   });

@@ -6,7 +6,7 @@ import type { Logger } from "@pasarela/telemetry";
 import type { AccountingSettings } from "./flows/settings.js";
 import { startSweeper } from "./flows/sweeper.js";
 import { consumePaidLinks, consumeUsageEvents } from "./flows/usage-events.js";
-import { consumeVoucherEvents } from "./flows/voucher-events.js";
+import { consumeOutcomeEvents } from "./flows/outcome-events.js";
 import { makeLoginAttemptsRepository } from "./db/repositories/login-attempts.js";
 import { makePasswordResetsRepository } from "./db/repositories/password-resets.js";
 import { makeUsageRepository } from "./db/repositories/usage.js";
@@ -72,7 +72,7 @@ export async function startBilling(
           (now) => makePasswordResetsRepository(db!.db).sweep(now),
         ],
       });
-      const vouchers = await consumeVoucherEvents({ bus, db: db!.db, logger: log });
+      const outcomes = await consumeOutcomeEvents({ bus, db: db!.db, logger: log });
       const usage = await consumeUsageEvents({ bus, db: db!.db, logger: log });
       const paidLinks = await consumePaidLinks({ bus, db: db!.db, logger: log });
       return {
@@ -91,7 +91,12 @@ export async function startBilling(
         }),
         sweep: sweeper.sweep,
         stop: async () => {
-          await Promise.all([sweeper.stop(), vouchers.stop(), usage.stop(), paidLinks.stop()]);
+          await Promise.all([
+            sweeper.stop(),
+            ...outcomes.map((d) => d.stop()),
+            usage.stop(),
+            paidLinks.stop(),
+          ]);
         },
       };
     },

@@ -17,7 +17,7 @@ import type { SendMessage } from "./domain/messages.js";
 import { makeHasher } from "./domain/secrets.js";
 import { makeAccountCreate } from "./handlers/account-create.js";
 import { makeFacturaAdmit } from "./handlers/factura-admit.js";
-import { makeFacturaComplete } from "./handlers/factura-complete.js";
+import { makeFacturaSettle } from "./handlers/factura-settle.js";
 import { makeKeyCreate } from "./handlers/key-create.js";
 import { makeKeyList } from "./handlers/key-list.js";
 import { makeKeyRevoke } from "./handlers/key-revoke.js";
@@ -93,7 +93,7 @@ export function billingBindings(deps: {
     bind(billing.keyRevoke, makeKeyRevoke({ keys, bus: deps.bus })),
     bind(billing.keyVerify, makeKeyVerify({ keys, hasher })),
     bind(billing.facturaAdmit, makeFacturaAdmit({ db, settings })),
-    bind(billing.facturaComplete, makeFacturaComplete({ db, settings })),
+    bind(billing.facturaSettle, makeFacturaSettle({ db })),
     bind(billing.quotaReserve, makeQuotaReserve({ db, settings })),
     bind(billing.quotaCommit, makeQuotaCommit({ db })),
     bind(billing.quotaRelease, makeQuotaRelease({ db })),

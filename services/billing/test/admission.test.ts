@@ -85,37 +85,103 @@ describe("billing: admission of issuances (quota, rejection cap, Idempotency-Key
       { accountId, requestId },
     );
 
-  /** the issuance flow's report of an answer given as `status` (what the edge answers) */
+  const reply: wsfe.FacturaIssueReply = {
+    resultado: "A",
+    cae: "74123456789012",
+    caeVencimiento: "20261202",
+    cbteNro: 12,
+    ptoVta: 3,
+    cbteTipo: 11,
+    cbteFch: "20261122",
+    impTotal: "1000.00",
+    impNeto: "1000.00",
+    impIVA: "0.00",
+    impTrib: "0.00",
+    impTotConc: "0.00",
+    impOpEx: "0.00",
+    moneda: { id: "PES", cotizacion: "1", mismaMonedaExtranjera: false },
+    observaciones: [],
+    qr: "https://www.afip.gob.ar/fe/qr/?p=e30=",
+  };
+  const outcome = (accountId: string, requestId: string, key: string | null) => ({
+    version: 1 as const,
+    comprobanteId: randomUUID(),
+    accountId,
+    environment: "produccion" as const,
+    representada: "20111111112",
+    ptoVta: 3,
+    cbteTipo: 11,
+    cbteNro: 12,
+    cbteFch: "20261122",
+    totales: {
+      impTotal: "1000.00",
+      impNeto: "1000.00",
+      impIVA: "0.00",
+      impTrib: "0.00",
+      impTotConc: "0.00",
+      impOpEx: "0.00",
+    },
+    moneda: { id: "PES", cotizacion: "1" },
+    requestId,
+    idempotencyKey: key,
+    occurredAt: new Date(clock).toISOString(),
+  });
+
+  /**
+   * The outcome event of an attempt answered with `status` (what the edge answers), handed
+   * over as the issuance flow does: a 200 is its voucher's `autorizado`, anything else the
+   * attempt's `terminada` (final for a 422, unknown for a 5xx, refused otherwise).
+   */
   const complete = (
     accountId: string,
     requestId: string,
     environment: Environment,
-    answer: { status: number; body?: Record<string, unknown>; code?: string; key?: string },
-  ) =>
-    client.request(
-      billing.facturaComplete,
-      {
+    answer: { status: number; body?: wsfe.FacturaHttpReply; code?: string; key?: string },
+  ) => {
+    const common = {
+      version: 1 as const,
+      accountId,
+      environment,
+      requestId,
+      idempotencyKey: answer.key ?? null,
+      occurredAt: new Date(clock).toISOString(),
+    };
+    if (answer.status === 200) {
+      const event = {
+        ...outcome(accountId, requestId, answer.key ?? null),
         environment,
-        outcome:
-          answer.status === 200 || answer.status === 422
-            ? "final"
-            : answer.status >= 500
-              ? "unknown"
-              : "refused",
-        ...(answer.status === 200
-          ? { answer: { kind: "authorized" as const, factura: answer.body ?? {} } }
-          : answer.status === 422
-            ? {
-                answer: {
-                  kind: "error" as const,
-                  error: { code: answer.code ?? "", message: "Rechazado" },
-                },
-              }
+        cae: reply.cae,
+        caeVencimiento: reply.caeVencimiento,
+        observaciones: [],
+        reply,
+        answer: answer.body ?? wsfe.facturaHttpReply(reply),
+      };
+      return client.request(
+        billing.facturaSettle,
+        {
+          tipo: "autorizado",
+          event: { id: wsfe.comprobanteEventId(event.comprobanteId, "autorizado"), ...event },
+        },
+        { accountId, requestId },
+      );
+    }
+    const ended = answer.status === 422 ? "final" : answer.status >= 500 ? "unknown" : "refused";
+    return client.request(
+      billing.facturaSettle,
+      {
+        tipo: "terminada",
+        event: {
+          ...common,
+          id: wsfe.emisionEventId(requestId, ended),
+          outcome: ended,
+          ...(ended === "final"
+            ? { error: { code: answer.code ?? "", message: "Rechazado" } }
             : {}),
-        ...(answer.key ? { idempotencyKey: answer.key } : {}),
+        },
       },
       { accountId, requestId },
     );
+  };
 
   /** admits and completes one issuance with `status`; answers the admission */
   async function issuance(
@@ -268,7 +334,7 @@ describe("billing: admission of issuances (quota, rejection cap, Idempotency-Key
       expect(inFlight.ok ? "" : inFlight.error.code).toBe("IDEMPOTENCY_IN_PROGRESS");
       const other = await admit(accountId, "homologacion", { ...k, fingerprint: "otro" });
       expect(other.ok ? "" : other.error.code).toBe("IDEMPOTENCY_KEY_REUSED");
-      const body = { resultado: "A", cae: "12345678901234", cbteNro: 7 };
+      const body = { ...wsfe.facturaHttpReply(reply), cae: "12345678901234", cbteNro: 7 };
       value(await complete(accountId, first, "homologacion", { status: 200, body, key: k.key }));
       expect(await admit(accountId, "homologacion", k)).toEqual({
         ok: true,
@@ -306,7 +372,7 @@ describe("billing: admission of issuances (quota, rejection cap, Idempotency-Key
       value(
         await complete(accountId, first, "homologacion", {
           status: 200,
-          body: { cae: "1" },
+          body: { ...wsfe.facturaHttpReply(reply), cae: "1" },
           key: k.key,
         }),
       );
@@ -342,47 +408,6 @@ describe("billing: admission of issuances (quota, rejection cap, Idempotency-Key
       }
       throw new Error("timed out");
     };
-    const reply: wsfe.FacturaIssueReply = {
-      resultado: "A",
-      cae: "74123456789012",
-      caeVencimiento: "20261202",
-      cbteNro: 12,
-      ptoVta: 3,
-      cbteTipo: 11,
-      cbteFch: "20261122",
-      impTotal: "1000.00",
-      impNeto: "1000.00",
-      impIVA: "0.00",
-      impTrib: "0.00",
-      impTotConc: "0.00",
-      impOpEx: "0.00",
-      moneda: { id: "PES", cotizacion: "1", mismaMonedaExtranjera: false },
-      observaciones: [],
-      qr: "https://www.afip.gob.ar/fe/qr/?p=e30=",
-    };
-    const outcome = (accountId: string, requestId: string, key: string | null) => ({
-      version: 1 as const,
-      comprobanteId: randomUUID(),
-      accountId,
-      environment: "produccion" as const,
-      representada: "20111111112",
-      ptoVta: 3,
-      cbteTipo: 11,
-      cbteNro: 12,
-      cbteFch: "20261122",
-      totales: {
-        impTotal: "1000.00",
-        impNeto: "1000.00",
-        impIVA: "0.00",
-        impTrib: "0.00",
-        impTotConc: "0.00",
-        impOpEx: "0.00",
-      },
-      moneda: { id: "PES", cotizacion: "1" },
-      requestId,
-      idempotencyKey: key,
-      occurredAt: new Date(clock).toISOString(),
-    });
 
     it("an authorization never reported by the edge completes the key and commits the quota, once", async () => {
       const accountId = await account({ facturas: 3 });
@@ -448,42 +473,56 @@ describe("billing: admission of issuances (quota, rejection cap, Idempotency-Key
       expect(lines.join("\n")).not.toContain("event breaks its schema");
     });
 
-    it("the flow's answer, PDF link and all, replaces the one its event completed first", async () => {
+    it("one event, two deliveries: the flow's hand-over and JetStream's are applied once, PDF link and all", async () => {
       const accountId = await account({ facturas: 3 });
       const k = { key: `pedido-${randomUUID()}`, fingerprint: "f" };
       const requestId = randomUUID();
       expect((await admit(accountId, "produccion", k, requestId)).ok).toBe(true);
+      const answered = {
+        ...wsfe.facturaHttpReply(reply),
+        pdfUrl: "https://pasarela.example/comprobantes/abc.pdf",
+      };
       const event = {
         ...outcome(accountId, requestId, k.key),
         cae: reply.cae,
         caeVencimiento: reply.caeVencimiento,
         observaciones: [],
         reply,
+        answer: answered,
       };
-      await client.publish(wsfe.comprobanteAutorizado, {
-        id: wsfe.comprobanteEventId(event.comprobanteId, "autorizado"),
-        ...event,
-      });
-      await eventually(async () => {
-        const r = await admit(accountId, "produccion", k);
-        return r.ok && r.value.decision === "replay" ? r.value : undefined;
-      });
-      const answered = {
-        ...wsfe.facturaHttpReply(reply),
-        pdfUrl: "https://pasarela.example/comprobantes/abc.pdf",
-      };
-      value(
-        await complete(accountId, requestId, "produccion", {
-          status: 200,
-          body: answered,
-          key: k.key,
-        }),
+      const id = wsfe.comprobanteEventId(event.comprobanteId, "autorizado");
+      const settled = value(
+        await client.request(
+          billing.facturaSettle,
+          { tipo: "autorizado", event: { id, ...event } },
+          { accountId, requestId },
+        ),
       );
+      // what the flow answers is what the key replays
+      expect(settled).toEqual({ answer: { kind: "authorized", factura: answered } });
+      // the same event from JetStream, and once more by hand: nothing changes
+      await client.publish(wsfe.comprobanteAutorizado, { id, ...event });
+      const again = value(
+        await client.request(
+          billing.facturaSettle,
+          { tipo: "autorizado", event: { id, ...event, answer: wsfe.facturaHttpReply(reply) } },
+          { accountId, requestId },
+        ),
+      );
+      expect(again).toEqual(settled);
       expect(await admit(accountId, "produccion", k)).toEqual({
         ok: true,
         value: { decision: "replay", answer: { kind: "authorized", factura: answered } },
       });
+      await new Promise((r) => setTimeout(r, 300));
       expect((await usage(accountId)).facturas).toEqual({ quota: 3, used: 1, left: 2 });
+      // another account's event is never applied on this one's behalf
+      const other = await client.request(
+        billing.facturaSettle,
+        { tipo: "autorizado", event: { id: randomUUID(), ...event } },
+        { accountId: await account(), requestId },
+      );
+      expect(other.ok ? "" : other.error.code).toBe("UNAUTHORIZED");
     });
 
     it("a rejection learnt from its event counts toward the cap once and is replayed as the 422", async () => {

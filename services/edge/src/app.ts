@@ -28,7 +28,13 @@ import { registerMetrics } from "./http/metrics.js";
 import { inRequestContext, registerTracing } from "./http/tracing.js";
 import { makeUsageRecorder, registerUsageRecording, type UsageRecorder } from "./http/usage.js";
 import { registerHealthRoutes } from "./routes/health.js";
-import { routeModules, type Asker, type Caller, type RouteModule } from "./routes/index.js";
+import {
+  routeModules,
+  type Asker,
+  type Caller,
+  type Publisher,
+  type RouteModule,
+} from "./routes/index.js";
 import type { PanelSettings } from "./panel/context.js";
 import { panelPlugin } from "./panel/plugin.js";
 import type { SessionStore } from "./panel/sessions.js";
@@ -156,9 +162,16 @@ export async function buildApp(deps: AppDeps): Promise<EdgeApp> {
   };
   const call: Caller = async (request, contract, body) =>
     unwrap(await ask(request, contract, body));
+  const publish: Publisher = (request, event, body) =>
+    inRequestContext(request, () =>
+      deps.bus.publish(event, body, {
+        accountId: request.principal?.accountId ?? request.panelSession?.accountId,
+        requestId: request.id,
+      }),
+    );
   // routes outside /api that take no API key (their own token is the credential)
   for (const module of routes) {
-    if (module.publicPlugin) await app.register(module.publicPlugin, { call });
+    if (module.publicPlugin) await app.register(module.publicPlugin, { call, publish });
   }
   // the dashboard's own credential (a session cookie scoped to /panel) never reaches /api
   if (deps.panel) {
@@ -171,7 +184,7 @@ export async function buildApp(deps: AppDeps): Promise<EdgeApp> {
   await app.register(
     async (api) => {
       api.addHook("onRequest", (request) => inRequestContext(request, () => authenticate(request)));
-      for (const module of routes) await api.register(module.plugin, { call });
+      for (const module of routes) await api.register(module.plugin, { call, publish });
     },
     { prefix: "/api" },
   );

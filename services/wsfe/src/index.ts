@@ -137,6 +137,7 @@ export async function startWsfe(
           bus,
           wsfe,
           issuer,
+          events,
           writer,
           reconcile,
         }),

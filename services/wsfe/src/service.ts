@@ -13,6 +13,7 @@ import { makeFacturaGet } from "./handlers/factura-get.js";
 import { makeParametrosGet } from "./handlers/parametros-get.js";
 import { makePointOfSaleResolver } from "./handlers/point-of-sale.js";
 import type { Issuer } from "./flows/batches.js";
+import type { VoucherEvents } from "./flows/events.js";
 import type { Reconciler } from "./flows/reconcile.js";
 import type { SeriesWriter } from "./flows/series-writer.js";
 import { makeUltimoComprobanteLast } from "./handlers/ultimo-comprobante-last.js";
@@ -28,6 +29,7 @@ export function wsfeBindings(deps: {
   bus: Bus;
   wsfe: WsfeAdapter;
   issuer: Issuer;
+  events: VoucherEvents;
   /** what wsfe.factura.get settles a voucher with, as an issuance does before numbering */
   writer: SeriesWriter;
   reconcile: Reconciler;
@@ -52,7 +54,16 @@ export function wsfeBindings(deps: {
       wsfe.comprobanteList,
       makeComprobanteList({ listado: deps.listado, cursors: deps.cursors }),
     ),
-    bind(wsfe.facturaIssue, makeFacturaFlow({ bus: deps.bus, issueVoucher, facturaGet })),
+    bind(
+      wsfe.facturaIssue,
+      makeFacturaFlow({
+        bus: deps.bus,
+        events: deps.events,
+        issueVoucher,
+        facturaGet,
+        vouchersOfKey: (accountId, key) => deps.comprobantes.byIdempotencyKey(accountId, key),
+      }),
+    ),
     bind(wsfe.facturaGet, facturaGet),
     bind(
       wsfe.emailSend,

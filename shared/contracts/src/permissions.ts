@@ -73,10 +73,11 @@ export const natsGrants = {
     managesStream: true,
     // password-reset links and operators' replies to support tickets
     enqueues: [mail.mensajeJob],
-    consumes: ["billing-comprobantes", "billing-uso", "billing-cobros"],
+    consumes: ["billing-comprobantes", "billing-emisiones", "billing-uso", "billing-cobros"],
     reads: [
       wsfe.comprobanteAutorizado,
       wsfe.comprobanteRechazado,
+      wsfe.emisionTerminada,
       billing.usoRegistrado,
       cobros.linkPagado,
     ],
@@ -97,10 +98,15 @@ export const natsGrants = {
       catalog.clienteGet,
       catalog.productoGet,
       billing.facturaAdmit,
-      billing.facturaComplete,
+      billing.facturaSettle,
       pdf.linkCreate,
     ],
-    publishes: [wsfe.comprobanteAutorizado, wsfe.comprobanteRechazado, wsfe.comprobanteNoEmitido],
+    publishes: [
+      wsfe.comprobanteAutorizado,
+      wsfe.comprobanteRechazado,
+      wsfe.comprobanteNoEmitido,
+      wsfe.emisionTerminada,
+    ],
     listens: [ticket.certificadoActivado],
     managesStream: true,
     enqueues: [mail.comprobanteJob],
@@ -152,7 +158,6 @@ export const natsGrants = {
   edge: {
     calls: [
       billing.keyVerify,
-      billing.facturaComplete,
       billing.quotaReserve,
       billing.quotaCommit,
       billing.quotaRelease,
@@ -193,7 +198,7 @@ export const natsGrants = {
       ...contractsOf(cobros).filter((c) => c !== cobros.cuentaSet),
       ...Object.keys(served).map((name) => healthContract(name)),
     ],
-    publishes: [billing.usoRegistrado],
+    publishes: [billing.usoRegistrado, wsfe.emisionTerminada],
     listens: [billing.keyRevoked],
   },
   /** the operator CLI (`npm run admin`): accounts, keys, representadas, certificates, users, support */

@@ -4,9 +4,10 @@ import type { BillingDatabase } from "../db/database.js";
 import { makeIdempotencyRepository } from "../db/repositories/idempotency.js";
 import { makeQuotaRepository } from "../db/repositories/quota.js";
 import { makeRejectionsRepository } from "../db/repositories/rejections.js";
+import { storedAnswer } from "../domain/stored-answer.js";
 import { isMetered } from "./quota.js";
 
-/** How one admitted issuance attempt ended, reported by the issuance flow or learnt from an event. */
+/** How one admitted issuance attempt ended, as its outcome event tells it. */
 export interface IssuanceOutcome {
   accountId: string;
   environment: Environment;
@@ -22,44 +23,48 @@ export interface IssuanceOutcome {
   isRejection: boolean;
   at: Date;
   /** the event this outcome comes from: applied once however often it is delivered */
-  eventId?: string;
-  /**
-   * the issuance flow's report of the answer it gave: it is the one to replay, even when the
-   * voucher's event completed the record first (the event's answer has no PDF link)
-   */
-  answered?: boolean;
+  eventId: string;
 }
 
 /**
- * Applies an outcome once, whoever reports it first (the flow or the voucher's event): the
- * idempotency record keeps the first final answer (the flow's own answer supersedes one taken
- * from the voucher's event, which has no PDF link), a production CAE commits its reservation
- * (or writes the commit when the reservation already expired), any other final answer or a
- * refusal releases it, and a rejection is counted once per attempt. An unknown outcome keeps
- * the reservation (its expiry releases it) and the key bound to the attempt.
+ * Applies an outcome event once, however it arrives (handed over by the issuance flow or
+ * delivered by JetStream): the idempotency record keeps the first final answer, a production
+ * CAE commits its reservation (or writes the commit when the reservation already expired), any
+ * other final answer or a refusal releases it, and a rejection is counted once per attempt. An
+ * unknown outcome keeps the reservation (its expiry releases it) and the key bound to the
+ * attempt, to be looked up by the next request under it.
+ *
+ * Answers what the key replays from now on (the first answer stored), if anything.
  */
-export async function applyOutcome(db: Kysely<BillingDatabase>, o: IssuanceOutcome): Promise<void> {
-  await db.transaction().execute(async (trx) => {
-    if (o.eventId !== undefined) {
-      const fresh = await trx
-        .insertInto("handled_events")
-        .values({ id: o.eventId })
-        .onConflict((oc) => oc.column("id").doNothing())
-        .returning("id")
-        .executeTakeFirst();
-      if (!fresh) return;
-    }
+export async function applyOutcome(
+  db: Kysely<BillingDatabase>,
+  o: IssuanceOutcome,
+): Promise<billing.FacturaAnswer | undefined> {
+  return db.transaction().execute(async (trx) => {
     const records = makeIdempotencyRepository(trx);
+    const key = o.idempotencyKey ?? undefined;
+    const replayed = async () => {
+      if (key === undefined) return undefined;
+      const record = await records.lockFor(o.accountId, key);
+      return record?.state === "complete" && record.body !== null
+        ? storedAnswer(record.status, record.body)
+        : undefined;
+    };
+    const fresh = await trx
+      .insertInto("handled_events")
+      .values({ id: o.eventId })
+      .onConflict((oc) => oc.column("id").doNothing())
+      .returning("id")
+      .executeTakeFirst();
+    if (!fresh) return replayed();
+
     const quota = makeQuotaRepository(trx);
-    const record =
-      o.idempotencyKey == null ? undefined : await records.lockFor(o.accountId, o.idempotencyKey);
+    const record = key === undefined ? undefined : await records.lockFor(o.accountId, key);
     const ownRecord = record?.request_id === o.ref ? record : undefined;
     switch (o.outcome) {
       case "final":
         if (ownRecord && o.answer !== undefined) {
-          await records.complete(o.accountId, ownRecord.key, o.answer, {
-            replace: o.answered === true,
-          });
+          await records.complete(o.accountId, ownRecord.key, o.answer);
         }
         if (o.authorized && isMetered(o.environment)) {
           await quota.commit(o.ref, { accountId: o.accountId, resource: "facturas", at: o.at });
@@ -74,16 +79,17 @@ export async function applyOutcome(db: Kysely<BillingDatabase>, o: IssuanceOutco
             at: o.at,
           });
         }
-        return;
+        break;
       case "unknown":
         if (ownRecord) await records.markUnknown(o.accountId, ownRecord.key);
-        return;
+        break;
       case "refused":
         if (ownRecord && ownRecord.state !== "complete") {
           await records.remove(o.accountId, ownRecord.key);
         }
         await quota.release(o.ref);
-        return;
+        break;
     }
+    return replayed();
   });
 }

@@ -1,13 +1,14 @@
-import { billing, wsfe } from "@pasarela/contracts";
+import { wsfe } from "@pasarela/contracts";
 import { issuanceOutcomeUnknown, type AppError } from "@pasarela/errors";
 import type { FastifyRequest } from "fastify";
 import { EdgeError } from "../http/edge-error.js";
 import { bodyFingerprint } from "../http/fingerprint.js";
 import { noteQuotaConsumed } from "../http/usage.js";
-import type { Caller } from "./route-module.js";
+import type { Caller, Publisher } from "./route-module.js";
 
 interface Attempt {
   call: Caller;
+  publish: Publisher;
   request: FastifyRequest;
   body: wsfe.FacturaBody;
   key: string | undefined;
@@ -32,25 +33,34 @@ function issuanceFailure(a: Attempt, error: AppError): AppError {
 }
 
 /**
- * No answer came from the flow that owns the issuance (it died or ran out of time): billing
- * hears that this attempt's outcome is unknown, so a retry under the key is resolved (the
- * voucher looked up) instead of waiting out the lease. Harmless when the flow did report.
+ * No answer came from the flow that owns the issuance (it died or ran out of time): the
+ * attempt ends, as far as the caller knows, in an unknown outcome. That is an outcome event
+ * like the flow's own, so billing lets a retry under the key be resolved (the voucher looked
+ * up) instead of waiting out the lease. Applied once by its id; harmless when the flow did
+ * end the attempt, since an unknown outcome never undoes a final one.
  */
-async function reportUnanswered(a: Attempt): Promise<void> {
+async function endUnanswered(a: Attempt & { key: string }): Promise<void> {
+  const accountId = a.request.principal?.accountId;
+  if (accountId === undefined) return;
   try {
-    await a.call(a.request, billing.facturaComplete, {
+    await a.publish(a.request, wsfe.emisionTerminada, {
+      id: wsfe.emisionEventId(a.request.id, "unknown"),
+      version: 1,
+      accountId,
       environment: a.body.environment,
+      requestId: a.request.id,
+      idempotencyKey: a.key,
       outcome: "unknown",
-      ...(a.key === undefined ? {} : { idempotencyKey: a.key }),
+      occurredAt: new Date().toISOString(),
     });
   } catch (error) {
-    a.request.log.warn({ err: error, requestId: a.request.id }, "issuance outcome not reported");
+    a.request.log.warn({ err: error, requestId: a.request.id }, "issuance outcome not published");
   }
 }
 
 /**
  * One request to wsfe, which owns the issuance from there: billing's admission (the key, the
- * rejection cap, the production quota), the voucher, its PDF link and the answer's record. A
+ * rejection cap, the production quota), the voucher, its PDF link and its outcome event. A
  * replay answers the first attempt's answer; an error answer is thrown to the error handler.
  */
 export async function issueFactura(a: Attempt): Promise<wsfe.FacturaHttpReply> {
@@ -72,7 +82,8 @@ export async function issueFactura(a: Attempt): Promise<wsfe.FacturaHttpReply> {
       details?.subject === wsfe.facturaIssue.subject &&
       details.reason !== "no responders"
     ) {
-      await reportUnanswered(a);
+      // without a key, nothing waits on the attempt's outcome: the quota hold expires
+      if (a.key !== undefined) await endUnanswered({ ...a, key: a.key });
       throw new EdgeError(issuanceFailure(a, error.appError));
     }
     throw error;

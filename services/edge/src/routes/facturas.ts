@@ -45,7 +45,7 @@ Todo 400 y 422 propio se responde antes de llamar a la AFIP y no mueve la numera
 export const facturasRoutes: RouteModule = {
   name: "facturas",
   services: ["wsfe", "ticket", "catalog"],
-  plugin: (app, { call }) => {
+  plugin: (app, { call, publish }) => {
     app.post(
       "/wsfe/facturas",
       {
@@ -95,7 +95,7 @@ export const facturasRoutes: RouteModule = {
       },
       async (request, reply) => {
         const key = idempotencyKey(request.headers["idempotency-key"]);
-        return reply.send(await issueFactura({ call, request, body: request.body, key }));
+        return reply.send(await issueFactura({ call, publish, request, body: request.body, key }));
       },
     );
     return Promise.resolve();

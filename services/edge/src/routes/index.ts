@@ -30,4 +30,4 @@ export const routeModules: readonly RouteModule[] = [
   comprobantesRoutes,
 ];
 
-export type { Asker, Caller, RouteDeps, RouteModule } from "./route-module.js";
+export type { Asker, Caller, Publisher, RouteDeps, RouteModule } from "./route-module.js";

@@ -1,4 +1,4 @@
-import type { Contract, ReplyOf, RequestOf } from "@pasarela/contracts";
+import type { Contract, EventContract, EventOf, ReplyOf, RequestOf } from "@pasarela/contracts";
 import type { Result } from "@pasarela/errors";
 import type { FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
@@ -17,8 +17,16 @@ export type Caller = <C extends Contract>(
   body: RequestOf<C>,
 ) => Promise<ReplyOf<C>>;
 
+/** Publishes an event on JetStream for an HTTP request (its trace, account and request id). */
+export type Publisher = <E extends EventContract>(
+  request: FastifyRequest,
+  event: E,
+  body: EventOf<E>,
+) => Promise<void>;
+
 export interface RouteDeps {
   call: Caller;
+  publish: Publisher;
 }
 
 /**

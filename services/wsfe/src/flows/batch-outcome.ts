@@ -56,7 +56,7 @@ export interface BatchOutcomeDeps {
     "markManyAuthorized" | "markRejected" | "markUnknown" | "markManyUnresolved" | "endSend"
   >;
   series: Pick<SeriesRepository, "flagReconciliation">;
-  events: VoucherEvents;
+  events: Pick<VoucherEvents, "publishOutcome" | "publishOutcomes">;
 }
 
 /**
@@ -130,12 +130,17 @@ export async function settleBatch(
       eventos: outcome.eventos,
     })),
   );
-  const stored = new Set(authorized.map((v) => v.id));
+  const toPublish: StoredComprobante[] = [];
+  /** the issuance waiting for a voucher publishes its event, with the answer it gives */
+  const handOver = (n: Numbered, row: StoredComprobante) => {
+    if (n.waiting.job.settled) n.waiting.job.settled(row);
+    else toPublish.push(row);
+  };
   for (const { n, answer } of granted) {
     const { job } = n.waiting;
-    if (!stored.has(n.id)) {
-      job.logger.error({ ...ref(n), id: n.id }, "authorized voucher was already settled");
-    }
+    const row = authorized.find((v) => v.id === n.id);
+    if (row) handOver(n, row);
+    else job.logger.error({ ...ref(n), id: n.id }, "authorized voucher was already settled");
     n.waiting.answer(
       ok(
         authorizedReply(job.voucher, {
@@ -151,7 +156,6 @@ export async function settleBatch(
     );
   }
 
-  const toPublish: StoredComprobante[] = [...authorized];
   const resend: Numbered[] = [];
   const laterDetails = (i: number) => verdicts.slice(i + 1).some((v) => v.kind === "resend");
   await Promise.all(
@@ -171,7 +175,7 @@ export async function settleBatch(
           const error = authorityRejected(rejection);
           const rejected = await deps.comprobantes.markRejected(n.id, rejection, fence);
           if (rejected) {
-            toPublish.push(rejected);
+            handOver(n, rejected);
             n.waiting.answer(fail({ ...error, details: { ...error.details, ...ref(n) } }));
           } else {
             await deps.comprobantes.markUnknown(n.id, error);

@@ -12,7 +12,11 @@ import {
 } from "@pasarela/errors";
 import { histogram, type Logger } from "@pasarela/telemetry";
 import type { WsfeAdapter, WsfeCaller } from "../adapters/wsfe.js";
-import type { ComprobantesRepository, NewComprobante } from "../db/repositories/comprobantes.js";
+import type {
+  ComprobantesRepository,
+  NewComprobante,
+  StoredComprobante,
+} from "../db/repositories/comprobantes.js";
 import type { SeriesKey, SeriesRepository } from "../db/repositories/series.js";
 import { feCaeDetRequest, isFce, type PreparedVoucher } from "../domain/issuance/index.js";
 import { settleBatch, type Numbered } from "./batch-outcome.js";
@@ -41,6 +45,11 @@ export interface IssuanceJob {
   /** the API call's deadline (epoch ms) */
   readonly deadline: number;
   readonly logger: Logger;
+  /**
+   * Takes the stored voucher once it reached a final state, before the caller is answered:
+   * whoever waits for it publishes its event. Without it, the batch publishes the event.
+   */
+  readonly settled?: (stored: StoredComprobante) => void;
 }
 
 export type IssuanceResult = Result<wsfe.FacturaIssueReply>;
@@ -64,7 +73,7 @@ export interface BatchIssuerDeps {
   series: Pick<SeriesRepository, "flagReconciliation">;
   writer: SeriesWriter;
   reconcile: Reconciler;
-  events: VoucherEvents;
+  events: Pick<VoucherEvents, "publishOutcome" | "publishOutcomes">;
   authorityTimeoutMs: number;
   /**
    * How long after its statement a send may still reach the authority: the batch must start

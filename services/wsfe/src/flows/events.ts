@@ -1,15 +1,33 @@
 import type { Bus } from "@pasarela/bus";
-import { wsfe } from "@pasarela/contracts";
+import type { billing } from "@pasarela/contracts";
+import { pdf, wsfe } from "@pasarela/contracts";
+import { authorityRejected } from "@pasarela/errors";
 import type { Logger } from "@pasarela/telemetry";
 import type { ComprobantesRepository, StoredComprobante } from "../db/repositories/comprobantes.js";
 import { authorizedReply, type PreparedVoucher } from "../domain/issuance/index.js";
 
+/** An issuance's outcome event, tagged as billing takes it (`billing.factura.settle`). */
+export type OutcomeEvent = billing.FacturaOutcomeEvent;
+
 export interface VoucherEvents {
   /**
-   * Publishes the final state of a voucher as stored (`autorizado`, `rechazado`, or, for one
-   * reconciliation settled without a CAE of its own, `no_emitido`) on JetStream
-   * and records that it was published. Never fails: a voucher's outcome stands whether or not
-   * its event got out, and `event_published_at` stays null for a later attempt.
+   * The outcome event of a voucher in a final state (`autorizado`, `rechazado`) carrying the
+   * answer its issuance gives; undefined for any other state.
+   */
+  outcomeOf(
+    stored: StoredComprobante,
+    answer: billing.FacturaAnswer | undefined,
+  ): OutcomeEvent | undefined;
+  /**
+   * Publishes an outcome event on JetStream and, for a voucher's, records that it was
+   * published. Never fails: false when it did not get out (the sweep publishes the voucher's
+   * again; an attempt's end reaches billing through the flow's hand-over).
+   */
+  publish(event: OutcomeEvent): Promise<boolean>;
+  /**
+   * Publishes the final state of a voucher whose caller is not waiting (a reconciliation, the
+   * sweep): `autorizado` with the answer its Idempotency-Key replays, a new PDF link included,
+   * `rechazado`, or `no_emitido` for one settled without a CAE of its own. Never fails.
    */
   publishOutcome(stored: StoredComprobante): Promise<void>;
   /** Several at once: published together, recorded as published in one statement. */
@@ -59,45 +77,105 @@ export function storedReply(v: StoredComprobante): wsfe.FacturaIssueReply | unde
   }
 }
 
+/** The 422 a rejected voucher is answered with: the authority's notes and its number. */
+export function rejectionOf(v: StoredComprobante) {
+  const error = authorityRejected({ observaciones: v.observaciones, errores: v.errores });
+  const { ptoVta, cbteTipo } = v.series;
+  return { ...error, details: { ...error.details, ptoVta, cbteTipo, cbteNro: v.cbteNro } };
+}
+
+/** The voucher a PDF link and its events name. */
+export const voucherRef = (v: StoredComprobante) => ({
+  environment: v.series.environment,
+  representada: v.series.cuit,
+  ptoVta: v.series.ptoVta,
+  cbteTipo: v.series.cbteTipo,
+  cbteNro: v.cbteNro,
+});
+
 /**
- * Events follow the stored state: they are built from the row the state
- * change returned, never from what the handler believes, and their id (also the JetStream
- * msgID) is one per voucher and outcome, so a second publication is dropped by the server.
+ * Events follow the stored state: they are built from the row the state change returned,
+ * never from what the handler believes, and a voucher's id (also the JetStream msgID) is one
+ * per voucher and outcome, so a second publication is dropped by the server and consumers
+ * de-duplicate by it.
  */
 export function makeVoucherEvents(deps: {
-  bus: Pick<Bus, "publish">;
+  bus: Pick<Bus, "publish" | "request">;
   comprobantes: Pick<ComprobantesRepository, "markEventPublished" | "markEventsPublished">;
   logger: Logger;
 }): VoucherEvents {
-  /** Publishes the event of a voucher's final state; false when it has none. */
-  async function publish(v: StoredComprobante): Promise<boolean> {
-    const options = { accountId: v.accountId, requestId: v.requestId };
+  const outcomeOf: VoucherEvents["outcomeOf"] = (v, answer) => {
     if (v.state === "authorized") {
       const reply = storedReply(v);
-      await deps.bus.publish(
-        wsfe.comprobanteAutorizado,
-        {
+      const factura =
+        answer?.kind === "authorized"
+          ? (answer.factura as wsfe.FacturaHttpReply)
+          : reply && wsfe.facturaHttpReply(reply);
+      return {
+        tipo: "autorizado",
+        event: {
           id: wsfe.comprobanteEventId(v.id, "autorizado"),
           ...common(v),
           cae: v.cae ?? "",
           caeVencimiento: v.caeVencimiento ?? "",
           observaciones: [...v.observaciones],
           ...(reply === undefined ? {} : { reply }),
+          ...(factura === undefined ? {} : { answer: factura }),
         },
-        options,
-      );
-    } else if (v.state === "rejected") {
-      await deps.bus.publish(
-        wsfe.comprobanteRechazado,
-        {
+      };
+    }
+    if (v.state === "rejected") {
+      return {
+        tipo: "rechazado",
+        event: {
           id: wsfe.comprobanteEventId(v.id, "rechazado"),
           ...common(v),
           observaciones: [...v.observaciones],
           errores: [...v.errores],
+          answer: answer?.kind === "error" ? answer.error : rejectionOf(v),
         },
-        options,
-      );
-    } else if (v.state === "not_issued" || v.state === "conflict") {
+      };
+    }
+    return undefined;
+  };
+
+  async function send(event: OutcomeEvent): Promise<void> {
+    const options = { accountId: event.event.accountId, requestId: event.event.requestId };
+    switch (event.tipo) {
+      case "autorizado":
+        return deps.bus.publish(wsfe.comprobanteAutorizado, event.event, options);
+      case "rechazado":
+        return deps.bus.publish(wsfe.comprobanteRechazado, event.event, options);
+      case "terminada":
+        return deps.bus.publish(wsfe.emisionTerminada, event.event, options);
+    }
+  }
+
+  /** The answer of an authorized voucher nobody is waiting for, with a new PDF link. */
+  async function answerOf(v: StoredComprobante): Promise<billing.FacturaAnswer | undefined> {
+    const reply = storedReply(v);
+    if (v.state !== "authorized" || reply === undefined) return undefined;
+    const link = await deps.bus
+      .request(pdf.linkCreate, voucherRef(v), { accountId: v.accountId, requestId: v.requestId })
+      .catch((error: unknown) => ({ ok: false as const, error }));
+    if (!link.ok)
+      deps.logger.warn({ err: link.error, comprobanteId: v.id }, "event without pdfUrl");
+    const factura = {
+      ...wsfe.facturaHttpReply(reply),
+      ...(link.ok ? { pdfUrl: link.value.url } : {}),
+    };
+    return { kind: "authorized", factura };
+  }
+
+  /** Publishes the event of a voucher's final state; false when it has none or it failed. */
+  async function tryPublish(v: StoredComprobante): Promise<boolean> {
+    try {
+      const event = outcomeOf(v, await answerOf(v));
+      if (event) {
+        await send(event);
+        return true;
+      }
+      if (v.state !== "not_issued" && v.state !== "conflict") return false;
       await deps.bus.publish(
         wsfe.comprobanteNoEmitido,
         {
@@ -105,38 +183,38 @@ export function makeVoucherEvents(deps: {
           ...common(v),
           motivo: v.state === "conflict" ? "conflicto" : "no_emitido",
         },
-        options,
+        { accountId: v.accountId, requestId: v.requestId },
       );
-    } else {
-      return false;
-    }
-    return true;
-  }
-  /** Never throws: a voucher whose event did not get out keeps event_published_at null. */
-  async function tryPublish(v: StoredComprobante): Promise<boolean> {
-    try {
-      return await publish(v);
+      return true;
     } catch (error) {
       deps.logger.warn({ err: error, comprobanteId: v.id }, "voucher event not published");
       return false;
     }
   }
+
+  const markPublished = (ids: readonly string[]) =>
+    deps.comprobantes.markEventsPublished(ids).catch((error: unknown) => {
+      deps.logger.warn({ err: error, count: ids.length }, "events not recorded as published");
+    });
+
   return {
+    outcomeOf,
+    async publish(event) {
+      try {
+        await send(event);
+      } catch (error) {
+        deps.logger.warn({ err: error, eventId: event.event.id }, "outcome event not published");
+        return false;
+      }
+      if (event.tipo !== "terminada") await markPublished([event.event.comprobanteId]);
+      return true;
+    },
     async publishOutcome(stored) {
-      if (!(await tryPublish(stored))) return;
-      await deps.comprobantes.markEventPublished(stored.id).catch((error: unknown) => {
-        deps.logger.warn(
-          { err: error, comprobanteId: stored.id },
-          "event not recorded as published",
-        );
-      });
+      if (await tryPublish(stored)) await markPublished([stored.id]);
     },
     async publishOutcomes(stored) {
       const published = await Promise.all(stored.map(tryPublish));
-      const ids = stored.filter((_, i) => published[i]).map((v) => v.id);
-      await deps.comprobantes.markEventsPublished(ids).catch((error: unknown) => {
-        deps.logger.warn({ err: error, count: ids.length }, "events not recorded as published");
-      });
+      await markPublished(stored.filter((_, i) => published[i]).map((v) => v.id));
     },
   };
 }

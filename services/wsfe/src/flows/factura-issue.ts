@@ -11,6 +11,8 @@ import {
   type AppError,
   type Result,
 } from "@pasarela/errors";
+import type { StoredComprobante } from "../db/repositories/comprobantes.js";
+import type { OutcomeEvent, VoucherEvents } from "./events.js";
 import type { VoucherIssueContext } from "./voucher-issue.js";
 
 type Answer = Result<wsfe.FacturaIssueAnswer>;
@@ -29,6 +31,8 @@ type Answer = Result<wsfe.FacturaIssueAnswer>;
  */
 export interface FacturaFlowDeps {
   bus: Pick<Bus, "request">;
+  /** the outcome events: built from the stored voucher, published on JetStream */
+  events: Pick<VoucherEvents, "outcomeOf" | "publish">;
   /** numbers, sends and stores one admitted voucher (voucher-issue.ts) */
   issueVoucher: (
     request: wsfe.FacturaIssueRequest,
@@ -36,6 +40,8 @@ export interface FacturaFlowDeps {
   ) => Promise<Result<wsfe.FacturaIssueReply>>;
   /** what became of the voucher of an earlier attempt under a key (wsfe.factura.get) */
   facturaGet: Handler<typeof wsfe.facturaGet>;
+  /** the stored vouchers of an Idempotency-Key, once `facturaGet` settled them */
+  vouchersOfKey: (accountId: string, key: string) => Promise<readonly StoredComprobante[]>;
   /** how long a caller that sets no deadline waits; the contract's timeout by default */
   budgetMs?: number;
   now?: () => number;
@@ -63,55 +69,90 @@ function outcomeOfError(error: AppError): billing.FacturaOutcome {
   return OPEN_KINDS.has(kind) ? "unknown" : "refused";
 }
 
-/** The stored answer as this call's answer: a voucher, or the error it ended with. */
-function replayOf(answer: billing.FacturaAnswer): Answer {
+/** A stored or given answer as this call's answer: a voucher, or the error it ended with. */
+function resultOf(answer: billing.FacturaAnswer, replayed: boolean): Answer {
   if (answer.kind === "authorized") {
     const factura = wsfe.facturaHttpReplySchema.safeParse(answer.factura);
-    return factura.success
-      ? ok({ factura: factura.data, replayed: true })
-      : fail(appError("INTERNAL"));
+    return factura.success ? ok({ factura: factura.data, replayed }) : fail(appError("INTERNAL"));
   }
   const { code, message, details } = answer.error;
   if (!isErrorCode(code)) return fail(appError("INTERNAL"));
   return fail({ code, message, ...(details === undefined ? {} : { details }) });
 }
 
+/** An error as an outcome event carries it. */
+const answered = ({ code, message, details }: AppError) => ({
+  code,
+  message,
+  ...(details === undefined ? {} : { details }),
+});
+
 /**
  * The issuance's lifecycle, owned by wsfe: billing admits it (the key, the rejection cap, the
  * production quota) before anything reaches the authority; a replay answers the first
  * attempt's answer; an attempt of unknown outcome is resolved before issuing again; an
- * admitted voucher is issued, its PDF link made, and the answer reported to billing, which
- * stores it for replays, commits or releases the quota and counts rejections.
+ * admitted voucher is issued and its PDF link made. Every admitted attempt ends in one outcome
+ * event (its voucher's `autorizado` or `rechazado` carrying the answer, or the attempt's
+ * `terminada`), published on JetStream and handed to billing at once, which completes the key's
+ * record, the quota and the rejection window from it alone.
  */
 export function makeFacturaFlow(deps: FacturaFlowDeps): Handler<typeof wsfe.facturaIssue> {
   const now = deps.now ?? Date.now;
   const budgetMs = (deps.budgetMs ?? wsfe.facturaIssue.timeoutMs ?? 0) - DEADLINE_SLACK_MS;
 
-  /** Reports how an admitted attempt ended. Awaited, so a repeat right after is replayed. */
-  async function report(
+  /** An attempt that ended without a voucher of its own in a final state. */
+  function ended(
     a: Attempt,
     outcome: billing.FacturaOutcome,
-    answer?: billing.FacturaAnswer,
-    attempt?: string,
-  ): Promise<void> {
-    const { idempotencyKey: key, environment } = a.request;
-    const reported = await deps.bus.request(
-      billing.facturaComplete,
-      {
-        environment,
+    ref: string,
+    error?: AppError,
+  ): OutcomeEvent {
+    const key = a.request.idempotencyKey;
+    return {
+      tipo: "terminada",
+      event: {
+        id: wsfe.emisionEventId(ref, outcome),
+        version: 1,
+        accountId: a.headers.accountId,
+        environment: a.request.environment,
+        requestId: ref,
+        idempotencyKey: key ?? null,
         outcome,
-        ...(answer === undefined ? {} : { answer }),
-        ...(key === undefined ? {} : { idempotencyKey: key }),
-        ...(attempt === undefined ? {} : { attempt }),
+        ...(outcome === "final" && error ? { error: answered(error) } : {}),
+        occurredAt: new Date(now()).toISOString(),
       },
-      a.headers,
-    );
-    // when it is lost, the voucher events complete the record instead
-    if (!reported.ok) a.ctx.logger.warn({ err: reported.error }, "issuance outcome not reported");
+    };
+  }
+
+  /**
+   * Publishes the outcome event and hands it to billing at once, so a repeat right after this
+   * answer is replayed; answers what the key replays from now on (the first answer stored for
+   * it), or `own` when nothing is stored. Awaited: the record is complete before the caller
+   * hears. Whichever of the two gets through is enough; billing applies the event once.
+   */
+  async function settle(
+    a: Attempt,
+    event: OutcomeEvent,
+    own?: billing.FacturaAnswer,
+  ): Promise<billing.FacturaAnswer | undefined> {
+    const [, settled] = await Promise.all([
+      deps.events.publish(event),
+      deps.bus.request(billing.facturaSettle, event, a.headers),
+    ]);
+    if (!settled.ok) {
+      a.ctx.logger.warn({ err: settled.error }, "outcome event not handed to billing");
+      return own;
+    }
+    return settled.value.answer ?? own;
   }
 
   /** An authorized voucher's answer, with its shareable PDF link when one can be made. */
-  async function authorized(a: Attempt, reply: wsfe.FacturaIssueReply, attempt?: string) {
+  async function authorized(
+    a: Attempt,
+    reply: wsfe.FacturaIssueReply,
+    stored: StoredComprobante | undefined,
+    attempt?: string,
+  ): Promise<Answer> {
     const link = await deps.bus.request(
       pdf.linkCreate,
       {
@@ -128,28 +169,49 @@ export function makeFacturaFlow(deps: FacturaFlowDeps): Handler<typeof wsfe.fact
       ...wsfe.facturaHttpReply(reply),
       ...(link.ok ? { pdfUrl: link.value.url } : {}),
     };
-    await report(a, "final", { kind: "authorized", factura }, attempt);
-    return ok({ factura, replayed: false });
+    const own = { kind: "authorized" as const, factura };
+    // a voucher whose row this call did not settle is looked up by the next call under the key
+    const event =
+      (stored && deps.events.outcomeOf(stored, own)) ??
+      ended(a, "unknown", attempt ?? a.headers.requestId);
+    const answer = await settle(a, event, own);
+    return answer === undefined ? ok({ factura, replayed: false }) : resultOf(answer, false);
   }
 
-  /** An error answer, reported as what it makes of the attempt. */
-  async function refused(a: Attempt, error: AppError, attempt?: string): Promise<Answer> {
-    const outcome = outcomeOfError(error);
-    await report(a, outcome, outcome === "final" ? { kind: "error", error } : undefined, attempt);
-    return fail(error);
+  /** An error answer, as the outcome it makes of the attempt. */
+  async function refused(
+    a: Attempt,
+    error: AppError,
+    stored: StoredComprobante | undefined,
+    attempt?: string,
+  ): Promise<Answer> {
+    const own = { kind: "error" as const, error: answered(error) };
+    const event =
+      (stored?.state === "rejected" && deps.events.outcomeOf(stored, own)) ||
+      ended(a, outcomeOfError(error), attempt ?? a.headers.requestId, error);
+    const answer = await settle(a, event, own);
+    return answer === undefined ? fail(error) : resultOf(answer, false);
   }
 
   async function issue(a: Attempt): Promise<Answer> {
+    const held: { stored?: StoredComprobante } = {};
     let result: Result<wsfe.FacturaIssueReply>;
     try {
       const { fingerprint: _fingerprint, keyScope: _scope, ...voucher } = a.request;
-      result = await deps.issueVoucher(voucher, a.ctx);
+      result = await deps.issueVoucher(voucher, {
+        ...a.ctx,
+        settled: (stored) => {
+          held.stored = stored;
+        },
+      });
     } catch (error) {
       // a defect of ours after admission: the voucher may have been sent
-      await report(a, "unknown");
+      await settle(a, ended(a, "unknown", a.headers.requestId));
       throw error;
     }
-    return result.ok ? authorized(a, result.value) : refused(a, result.error);
+    return result.ok
+      ? authorized(a, result.value, held.stored)
+      : refused(a, result.error, held.stored);
   }
 
   /**
@@ -164,22 +226,25 @@ export function makeFacturaFlow(deps: FacturaFlowDeps): Handler<typeof wsfe.fact
       subject: wsfe.facturaGet.subject,
     } satisfies HandlerContext);
     if (!found.ok) return fail(found.error);
-    switch (found.value.state) {
-      case "authorized":
-        return authorized(a, found.value.reply, attempt);
-      case "rejected": {
-        const { ptoVta, cbteTipo, cbteNro } = found.value;
-        const error = authorityRejected(found.value);
-        return refused(
-          a,
-          { ...error, details: { ...error.details, ptoVta, cbteTipo, cbteNro } },
-          attempt,
-        );
-      }
-      case "not_issued":
-        await report(a, "refused", undefined, attempt);
-        return admitAndIssue(a, false);
+    const { state } = found.value;
+    if (state === "not_issued") {
+      await settle(a, ended(a, "refused", attempt));
+      return admitAndIssue(a, false);
     }
+    const stored = (await deps.vouchersOfKey(a.headers.accountId, key)).find(
+      (v) => v.requestId === attempt && v.state === state,
+    );
+    if (found.value.state === "authorized") {
+      return authorized(a, found.value.reply, stored, attempt);
+    }
+    const { ptoVta, cbteTipo, cbteNro } = found.value;
+    const error = authorityRejected(found.value);
+    return refused(
+      a,
+      { ...error, details: { ...error.details, ptoVta, cbteTipo, cbteNro } },
+      stored,
+      attempt,
+    );
   }
 
   async function admitAndIssue(a: Attempt, mayResolve: boolean): Promise<Answer> {
@@ -196,12 +261,14 @@ export function makeFacturaFlow(deps: FacturaFlowDeps): Handler<typeof wsfe.fact
       // billing may have admitted (bound the key, reserved quota) after this call gave up
       // waiting: nothing was issued, so that admission is given back rather than left to
       // answer 409 and hold the quota until it expires
-      if (admission.error.code === "SERVICE_UNAVAILABLE") await report(a, "refused");
+      if (admission.error.code === "SERVICE_UNAVAILABLE") {
+        await settle(a, ended(a, "refused", a.headers.requestId));
+      }
       return admission;
     }
     switch (admission.value.decision) {
       case "replay":
-        return replayOf(admission.value.answer);
+        return resultOf(admission.value.answer, true);
       case "resolve":
         if (!mayResolve || key === undefined) return fail(appError("IDEMPOTENCY_IN_PROGRESS"));
         return resolve(a, admission.value.requestId, key);

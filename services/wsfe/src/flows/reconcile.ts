@@ -43,7 +43,7 @@ export interface ReconcilerDeps {
     | "inFlight"
   >;
   series: Pick<SeriesRepository, "flagReconciliation">;
-  events: VoucherEvents;
+  events: Pick<VoucherEvents, "publishOutcome" | "publishOutcomes">;
   logger: Logger;
   /** AUTHORITY_TIMEOUT_MS: a voucher is sent again only while a whole call fits the deadline */
   authorityTimeoutMs: number;

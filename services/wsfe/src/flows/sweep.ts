@@ -30,7 +30,7 @@ export function startReconciliationSweep(deps: {
   comprobantes: Pick<ComprobantesRepository, "unresolvedSeries" | "unresolved" | "unpublished">;
   writer: SeriesWriter;
   reconcile: Reconciler;
-  events: VoucherEvents;
+  events: Pick<VoucherEvents, "publishOutcome" | "publishOutcomes">;
   logger: Logger;
   intervalMs: number;
   /** how long one series may wait for its lease and its authority calls */

@@ -11,7 +11,7 @@ import {
 } from "../domain/issuance/index.js";
 import { resolvePtoVta } from "../domain/point-of-sale.js";
 import type { SeriesKey } from "../db/repositories/series.js";
-import type { Issuer } from "./batches.js";
+import type { IssuanceJob, Issuer } from "./batches.js";
 
 /** What one admitted voucher is issued with (the time budget is the flow's: factura-issue.ts). */
 export interface VoucherIssueDeps {
@@ -50,6 +50,8 @@ export interface VoucherIssueContext {
   requestId: string;
   deadline: number;
   logger: HandlerContext["logger"];
+  /** takes the stored voucher once it reached a final state (the flow publishes its event) */
+  settled?: IssuanceJob["settled"];
 }
 
 /**
@@ -111,6 +113,7 @@ export function makeVoucherIssue(deps: VoucherIssueDeps) {
       requestId: ctx.requestId,
       deadline,
       logger: ctx.logger,
+      ...(ctx.settled === undefined ? {} : { settled: ctx.settled }),
     });
     annotateSpan(series, result);
     return result;

@@ -3,6 +3,8 @@ import { billing, pdf, wsfe, type Contract } from "@pasarela/contracts";
 import { appError, authorityRejected, fail, ok, type Result } from "@pasarela/errors";
 import { createLogger } from "@pasarela/telemetry";
 import { describe, expect, it } from "vitest";
+import type { StoredComprobante } from "../../src/db/repositories/comprobantes.js";
+import type { OutcomeEvent } from "../../src/flows/events.js";
 import { makeFacturaFlow, type FacturaFlowDeps } from "../../src/flows/factura-issue.js";
 
 const logger = createLogger({ service: "test", level: "silent" });
@@ -65,7 +67,43 @@ function fakeBus(answers: Record<string, (body: Record<string, unknown>) => Resu
 }
 
 const proceed = () => ok({ decision: "proceed" });
-const recorded = () => ok({ recorded: true });
+/** billing applied the event and stores the answer it carries (none for a refusal) */
+const recorded = (body: Record<string, unknown>) => {
+  const { tipo, event } = body as unknown as OutcomeEvent;
+  if (tipo === "autorizado") {
+    return ok(event.answer ? { answer: { kind: "authorized", factura: event.answer } } : {});
+  }
+  if (tipo === "rechazado")
+    return ok(event.answer ? { answer: { kind: "error", error: event.answer } } : {});
+  return ok(event.error ? { answer: { kind: "error", error: event.error } } : {});
+};
+
+/** The voucher as the issuer stored it, in the state it reached. */
+const storedAs = (state: "authorized" | "rejected", requestId = "req-1") =>
+  ({ id: `comprobante-${state}`, state, requestId }) as unknown as StoredComprobante;
+
+/** Outcome events as wsfe builds them, reduced to what the flow passes on; and those published. */
+function fakeEvents() {
+  const published: OutcomeEvent[] = [];
+  const events: FacturaFlowDeps["events"] = {
+    outcomeOf: (stored, answer) =>
+      ({
+        tipo: stored.state === "authorized" ? "autorizado" : "rechazado",
+        event: {
+          id: `${stored.id}.${stored.state}`,
+          accountId: "cuenta-1",
+          requestId: stored.requestId,
+          ...(answer?.kind === "authorized" ? { answer: answer.factura } : {}),
+          ...(answer?.kind === "error" ? { answer: answer.error } : {}),
+        },
+      }) as unknown as OutcomeEvent,
+    publish: (event) => {
+      published.push(event);
+      return Promise.resolve(true);
+    },
+  };
+  return { events, published };
+}
 const link = () =>
   ok({
     url: "https://pasarela.example/comprobantes/abc.pdf",
@@ -79,20 +117,26 @@ function flow(
 ): ReturnType<typeof makeFacturaFlow> {
   return makeFacturaFlow({
     bus,
-    issueVoucher: () => Promise.resolve(ok(reply)),
+    events: fakeEvents().events,
+    issueVoucher: (_request, ctx) => {
+      ctx.settled?.(storedAs("authorized"));
+      return Promise.resolve(ok(reply));
+    },
     facturaGet: () => Promise.resolve(ok({ state: "not_issued" as const })),
+    vouchersOfKey: () => Promise.resolve([]),
     ...overrides,
   });
 }
 
 describe("the issuance flow owned by wsfe", () => {
-  it("admits, issues, links the PDF and reports the answer it gives, PDF link included", async () => {
+  it("admits, issues, links the PDF and hands over its voucher's event, answer and PDF link included", async () => {
     const { bus, sent } = fakeBus({
       [billing.facturaAdmit.subject]: proceed,
       [pdf.linkCreate.subject]: link,
-      [billing.facturaComplete.subject]: recorded,
+      [billing.facturaSettle.subject]: recorded,
     });
-    const answer = await flow(bus)(request, ctx);
+    const { events, published } = fakeEvents();
+    const answer = await flow(bus, { events })(request, ctx);
     const factura = {
       ...wsfe.facturaHttpReply(reply),
       pdfUrl: "https://pasarela.example/comprobantes/abc.pdf",
@@ -101,19 +145,16 @@ describe("the issuance flow owned by wsfe", () => {
     expect(sent.map((s) => s.subject)).toEqual([
       "billing.factura.admit",
       "pdf.link.create",
-      "billing.factura.complete",
+      "billing.factura.settle",
     ]);
     expect(sent[0]!.body).toEqual({
       environment: "produccion",
       idempotencyKey: "pedido-1",
       fingerprint: "huella",
     });
-    expect(sent[2]!.body).toEqual({
-      environment: "produccion",
-      outcome: "final",
-      answer: { kind: "authorized", factura },
-      idempotencyKey: "pedido-1",
-    });
+    // the event billing gets is the one published on JetStream, carrying the answer given
+    expect(sent[2]!.body).toMatchObject({ tipo: "autorizado", event: { answer: factura } });
+    expect(published).toEqual([sent[2]!.body]);
     // every hop carries the account, the request id and the call's deadline
     for (const s of sent) {
       expect(s.headers).toEqual({
@@ -148,7 +189,7 @@ describe("the issuance flow owned by wsfe", () => {
     expect(issued).toBe(0);
   });
 
-  it("reports a rejection as final, an outage as unknown, a refusal as refused", async () => {
+  it("ends a rejection as final, an outage as unknown, a refusal as refused", async () => {
     const cases: [Result<wsfe.FacturaIssueReply>, string][] = [
       [fail(appError("TOTALS_INVALID")), "final"],
       [fail(appError("AUTHORITY_UNAVAILABLE")), "unknown"],
@@ -159,16 +200,32 @@ describe("the issuance flow owned by wsfe", () => {
     for (const [result, outcome] of cases) {
       const { bus, sent } = fakeBus({
         [billing.facturaAdmit.subject]: proceed,
-        [billing.facturaComplete.subject]: recorded,
+        [billing.facturaSettle.subject]: recorded,
       });
       const answer = await flow(bus, { issueVoucher: () => Promise.resolve(result) })(request, ctx);
       expect(answer).toEqual(result);
-      const report = sent.find((s) => s.subject === billing.facturaComplete.subject)!;
-      expect(report.body.outcome, JSON.stringify(result)).toBe(outcome);
-      expect(report.body.answer).toEqual(
-        outcome === "final" && !result.ok ? { kind: "error", error: result.error } : undefined,
-      );
+      const report = sent.find((s) => s.subject === billing.facturaSettle.subject)!;
+      const { tipo, event } = report.body as unknown as OutcomeEvent;
+      expect(tipo).toBe("terminada");
+      if (tipo !== "terminada") continue;
+      expect(event.outcome, JSON.stringify(result)).toBe(outcome);
+      expect(event.id).toBe(wsfe.emisionEventId("req-1", event.outcome));
+      expect(event.error).toEqual(outcome === "final" && !result.ok ? result.error : undefined);
     }
+  });
+
+  it("a voucher the authority rejected ends in its own event, with the 422 answered", async () => {
+    const rejected = authorityRejected({ observaciones: [], errores: [{ code: 10016, msg: "m" }] });
+    const { bus, sent } = fakeBus({
+      [billing.facturaAdmit.subject]: proceed,
+      [billing.facturaSettle.subject]: recorded,
+    });
+    const issueVoucher: FacturaFlowDeps["issueVoucher"] = (_request, c) => {
+      c.settled?.(storedAs("rejected"));
+      return Promise.resolve(fail(rejected));
+    };
+    expect(await flow(bus, { issueVoucher })(request, ctx)).toEqual(fail(rejected));
+    expect(sent.at(-1)!.body).toMatchObject({ tipo: "rechazado", event: { answer: rejected } });
   });
 
   it("a refusal of billing is the answer, and nothing is issued or reported", async () => {
@@ -180,17 +237,35 @@ describe("the issuance flow owned by wsfe", () => {
     expect(sent.map((s) => s.subject)).toEqual(["billing.factura.admit"]);
   });
 
-  it("an attempt of unknown outcome is resolved: the voucher it became, reported for that attempt", async () => {
+  it("an attempt of unknown outcome is resolved: the voucher it became, its event for that attempt", async () => {
     const { bus, sent } = fakeBus({
       [billing.facturaAdmit.subject]: () => ok({ decision: "resolve", requestId: "req-0" }),
       [pdf.linkCreate.subject]: () => fail(appError("COMPROBANTE_NOT_FOUND")),
-      [billing.facturaComplete.subject]: recorded,
+      [billing.facturaSettle.subject]: recorded,
     });
     const facturaGet = () => Promise.resolve(ok({ state: "authorized" as const, reply }));
-    const answer = await flow(bus, { facturaGet })(request, ctx);
+    const vouchersOfKey = () => Promise.resolve([storedAs("authorized", "req-0")]);
+    const answer = await flow(bus, { facturaGet, vouchersOfKey })(request, ctx);
     // without a link the voucher is answered all the same, without pdfUrl
     expect(answer).toEqual(ok({ factura: wsfe.facturaHttpReply(reply), replayed: false }));
-    expect(sent.at(-1)!.body).toMatchObject({ outcome: "final", attempt: "req-0" });
+    expect(sent.at(-1)!.body).toMatchObject({
+      tipo: "autorizado",
+      event: { requestId: "req-0", answer: wsfe.facturaHttpReply(reply) },
+    });
+  });
+
+  it("what the key already replays is answered, when the voucher's event was applied first", async () => {
+    const stored = { ...wsfe.facturaHttpReply(reply), pdfUrl: "https://p.example/c/y.pdf" };
+    const { bus } = fakeBus({
+      [billing.facturaAdmit.subject]: () => ok({ decision: "resolve", requestId: "req-0" }),
+      [pdf.linkCreate.subject]: link,
+      [billing.facturaSettle.subject]: () =>
+        ok({ answer: { kind: "authorized", factura: stored } }),
+    });
+    const facturaGet = () => Promise.resolve(ok({ state: "authorized" as const, reply }));
+    const vouchersOfKey = () => Promise.resolve([storedAs("authorized", "req-0")]);
+    const answer = await flow(bus, { facturaGet, vouchersOfKey })(request, ctx);
+    expect(answer).toEqual(ok({ factura: stored, replayed: false }));
   });
 
   it("never issued: the first attempt is given back and the voucher issued now, once", async () => {
@@ -199,16 +274,21 @@ describe("the issuance flow owned by wsfe", () => {
       [billing.facturaAdmit.subject]: () =>
         ++admissions === 1 ? ok({ decision: "resolve", requestId: "req-0" }) : proceed(),
       [pdf.linkCreate.subject]: link,
-      [billing.facturaComplete.subject]: recorded,
+      [billing.facturaSettle.subject]: recorded,
     });
     const answer = await flow(bus)(request, ctx);
     expect(answer.ok).toBe(true);
-    expect(sent.map((s) => [s.subject, s.body.outcome ?? "", s.body.attempt ?? ""])).toEqual([
+    const steps = sent.map((s) => {
+      const { tipo, event } = s.body as Partial<OutcomeEvent>;
+      const outcome = tipo === "terminada" ? event?.outcome : tipo;
+      return [s.subject, outcome ?? "", event?.requestId ?? ""];
+    });
+    expect(steps).toEqual([
       ["billing.factura.admit", "", ""],
-      ["billing.factura.complete", "refused", "req-0"],
+      ["billing.factura.settle", "refused", "req-0"],
       ["billing.factura.admit", "", ""],
       ["pdf.link.create", "", ""],
-      ["billing.factura.complete", "final", ""],
+      ["billing.factura.settle", "autorizado", "req-1"],
     ]);
   });
 

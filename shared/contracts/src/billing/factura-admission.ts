@@ -1,30 +1,18 @@
 import { z } from "zod";
 import { defineContract } from "../contract.js";
 import { environmentSchema } from "../common/fields.js";
+import { comprobanteAutorizado, comprobanteRechazado } from "../wsfe/comprobante-events.js";
+import {
+  emisionTerminada,
+  facturaAnswerSchema,
+  facturaOutcomeSchema,
+  type FacturaAnswer,
+  type FacturaOutcome,
+} from "../wsfe/issuance-events.js";
 
 const idempotencyKeySchema = z.string().min(1).max(255);
 
-/**
- * The answer an issuance gave, as it is replayed under its Idempotency-Key: the authorized
- * voucher (the API's 200 body, PDF link included) or the catalogue error it ended with (a
- * rejection). Only the edge turns either into HTTP.
- */
-export const facturaAnswerSchema = z.discriminatedUnion("kind", [
-  z.object({ kind: z.literal("authorized"), factura: z.record(z.string(), z.unknown()) }).strict(),
-  z
-    .object({
-      kind: z.literal("error"),
-      error: z
-        .object({
-          code: z.string().min(1).max(64),
-          message: z.string(),
-          details: z.record(z.string(), z.unknown()).optional(),
-        })
-        .strict(),
-    })
-    .strict(),
-]);
-export type FacturaAnswer = z.output<typeof facturaAnswerSchema>;
+export { facturaAnswerSchema, facturaOutcomeSchema, type FacturaAnswer, type FacturaOutcome };
 
 /**
  * `billing.factura.admit`, the first step of an issuance: before anything reaches the authority,
@@ -61,32 +49,27 @@ export const facturaAdmit = defineContract({
 });
 
 /**
- * How an admitted issuance ended, as the caller was answered: `final` (authorized, or a
- * rejection of the voucher: replayed from now on), `unknown` (the authority may have issued it: the key stays
- * bound to this attempt) or `refused` (nothing reached the authority: the key is free again).
+ * An issuance's outcome event, as billing applies it: a voucher authorized or rejected, or an
+ * attempt that ended without a voucher of its own reaching a final state.
  */
-export const facturaOutcomeSchema = z.enum(["final", "unknown", "refused"]);
-export type FacturaOutcome = z.infer<typeof facturaOutcomeSchema>;
+export const facturaOutcomeEventSchema = z.discriminatedUnion("tipo", [
+  z.object({ tipo: z.literal("autorizado"), event: comprobanteAutorizado.schema }).strict(),
+  z.object({ tipo: z.literal("rechazado"), event: comprobanteRechazado.schema }).strict(),
+  z.object({ tipo: z.literal("terminada"), event: emisionTerminada.schema }).strict(),
+]);
+export type FacturaOutcomeEvent = z.output<typeof facturaOutcomeEventSchema>;
 
 /**
- * `billing.factura.complete`: the issuance flow reports the answer it gave. Commits the quota
- * for a production CAE, counts an issuance rejection, stores the answer for replays. The
- * voucher events do the same (idempotently), so a crash before this call loses nothing.
+ * `billing.factura.settle`: the issuance flow hands billing the outcome event it has just
+ * published, so a repeat right after the answer is already replayed. It is applied exactly as
+ * the durable consumer applies the same event from JetStream, once by its id, whichever comes
+ * first: the quota committed or released, a rejection counted, the answer stored for replays.
+ * Answers the answer the Idempotency-Key now replays (the first one stored), if any.
  */
-export const facturaComplete = defineContract({
-  subject: "billing.factura.complete",
-  request: z
-    .object({
-      environment: environmentSchema,
-      idempotencyKey: idempotencyKeySchema.optional(),
-      outcome: facturaOutcomeSchema,
-      /** the answer given; required for a final outcome */
-      answer: facturaAnswerSchema.optional(),
-      /** the request id of the attempt the key is bound to, when it is not this request */
-      attempt: z.string().max(200).optional(),
-    })
-    .strict(),
-  reply: z.object({ recorded: z.boolean() }).strict(),
+export const facturaSettle = defineContract({
+  subject: "billing.factura.settle",
+  request: facturaOutcomeEventSchema,
+  reply: z.object({ answer: facturaAnswerSchema.optional() }).strict(),
   errors: ["UNAUTHORIZED"],
   timeoutMs: 5_000,
   needsAccount: true,

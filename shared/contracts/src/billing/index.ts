@@ -7,11 +7,13 @@ export { keyScopeSchema, type KeyScope } from "./key-scope.js";
 export { keyVerify } from "./key-verify.js";
 export {
   facturaAdmit,
-  facturaComplete,
+  facturaSettle,
   facturaAnswerSchema,
+  facturaOutcomeEventSchema,
   facturaOutcomeSchema,
   type FacturaAnswer,
   type FacturaOutcome,
+  type FacturaOutcomeEvent,
 } from "./factura-admission.js";
 export {
   quotaCommit,

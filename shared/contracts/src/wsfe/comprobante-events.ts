@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { defineEvent } from "../contract.js";
-import { facturaIssueReplySchema } from "./factura-reply.js";
+import { facturaHttpReplySchema, facturaIssueReplySchema } from "./factura-reply.js";
+import { answeredErrorSchema } from "./issuance-events.js";
 import {
   environmentSchema,
   idSchema,
@@ -60,6 +61,11 @@ export const comprobanteAutorizado = defineEvent({
      * stored request cannot rebuild it
      */
     reply: facturaIssueReplySchema.optional(),
+    /**
+     * the 200 body the issuance answers for it, PDF link included: what its Idempotency-Key
+     * replays, byte for byte; absent when the stored request cannot rebuild it
+     */
+    answer: facturaHttpReplySchema.optional(),
   }),
 });
 
@@ -71,6 +77,8 @@ export const comprobanteRechazado = defineEvent({
     ...outcomeFields,
     observaciones: z.array(authorityNoteSchema),
     errores: z.array(authorityNoteSchema),
+    /** the error the issuance answered (the 422), as the Idempotency-Key replays it */
+    answer: answeredErrorSchema.optional(),
   }),
 });
 

@@ -55,6 +55,15 @@ export {
   comprobanteNoEmitido,
   comprobanteRechazado,
 } from "./comprobante-events.js";
+export {
+  answeredErrorSchema,
+  emisionEventId,
+  emisionTerminada,
+  facturaAnswerSchema,
+  facturaOutcomeSchema,
+  type FacturaAnswer,
+  type FacturaOutcome,
+} from "./issuance-events.js";
 export { emitidoGet, emitidoItemSchema, emitidoSchema, type Emitido } from "./emitido-get.js";
 export { facturaGet } from "./factura-get.js";
 export {

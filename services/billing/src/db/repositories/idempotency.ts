@@ -53,24 +53,15 @@ export function makeIdempotencyRepository(db: Kysely<BillingDatabase>) {
         .where("key", "=", key)
         .execute();
     },
-    /**
-     * Stores the answer to replay (no HTTP status: the edge maps the answer). A record already
-     * complete keeps its first answer, unless `replace`: the answer the caller was actually
-     * given supersedes one completed from the voucher's event, which lacks the PDF link.
-     */
-    async complete(
-      accountId: string,
-      key: string,
-      answer: billing.FacturaAnswer,
-      options: { replace?: boolean } = {},
-    ): Promise<void> {
-      let update = db
+    /** Stores the answer to replay (no HTTP status: the edge maps the answer); the first stays. */
+    async complete(accountId: string, key: string, answer: billing.FacturaAnswer): Promise<void> {
+      await db
         .updateTable("idempotency_records")
         .set({ state: "complete", status: null, body: JSON.stringify(answer), locked_until: null })
         .where("account_id", "=", accountId)
-        .where("key", "=", key);
-      if (options.replace !== true) update = update.where("state", "!=", "complete");
-      await update.execute();
+        .where("key", "=", key)
+        .where("state", "!=", "complete")
+        .execute();
     },
     async markUnknown(accountId: string, key: string): Promise<void> {
       await db

@@ -1,0 +1,107 @@
+import { consumeDurable, done, type Bus, type Delivered, type Durable } from "@pasarela/bus";
+import { wsfe, type billing, type EventOf } from "@pasarela/contracts";
+import { authorityRejected } from "@pasarela/errors";
+import type { Logger } from "@pasarela/telemetry";
+import type { Kysely } from "kysely";
+import type { BillingDatabase } from "../db/database.js";
+import { isRejection } from "../domain/stored-answer.js";
+import { applyOutcome, type IssuanceOutcome } from "./outcome.js";
+
+/** An outcome event as the attempt's outcome: what it replays, commits, releases and counts. */
+export function outcomeOfEvent({ tipo, event }: billing.FacturaOutcomeEvent): IssuanceOutcome {
+  const common = {
+    accountId: event.accountId,
+    environment: event.environment,
+    ref: event.requestId,
+    idempotencyKey: event.idempotencyKey,
+    at: new Date(event.occurredAt),
+    eventId: event.id,
+  };
+  switch (tipo) {
+    case "autorizado": {
+      const factura = event.answer ?? (event.reply && wsfe.facturaHttpReply(event.reply));
+      return {
+        ...common,
+        outcome: "final",
+        authorized: true,
+        answer: factura === undefined ? undefined : { kind: "authorized", factura },
+        isRejection: false,
+      };
+    }
+    case "rechazado": {
+      const { ptoVta, cbteTipo, cbteNro } = event;
+      const rejected = authorityRejected(event);
+      const error = event.answer ?? {
+        ...rejected,
+        details: { ...rejected.details, ptoVta, cbteTipo, cbteNro },
+      };
+      return {
+        ...common,
+        outcome: "final",
+        authorized: false,
+        answer: { kind: "error", error },
+        isRejection: true,
+      };
+    }
+    case "terminada": {
+      const answer =
+        event.error === undefined ? undefined : { kind: "error" as const, error: event.error };
+      return {
+        ...common,
+        outcome: event.outcome,
+        authorized: false,
+        answer: event.outcome === "final" ? answer : undefined,
+        isRejection: event.outcome === "final" && isRejection(answer),
+      };
+    }
+  }
+}
+
+type OutcomeContract =
+  | typeof wsfe.comprobanteAutorizado
+  | typeof wsfe.comprobanteRechazado
+  | typeof wsfe.emisionTerminada;
+
+/** A delivered outcome event, tagged as the flow hands it over. */
+function tagged(delivered: Delivered<OutcomeContract>): billing.FacturaOutcomeEvent {
+  switch (delivered.contract.subject) {
+    case wsfe.comprobanteAutorizado.subject:
+      return {
+        tipo: "autorizado",
+        event: delivered.body as EventOf<typeof wsfe.comprobanteAutorizado>,
+      };
+    case wsfe.comprobanteRechazado.subject:
+      return {
+        tipo: "rechazado",
+        event: delivered.body as EventOf<typeof wsfe.comprobanteRechazado>,
+      };
+    default:
+      return { tipo: "terminada", event: delivered.body as EventOf<typeof wsfe.emisionTerminada> };
+  }
+}
+
+/**
+ * Billing follows every issuance's outcome events (the vouchers' final states, and the ends
+ * of attempts without one), so a crash between the authority's answer and the caller's
+ * response still ends with the quota committed, the rejection counted and the idempotency
+ * record complete, each exactly once. The same events are handed over by the issuance flow
+ * (`billing.factura.settle`); whichever arrives first is applied, the other skipped by its id.
+ */
+export async function consumeOutcomeEvents(deps: {
+  bus: Bus;
+  db: Kysely<BillingDatabase>;
+  logger: Logger;
+}): Promise<Durable[]> {
+  const handle = async (batch: readonly Delivered<OutcomeContract>[]) => {
+    for (const delivered of batch) await applyOutcome(deps.db, outcomeOfEvent(tagged(delivered)));
+    return done;
+  };
+  const options = { maxBatch: 100, logger: deps.logger, handle };
+  return Promise.all([
+    consumeDurable(deps.bus, [wsfe.comprobanteAutorizado, wsfe.comprobanteRechazado], {
+      durable: "billing-comprobantes",
+      ...options,
+    }),
+    consumeDurable(deps.bus, [wsfe.emisionTerminada], { durable: "billing-emisiones", ...options }),
+  ]);
+}
