@@ -1,79 +1,41 @@
-import { randomUUID } from "node:crypto";
-import { openDatabase, type Database } from "@pasarela/db";
 import { ok } from "@pasarela/errors";
-import { fileInfra, type FileInfra } from "@pasarela/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { WsfeDatabase } from "../../src/db/database.js";
-import {
-  makeComprobantesRepository,
-  type ComprobantesRepository,
-  type NewComprobante,
-} from "../../src/db/repositories/comprobantes.js";
-import {
-  makeSeriesRepository,
-  type SeriesKey,
-  type SeriesRepository,
-} from "../../src/db/repositories/series.js";
+import type { ComprobantesRepository } from "../../src/db/repositories/comprobantes.js";
+import type { SeriesKey, SeriesRepository } from "../../src/db/repositories/series.js";
 import { makeSeriesWriter } from "../../src/flows/series-writer.js";
+import {
+  openWsfeStore,
+  seriesFrom,
+  sent,
+  voucher as storedVoucher,
+  type WsfeStore,
+} from "./fixture.js";
 
-let counter = 0;
-const newSeries = (): SeriesKey => ({
-  environment: "homologacion",
-  cuit: "20111111112",
-  ptoVta: 500 + counter++,
-  cbteTipo: 11,
-});
+const newSeries = seriesFrom(500);
 
-const voucher = (
-  series: SeriesKey,
-  cbteNro: number,
-  key: string | null = null,
-): NewComprobante => ({
-  id: randomUUID(),
-  accountId: "7b0c2e1a-0000-4000-8000-000000000001",
-  series,
-  cbteNro,
-  sent: {
-    Concepto: 1,
-    DocTipo: 99,
-    DocNro: "0",
-    CbteDesde: cbteNro,
-    CbteHasta: cbteNro,
-    CbteFch: "20261201",
-    ImpTotal: "10.00",
-    ImpTotConc: "0.00",
-    ImpNeto: "10.00",
-    ImpOpEx: "0.00",
-    ImpTrib: "0.00",
-    ImpIVA: "0.00",
-    MonId: "PES",
-    MonCotiz: "1",
-    CondicionIVAReceptorId: 5,
-  },
-  request: { items: [] },
-  emailTo: null,
-  idempotencyKey: key,
-  requestId: randomUUID(),
-});
+// every voucher of one account, so that its Idempotency-Keys meet
+const voucher = (series: SeriesKey, cbteNro: number, key: string | null = null) =>
+  storedVoucher(series, cbteNro, {
+    accountId: "7b0c2e1a-0000-4000-8000-000000000001",
+    sent: sent(cbteNro, "10.00"),
+    request: { items: [] },
+    idempotencyKey: key,
+  });
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe("the series lease: a heartbeat, fencing, and sends that may still land", () => {
-  let infra: FileInfra;
-  let database: Database<WsfeDatabase>;
+  let store: WsfeStore;
   let series: SeriesRepository;
   let comprobantes: ComprobantesRepository;
 
   beforeAll(async () => {
-    infra = await fileInfra();
-    database = openDatabase<WsfeDatabase>({ url: infra.databaseUrl, schema: "wsfe" });
-    series = makeSeriesRepository(database.db);
-    comprobantes = makeComprobantesRepository(database.db);
+    store = await openWsfeStore();
+    ({ series, comprobantes } = store);
   });
 
   afterAll(async () => {
-    await database?.close();
-    await infra?.cleanup();
+    await store?.close();
   });
 
   it("a job longer than the lease keeps the series: the heartbeat renews it meanwhile", async () => {

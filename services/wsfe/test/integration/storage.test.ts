@@ -1,87 +1,27 @@
 import { randomUUID } from "node:crypto";
-import { openDatabase, type Database } from "@pasarela/db";
 import { ok } from "@pasarela/errors";
-import { fileInfra, type FileInfra } from "@pasarela/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { WsfeDatabase } from "../../src/db/database.js";
-import {
-  makeComprobantesEmailRepository,
-  type ComprobantesEmailRepository,
-} from "../../src/db/repositories/comprobantes-email.js";
-import {
-  makeComprobantesRepository,
-  type ComprobantesRepository,
-  type NewComprobante,
-} from "../../src/db/repositories/comprobantes.js";
-import {
-  makeSeriesRepository,
-  type SeriesKey,
-  type SeriesRepository,
-} from "../../src/db/repositories/series.js";
-import type { FECAEDetRequest } from "../../src/domain/issuance/index.js";
+import type { ComprobantesEmailRepository } from "../../src/db/repositories/comprobantes-email.js";
+import type { ComprobantesRepository } from "../../src/db/repositories/comprobantes.js";
+import type { SeriesRepository } from "../../src/db/repositories/series.js";
 import { makeSeriesWriter } from "../../src/flows/series-writer.js";
+import { openWsfeStore, sent, seriesFrom, voucher, type WsfeStore } from "./fixture.js";
 
-let seriesCounter = 0;
-const newSeries = (): SeriesKey => ({
-  environment: "homologacion",
-  cuit: "20111111112",
-  ptoVta: 100 + seriesCounter++,
-  cbteTipo: 11,
-});
-
-const sent = (cbteNro: number): FECAEDetRequest => ({
-  Concepto: 1,
-  DocTipo: 99,
-  DocNro: "0",
-  CbteDesde: cbteNro,
-  CbteHasta: cbteNro,
-  CbteFch: "20261201",
-  ImpTotal: "121.00",
-  ImpTotConc: "0.00",
-  ImpNeto: "121.00",
-  ImpOpEx: "0.00",
-  ImpTrib: "0.00",
-  ImpIVA: "0.00",
-  MonId: "PES",
-  MonCotiz: "1",
-  CondicionIVAReceptorId: 5,
-});
-
-const voucher = (
-  series: SeriesKey,
-  cbteNro: number,
-  extra: Partial<NewComprobante> = {},
-): NewComprobante => ({
-  id: randomUUID(),
-  accountId: randomUUID(),
-  series,
-  cbteNro,
-  sent: sent(cbteNro),
-  request: { items: [{ descripcion: "x" }] },
-  emailTo: null,
-  idempotencyKey: null,
-  requestId: randomUUID(),
-  ...extra,
-});
+const newSeries = seriesFrom(100);
 
 describe("wsfe storage: vouchers and series (PostgreSQL)", () => {
-  let infra: FileInfra;
-  let database: Database<WsfeDatabase>;
+  let store: WsfeStore;
   let comprobantes: ComprobantesRepository;
   let series: SeriesRepository;
   let emails: ComprobantesEmailRepository;
 
   beforeAll(async () => {
-    infra = await fileInfra();
-    database = openDatabase<WsfeDatabase>({ url: infra.databaseUrl, schema: "wsfe" });
-    comprobantes = makeComprobantesRepository(database.db);
-    series = makeSeriesRepository(database.db);
-    emails = makeComprobantesEmailRepository(database.db);
+    store = await openWsfeStore();
+    ({ comprobantes, series, emails } = store);
   });
 
   afterAll(async () => {
-    await database?.close();
-    await infra?.cleanup();
+    await store?.close();
   });
 
   describe("vouchers", () => {
