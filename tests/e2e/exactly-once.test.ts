@@ -1,19 +1,8 @@
-import { makeControlClient, type ControlClient } from "@pasarela/authority-sim";
-import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  newAccount,
-  randomCuit,
-  register,
-  scratch,
-  type Account,
-  type ErrorBody,
-  type Registered,
-  type Scratch,
-} from "../support/operator.js";
+import { randomCuit, type ErrorBody } from "../support/operator.js";
 import { seeder, type Seeder } from "../support/seed.js";
-import { startE2EStack, type E2EStack } from "../support/stack.js";
 import { eventually, sleep } from "../support/wait.js";
+import { startWsfeIssuerStack, type WsfeIssuerStack } from "../support/wsfe-issuer.js";
 
 const env = "homologacion" as const;
 const AUTHORITY_TIMEOUT_MS = 5_000;
@@ -36,53 +25,29 @@ interface Answer {
 }
 
 describe("exactly-once issuance: two wsfe processes, batches, reconciliation, a crash", () => {
-  let stack: E2EStack;
-  let dir: Scratch;
-  let control: ControlClient;
-  let sql: postgres.Sql;
+  let wsfe: WsfeIssuerStack;
+  let stack: WsfeIssuerStack["stack"];
+  let control: WsfeIssuerStack["control"];
+  let sql: WsfeIssuerStack["sql"];
   let seed: Seeder;
-  let account: Account;
-  let issuer: Registered;
+  let account: WsfeIssuerStack["account"];
+  let issuer: WsfeIssuerStack["issuer"];
   const inactive = randomCuit("30");
 
-  const body = (ptoVta: number, total: string | number, extra: Record<string, unknown> = {}) => ({
-    environment: env,
-    representada: issuer.cuit,
-    ptoVta,
-    cbteTipo: 11,
-    concepto: 1,
-    docTipo: 99,
-    docNro: "0",
-    condicionIvaReceptorId: 5,
-    items: [{ descripcion: "Clase", cantidad: 1, precioUnitario: total, alicuotaIva: 0 }],
-    ...extra,
-  });
+  const body = (ptoVta: number, total: string | number, extra: Record<string, unknown> = {}) =>
+    wsfe.facturaC(ptoVta, total, extra, "Clase");
   async function issue(payload: Record<string, unknown>, key?: string): Promise<Answer> {
-    const response = await fetch(`${stack.edgeUrl}/api/wsfe/facturas`, {
-      method: "POST",
-      headers: {
-        authorization: account.rw,
-        "content-type": "application/json",
-        ...(key ? { "idempotency-key": key } : {}),
-      },
-      body: JSON.stringify(payload),
-    });
+    const response = await wsfe.post("/api/wsfe/facturas", payload, key);
     const text = await response.text();
     return { status: response.status, text, json: <T>() => JSON.parse(text) as T };
   }
   const solicitudes = async () => (await control.stats(env)).requests.FECAESolicitar ?? 0;
   /** what the simulator holds on a series of this issuer: number → CAE */
   async function held(ptoVta: number) {
-    const series = (await control.vouchers(env)).series[`${issuer.cuit}|${ptoVta}|11`];
-    return new Map((series?.vouchers ?? []).map((v) => [v.cbteNro, v.cae]));
+    return new Map((await wsfe.atAuthority(ptoVta)).map((v) => [v.cbteNro, v.cae]));
   }
   /** the gateway's vouchers of a series: number → [state, CAE] */
-  async function stored(ptoVta: number) {
-    return sql<{ cbte_nro: string; state: string; cae: string | null; idempotency_key: string }[]>`
-      select cbte_nro, state, cae, idempotency_key from wsfe.comprobantes
-      where cuit = ${issuer.cuit} and pto_vta = ${ptoVta} and cbte_tipo = 11
-      order by cbte_nro, created_at`;
-  }
+  const stored = (ptoVta: number) => wsfe.stored(ptoVta);
   /**
    * The gateway's vouchers under a key, newest first, read straight from wsfe's table (asking
    * wsfe.factura.get would reconcile them on the spot).
@@ -93,7 +58,7 @@ describe("exactly-once issuance: two wsfe processes, batches, reconciliation, a 
       order by created_at desc`;
 
   beforeAll(async () => {
-    stack = await startE2EStack({
+    wsfe = await startWsfeIssuerStack({
       env: {
         AUTHORITY_TIMEOUT_MS: String(AUTHORITY_TIMEOUT_MS),
         API_TIMEOUT_MS: String(API_TIMEOUT_MS),
@@ -101,18 +66,9 @@ describe("exactly-once issuance: two wsfe processes, batches, reconciliation, a 
         RECONCILE_INTERVAL_MS: "600000",
         LOG_LEVEL: "info",
       },
-      replicas: { wsfe: 2 },
+      pos: Object.values(POS),
     });
-    dir = scratch();
-    control = makeControlClient(stack.simulatorUrl!);
-    sql = postgres(stack.env.DATABASE_URL!, { max: 2, onnotice: () => {} });
-    account = await newAccount(stack, "Emisora");
-    issuer = await register(stack, dir, {
-      accountId: account.accountId,
-      environment: env,
-      delegate: ["wsfe"],
-      pos: Object.values(POS).map((ptoVta) => ({ ptoVta, service: "wsfe" as const })),
-    });
+    ({ stack, control, sql, account, issuer } = wsfe);
     await control.setPerson(env, {
       cuit: inactive,
       razonSocial: "Inactiva SA",
@@ -123,11 +79,8 @@ describe("exactly-once issuance: two wsfe processes, batches, reconciliation, a 
   });
 
   afterAll(async () => {
-    await control?.setFault(env, { service: "wsfe", mode: "none" }).catch(() => undefined);
     await seed?.close();
-    await sql?.end({ timeout: 2 });
-    await stack?.teardown();
-    dir?.remove();
+    await wsfe?.close();
   });
 
   it("concurrent callers on one series get consecutive numbers in fewer FECAESolicitar calls", async () => {
@@ -305,8 +258,8 @@ describe("exactly-once issuance: two wsfe processes, batches, reconciliation, a 
         return row?.state === "pending" && row.writer_owner ? row.writer_owner : undefined;
       });
       // the writer is `wsfe@host:pid:...`: that process dies before the answer comes back
-      const pid = Number(holder.split(":")[1]);
-      expect([stack.pid("wsfe"), stack.pid("wsfe-2")]).toContain(pid);
+      const pid = wsfe.writerPid(holder);
+      expect(wsfe.wsfePids()).toContain(pid);
       process.kill(pid, "SIGKILL");
       const answer = await inFlight;
       expect(answer.status).not.toBe(200);

@@ -1,16 +1,6 @@
-import { makeControlClient, type ControlClient } from "@pasarela/authority-sim";
-import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  newAccount,
-  register,
-  scratch,
-  type Account,
-  type Registered,
-  type Scratch,
-} from "../support/operator.js";
-import { startE2EStack, type E2EStack } from "../support/stack.js";
 import { eventually, sleep } from "../support/wait.js";
+import { startWsfeIssuerStack, type WsfeIssuerStack } from "../support/wsfe-issuer.js";
 
 /**
  * kill -9 of the wsfe instance that holds a series, under load, with two wsfe processes and
@@ -52,39 +42,26 @@ function byStatus(calls: readonly Call[]): Record<string, number> {
 }
 
 describe("failover: a wsfe instance killed under load", () => {
-  let stack: E2EStack;
-  let dir: Scratch;
-  let control: ControlClient;
-  let sql: postgres.Sql;
-  let account: Account;
-  let issuer: Registered;
+  let wsfe: WsfeIssuerStack;
+  let stack: WsfeIssuerStack["stack"];
+  let control: WsfeIssuerStack["control"];
+  let sql: WsfeIssuerStack["sql"];
+  let issuer: WsfeIssuerStack["issuer"];
 
   beforeAll(async () => {
-    stack = await startE2EStack({
+    wsfe = await startWsfeIssuerStack({
       env: {
         AUTHORITY_TIMEOUT_MS: String(AUTHORITY_TIMEOUT_MS),
         API_TIMEOUT_MS: String(API_TIMEOUT_MS),
         LOG_LEVEL: "warn",
       },
-      replicas: { wsfe: 2 },
+      pos: Object.values(POS),
     });
-    dir = scratch();
-    control = makeControlClient(stack.simulatorUrl!);
-    sql = postgres(stack.env.DATABASE_URL!, { max: 2, onnotice: () => {} });
-    account = await newAccount(stack, "Emisora");
-    issuer = await register(stack, dir, {
-      accountId: account.accountId,
-      environment: env,
-      delegate: ["wsfe"],
-      pos: Object.values(POS).map((ptoVta) => ({ ptoVta, service: "wsfe" as const })),
-    });
+    ({ stack, control, sql, issuer } = wsfe);
   });
 
   afterAll(async () => {
-    await control?.setFault(env, { service: "wsfe", mode: "none" }).catch(() => undefined);
-    await sql?.end({ timeout: 2 });
-    await stack?.teardown();
-    dir?.remove();
+    await wsfe?.close();
   });
 
   async function call(
@@ -97,16 +74,12 @@ describe("failover: a wsfe instance killed under load", () => {
     let status = 0;
     let text = "";
     try {
-      const response = await fetch(`${stack.edgeUrl}${path}`, {
-        method: "POST",
-        headers: {
-          authorization: account.rw,
-          "content-type": "application/json",
-          ...(key ? { "idempotency-key": key } : {}),
-        },
-        body: JSON.stringify(body),
-        signal: AbortSignal.timeout(API_TIMEOUT_MS + 5_000),
-      });
+      const response = await wsfe.post(
+        path,
+        body,
+        key,
+        AbortSignal.timeout(API_TIMEOUT_MS + 5_000),
+      );
       status = response.status;
       text = await response.text();
     } catch {
@@ -134,17 +107,7 @@ describe("failover: a wsfe instance killed under load", () => {
     };
   }
 
-  const factura = (ptoVta: number, total: string) => ({
-    environment: env,
-    representada: issuer.cuit,
-    ptoVta,
-    cbteTipo: 11,
-    concepto: 1,
-    docTipo: 99,
-    docNro: "0",
-    condicionIvaReceptorId: 5,
-    items: [{ descripcion: "Servicio", cantidad: 1, precioUnitario: total, alicuotaIva: 0 }],
-  });
+  const factura = (ptoVta: number, total: string) => wsfe.facturaC(ptoVta, total);
 
   /** One key, the same body, until a final answer (200 or 422); every attempt is kept. */
   async function issueUntilFinal(calls: Call[], ptoVta: number, key: string, total: string) {
@@ -167,10 +130,8 @@ describe("failover: a wsfe instance killed under load", () => {
         and exists (select 1 from wsfe.comprobantes c
           where c.cuit = s.cuit and c.pto_vta = s.pto_vta and c.cbte_tipo = s.cbte_tipo
             and c.state = 'pending')`;
-    const pid = row?.writer_owner ? Number(row.writer_owner.split(":")[1]) : undefined;
-    return pid !== undefined && [stack.pid("wsfe"), stack.pid("wsfe-2")].includes(pid)
-      ? pid
-      : undefined;
+    const pid = row?.writer_owner ? wsfe.writerPid(row.writer_owner) : undefined;
+    return pid !== undefined && wsfe.wsfePids().includes(pid) ? pid : undefined;
   }
 
   /** The gateway's and the simulator's records of a series tell one story, every key once. */
@@ -185,11 +146,7 @@ describe("failover: a wsfe instance killed under load", () => {
       },
       { timeoutMs: 90_000 },
     );
-    const rows = await sql<
-      { idempotency_key: string; state: string; cae: string | null; cbte_nro: string }[]
-    >`
-      select idempotency_key, state, cae, cbte_nro from wsfe.comprobantes
-      where cuit = ${issuer.cuit} and pto_vta = ${ptoVta} and cbte_tipo = 11`;
+    const rows = await wsfe.stored(ptoVta);
     const problems: string[] = [];
     for (const [key, final] of finals) {
       const mine = rows.filter((r) => r.idempotency_key === key);
@@ -205,8 +162,7 @@ describe("failover: a wsfe instance killed under load", () => {
         problems.push(`${key}: ${final.status} but ${mine.map((r) => r.state).join(",")}`);
       }
     }
-    const held =
-      (await control.vouchers(env)).series[`${issuer.cuit}|${ptoVta}|11`]?.vouchers ?? [];
+    const held = await wsfe.atAuthority(ptoVta);
     const numbers = held.map((v) => v.cbteNro).sort((a, b) => a - b);
     expect(numbers, "numbering without a gap").toEqual(numbers.map((_, i) => i + 1));
     const ours = new Map(rows.filter((r) => r.state === "authorized").map((r) => [r.cae, r]));
