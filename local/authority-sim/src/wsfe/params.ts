@@ -1,24 +1,25 @@
+import { NO_END, type ParamTable } from "../param-table.js";
 import type { OpContext } from "../soap/service.js";
 import { escapeXml, formatNumber } from "../soap/xml.js";
 import { arDate, dayNumber } from "../time.js";
 import { PAISES } from "../wsfex/tables.js";
 import { MSG_NOT_FOUND, authenticate, errorsXml, isPair } from "./answer.js";
 import { CONDICIONES_IVA, MONEDAS, cmpClase } from "./tables.js";
-import type { CbteClass, Param } from "./tables.js";
+import type { CbteClass } from "./tables.js";
 
 /** The FEParamGet operations: the authority's tables, points of sale, rates and activities. */
 
-function paramList(tag: string, items: readonly Param[]): string {
+function paramList(tag: string, items: ParamTable): string {
   return `<ResultGet>${items
     .map(
       (i) =>
         `<${tag}><Id>${escapeXml(i.id)}</Id><Desc>${escapeXml(i.desc)}</Desc>` +
-        `<FchDesde>${i.desde}</FchDesde><FchHasta>NULL</FchHasta></${tag}>`,
+        `<FchDesde>${i.desde}</FchDesde><FchHasta>${NO_END}</FchHasta></${tag}>`,
     )
     .join("")}</ResultGet>`;
 }
 
-export function paramOp(tag: string, items: readonly Param[]) {
+export function paramOp(tag: string, items: ParamTable) {
   return (ctx: OpContext): string => {
     const a = authenticate(ctx);
     if (isPair(a)) return errorsXml([a]);

@@ -1,16 +1,9 @@
-export interface Param {
-  id: string;
-  desc: string;
-  desde: string;
-}
+import { paramRow, type ParamTable } from "../param-table.js";
 
-const p = (id: number | string, desc: string, desde = "20100917"): Param => ({
-  id: String(id),
-  desc,
-  desde,
-});
+/** A row of a WSFEv1 table; most took effect with the service, on 2010-09-17. */
+const p = (id: number | string, desc: string, desde = "20100917") => paramRow(id, desc, desde);
 
-export const CBTE_TIPOS: readonly Param[] = [
+export const CBTE_TIPOS: ParamTable = [
   p(1, "Factura A"),
   p(2, "Nota de Débito A"),
   p(3, "Nota de Crédito A"),
@@ -92,13 +85,13 @@ export const CBTES_ASOC_ALLOWED: ReadonlySet<number> = new Set([
   1, 2, 3, 6, 7, 8, 12, 13, 51, 52, 53, 201, 202, 203, 206, 207, 208, 211, 212, 213,
 ]);
 
-export const CONCEPTOS: readonly Param[] = [
+export const CONCEPTOS: ParamTable = [
   p(1, "Producto", "20100917"),
   p(2, "Servicios", "20100917"),
   p(3, "Productos y Servicios", "20100917"),
 ];
 
-export const DOC_TIPOS: readonly Param[] = [
+export const DOC_TIPOS: ParamTable = [
   p(80, "CUIT", "20080725"),
   p(86, "CUIL", "20080725"),
   p(87, "CDI", "20080725"),
@@ -146,7 +139,7 @@ export const IVA_RATES: Readonly<Record<number, number>> = {
   9: 0.025,
 };
 
-export const TIPOS_IVA: readonly Param[] = [
+export const TIPOS_IVA: ParamTable = [
   p(3, "0%", "20090220"),
   p(4, "10.5%", "20090220"),
   p(5, "21%", "20090220"),
@@ -155,7 +148,7 @@ export const TIPOS_IVA: readonly Param[] = [
   p(9, "2.5%", "20141020"),
 ];
 
-export const MONEDAS: readonly Param[] = [
+export const MONEDAS: ParamTable = [
   p("PES", "Pesos Argentinos", "20090403"),
   p("DOL", "Dólar Estadounidense", "20090403"),
   p("002", "Dólar Libre EEUU", "20090416"),
@@ -177,7 +170,7 @@ export const MONEDAS: readonly Param[] = [
   p("060", "Euro", "20090403"),
 ];
 
-export const TRIBUTOS: readonly Param[] = [
+export const TRIBUTOS: ParamTable = [
   p(1, "Impuestos nacionales"),
   p(2, "Impuestos provinciales"),
   p(3, "Impuestos municipales"),
@@ -191,7 +184,7 @@ export const TRIBUTOS: readonly Param[] = [
   p(99, "Otro"),
 ];
 
-export const OPCIONALES: readonly Param[] = [
+export const OPCIONALES: ParamTable = [
   p(
     2,
     "RG Empresas Promovidas - Indentificador de proyecto vinculado a Régimen de Promoción Industrial",

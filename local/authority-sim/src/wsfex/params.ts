@@ -1,7 +1,7 @@
+import { NO_END, type ParamTable } from "../param-table.js";
 import type { OpContext } from "../soap/service.js";
 import { escapeXml } from "../soap/xml.js";
 import { MONEDAS } from "../wsfe/tables.js";
-import type { Param } from "../wsfe/tables.js";
 import { arDate, dayNumber } from "../time.js";
 import { OK_TAIL, authenticate, fexErr } from "./auth.js";
 import {
@@ -13,7 +13,6 @@ import {
   TIPOS_EXPO,
   UNIDADES,
 } from "./tables.js";
-import type { FexParam } from "./tables.js";
 
 /**
  * The FEXGetPARAM_* operations. Each answers `FEXResultGet` holding one
@@ -29,12 +28,8 @@ const row = (cls: string, fields: readonly (readonly [string, string])[]): strin
 const resultGet = (rows: readonly string[]): string =>
   rows.length === 0 ? "<FEXResultGet />" : `<FEXResultGet>${rows.join("")}</FEXResultGet>`;
 
-/** A table whose rows are `<P>_Id`, `<P>_Ds`, `<P>_vig_desde`, `<P>_vig_hasta` (open: NULL). */
-function vigenciaTable(
-  cls: string,
-  prefix: string,
-  rows: readonly (FexParam | Param)[],
-): Operation {
+/** A table whose rows are `<P>_Id`, `<P>_Ds`, `<P>_vig_desde`, `<P>_vig_hasta` (open: NO_END). */
+function vigenciaTable(cls: string, prefix: string, rows: ParamTable): Operation {
   return (ctx) => {
     const a = authenticate(ctx);
     if ("err" in a) return a.err;
@@ -45,7 +40,7 @@ function vigenciaTable(
             [`${prefix}_Id`, r.id],
             [`${prefix}_Ds`, r.desc],
             [`${prefix}_vig_desde`, r.desde],
-            [`${prefix}_vig_hasta`, "NULL"],
+            [`${prefix}_vig_hasta`, NO_END],
           ]),
         ),
       ) + OK_TAIL

@@ -3,20 +3,10 @@
  * recorded traffic: ids, descriptions and validity dates. The
  * country and CUIT tables are a representative subset of the authority's ~300 rows each.
  */
-export interface FexParam {
-  readonly id: string;
-  readonly desc: string;
-  readonly desde: string;
-}
-
-const p = (id: number | string, desc: string, desde: string): FexParam => ({
-  id: String(id),
-  desc,
-  desde,
-});
+import { paramRow as p, type ParamTable } from "../param-table.js";
 
 /** 19–21 are the ones FEXAuthorize accepts (1530); 88 and 89 are listed all the same. */
-export const CBTE_TIPOS: readonly FexParam[] = [
+export const CBTE_TIPOS: ParamTable = [
   p(19, "Facturas de Exportación", "20100101"),
   p(20, "Nota de Débito por Operaciones con el Exterior", "20100101"),
   p(21, "Nota de Crédito por Operaciones con el Exterior", "20100101"),
@@ -24,14 +14,14 @@ export const CBTE_TIPOS: readonly FexParam[] = [
   p(89, "Resumen de Datos", "20110401"),
 ];
 
-export const TIPOS_EXPO: readonly FexParam[] = [
+export const TIPOS_EXPO: ParamTable = [
   p(1, "Exportación definitiva de Bienes", "20100101"),
   p(2, "Servicios", "20100101"),
   p(4, "Otros", "20100101"),
 ];
 
 /** The authority publishes each Incoterm's code as its description too. */
-export const INCOTERMS: readonly FexParam[] = [
+export const INCOTERMS: ParamTable = [
   ...["EXW", "FCA", "FAS", "FOB", "CFR", "CIF", "CPT", "CIP", "DDP"].map((code) =>
     p(code, code, "20100101"),
   ),
@@ -39,14 +29,14 @@ export const INCOTERMS: readonly FexParam[] = [
   p("DPU", "DPU", "20200311"),
 ];
 
-export const IDIOMAS: readonly FexParam[] = [
+export const IDIOMAS: ParamTable = [
   p(1, "Español", "20091228"),
   p(2, "Inglés", "20091228"),
   p(3, "Portugués", "20091228"),
 ];
 
 /** Units 0, 97 and 99 are the special lines (no quantity or price; 99 is a discount). */
-export const UNIDADES: readonly FexParam[] = [
+export const UNIDADES: ParamTable = [
   p(1, "kilogramos", "20080704"),
   p(2, "metros", "20080704"),
   p(3, "metros cuadrados", "20080704"),
