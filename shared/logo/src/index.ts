@@ -50,11 +50,24 @@ interface Header {
   readonly components?: number;
 }
 
-/** A PNG's size from its first chunk, which must be IHDR. */
-function pngHeader(bytes: Buffer): Header | undefined {
+/** What a PNG's IHDR says of its scan lines. */
+interface PngHeader extends Header {
+  readonly bitDepth: number;
+  readonly colourType: number;
+  readonly interlaced: boolean;
+}
+
+/** A PNG's header from its first chunk, which must be IHDR; read once. */
+function pngHeader(bytes: Buffer): PngHeader | undefined {
   if (bytes.length < 33 || bytes.toString("latin1", 12, 16) !== "IHDR") return undefined;
   if (bytes.readUInt32BE(8) !== 13) return undefined;
-  return { width: bytes.readUInt32BE(16), height: bytes.readUInt32BE(20) };
+  return {
+    width: bytes.readUInt32BE(16),
+    height: bytes.readUInt32BE(20),
+    bitDepth: bytes[24]!,
+    colourType: bytes[25]!,
+    interlaced: bytes[28] === 1,
+  };
 }
 
 // start-of-frame markers: every one but DHT (C4), JPG (C8) and DAC (CC)
@@ -112,9 +125,11 @@ function pngScanBytes(width: number, height: number, bitsPerPixel: number): numb
 /**
  * The image data of a PNG inflated as one complete zlib stream, measured against what its
  * header says. pngjs stops quietly at a stream that ends early and filters whatever memory
- * follows, so this is what tells a cut or shortened image from a whole one.
+ * follows, so this is what tells a cut or shortened image from a whole one. pngjs then
+ * inflates the data once more to decode it (it takes no inflated data through its public
+ * interface): a logo is at most 200 KB and judged once per upload.
  */
-function checkPngData(bytes: Buffer): void {
+function checkPngData(bytes: Buffer, header: PngHeader): void {
   const idat: Buffer[] = [];
   let pos = 8;
   while (pos + 12 <= bytes.length) {
@@ -124,34 +139,31 @@ function checkPngData(bytes: Buffer): void {
     if (type === "IEND") break;
     pos += 12 + length;
   }
-  const width = bytes.readUInt32BE(16);
-  const height = bytes.readUInt32BE(20);
-  const bitDepth = bytes[24]!;
-  const channels = PNG_CHANNELS[bytes[25]!];
+  const { width, height } = header;
+  const channels = PNG_CHANNELS[header.colourType];
   if (channels === undefined) throw new Error("unknown colour type");
-  const bitsPerPixel = bitDepth * channels;
-  const expected =
-    bytes[28] === 1
-      ? ADAM7.reduce(
-          (sum, [x0, y0, dx, dy]) =>
-            sum +
-            pngScanBytes(
-              Math.ceil(Math.max(0, width - x0) / dx),
-              Math.ceil(Math.max(0, height - y0) / dy),
-              bitsPerPixel,
-            ),
-          0,
-        )
-      : pngScanBytes(width, height, bitsPerPixel);
+  const bitsPerPixel = header.bitDepth * channels;
+  const expected = header.interlaced
+    ? ADAM7.reduce(
+        (sum, [x0, y0, dx, dy]) =>
+          sum +
+          pngScanBytes(
+            Math.ceil(Math.max(0, width - x0) / dx),
+            Math.ceil(Math.max(0, height - y0) / dy),
+            bitsPerPixel,
+          ),
+        0,
+      )
+    : pngScanBytes(width, height, bitsPerPixel);
   // throws "unexpected end of file" on a stream that does not finish
   const inflated = inflateSync(Buffer.concat(idat));
   if (inflated.length < expected) throw new Error("image data ends early");
 }
 
 /** Decodes every pixel; throws on anything damaged or unsupported. */
-function decodeWhole(mediaType: LogoMediaType, bytes: Buffer): void {
-  if (mediaType === "image/png") {
-    checkPngData(bytes);
+function decodeWhole(bytes: Buffer, png: PngHeader | undefined): void {
+  if (png) {
+    checkPngData(bytes, png);
     pngjs.PNG.sync.read(bytes, { checkCRC: true });
     return;
   }
@@ -196,7 +208,8 @@ export async function checkLogo(mediaType: LogoMediaType, bytes: Buffer): Promis
   if (actual !== mediaType) {
     return refuse(`es una imagen ${describe(actual)} pero se declaró ${mediaType}`);
   }
-  const header = actual === "image/png" ? pngHeader(bytes) : jpegHeader(bytes);
+  const png = actual === "image/png" ? pngHeader(bytes) : undefined;
+  const header = actual === "image/png" ? png : jpegHeader(bytes);
   if (!header) return refuse(`no tiene un encabezado ${describe(actual)} válido`);
   const { width, height } = header;
   if (width < 1 || height < 1) return refuse(`mide ${width} × ${height} píxeles`);
@@ -210,7 +223,7 @@ export async function checkLogo(mediaType: LogoMediaType, bytes: Buffer): Promis
     return refuse(`es un JPEG de ${header.components} componentes de color`);
   }
   try {
-    decodeWhole(actual, bytes);
+    decodeWhole(bytes, png);
   } catch {
     return refuse(`no se puede decodificar como ${describe(actual)}: está dañado o incompleto`);
   }
