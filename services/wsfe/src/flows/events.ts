@@ -196,6 +196,21 @@ export function makeVoucherEvents(deps: {
     deps.comprobantes.markEventsPublished(ids).catch((error: unknown) => {
       deps.logger.warn({ err: error, count: ids.length }, "events not recorded as published");
     });
+  /**
+   * The vouchers whose events their issuances published in the same turn of the event loop
+   * (a batch's callers answer together) are recorded in one statement, off the callers' path:
+   * one not recorded is only published again by the sweep, and dropped as a duplicate.
+   */
+  let toMark: string[] = [];
+  const markSoon = (id: string) => {
+    toMark.push(id);
+    if (toMark.length > 1) return;
+    setImmediate(() => {
+      const ids = toMark;
+      toMark = [];
+      void markPublished(ids);
+    });
+  };
 
   return {
     outcomeOf,
@@ -206,7 +221,7 @@ export function makeVoucherEvents(deps: {
         deps.logger.warn({ err: error, eventId: event.event.id }, "outcome event not published");
         return false;
       }
-      if (event.tipo !== "terminada") await markPublished([event.event.comprobanteId]);
+      if (event.tipo !== "terminada") markSoon(event.event.comprobanteId);
       return true;
     },
     async publishOutcome(stored) {
