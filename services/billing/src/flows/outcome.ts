@@ -1,7 +1,10 @@
 import type { Environment, billing } from "@pasarela/contracts";
 import type { Kysely } from "kysely";
 import type { BillingDatabase } from "../db/database.js";
-import { makeIdempotencyRepository } from "../db/repositories/idempotency.js";
+import {
+  makeIdempotencyRepository,
+  type IdempotencyRecord,
+} from "../db/repositories/idempotency.js";
 import { makeQuotaRepository } from "../db/repositories/quota.js";
 import { makeRejectionsRepository } from "../db/repositories/rejections.js";
 import { storedAnswer } from "../domain/stored-answer.js";
@@ -43,13 +46,12 @@ export async function applyOutcome(
   return db.transaction().execute(async (trx) => {
     const records = makeIdempotencyRepository(trx);
     const key = o.idempotencyKey ?? undefined;
-    const replayed = async () => {
-      if (key === undefined) return undefined;
-      const record = await records.lockFor(o.accountId, key);
-      return record?.state === "complete" && record.body !== null
+    const stored = (record: IdempotencyRecord | undefined) =>
+      record?.state === "complete" && record.body !== null
         ? storedAnswer(record.status, record.body)
         : undefined;
-    };
+    const replayed = async () =>
+      key === undefined ? undefined : stored(await records.lockFor(o.accountId, key));
     const fresh = await trx
       .insertInto("handled_events")
       .values({ id: o.eventId })
@@ -61,10 +63,13 @@ export async function applyOutcome(
     const quota = makeQuotaRepository(trx);
     const record = key === undefined ? undefined : await records.lockFor(o.accountId, key);
     const ownRecord = record?.request_id === o.ref ? record : undefined;
+    // what the key replays once this outcome is applied: a complete record keeps its answer
+    let answer = stored(record);
     switch (o.outcome) {
       case "final":
-        if (ownRecord && o.answer !== undefined) {
+        if (ownRecord && o.answer !== undefined && ownRecord.state !== "complete") {
           await records.complete(o.accountId, ownRecord.key, o.answer);
+          answer = o.answer;
         }
         if (o.authorized && isMetered(o.environment)) {
           await quota.commit(o.ref, { accountId: o.accountId, resource: "facturas", at: o.at });
@@ -90,6 +95,6 @@ export async function applyOutcome(
         await quota.release(o.ref);
         break;
     }
-    return replayed();
+    return answer;
   });
 }
