@@ -23,6 +23,7 @@ main.narrow{max-width:460px}
 h1{font-size:1.5rem;margin:.2rem 0 1rem;overflow-wrap:anywhere}
 h2{font-size:1.15rem;margin:1.5rem 0 .5rem}
 .card{background:var(--card);border:1px solid var(--line);border-radius:8px;padding:1rem 1.25rem;margin-bottom:1rem}
+.card > h2:first-child,.card > input[type=hidden]:first-child + h2{margin-top:.2rem}
 label{display:block;font-weight:600;margin:.6rem 0 .2rem}
 input[type=text],input[type=email],input[type=password],input[type=date],input[type=number],select,textarea{width:100%;max-width:100%;padding:.45rem .55rem;border:1px solid #b8c0cc;border-radius:6px;font:inherit;background:#fff}
 input[type=file]{max-width:100%}

@@ -119,11 +119,14 @@ const dayFormat = new Intl.DateTimeFormat("es-AR", {
   dateStyle: "short",
 });
 
+/** Spaces that never break: a date stays on one line, in a narrow table column too. */
+const unbroken = (text: string) => text.replace(/\s/g, "\u00a0");
+
 /** A timestamp in Argentina's time, as people there read it. */
 export const when = (iso: string | null | undefined): string =>
-  iso ? dateFormat.format(new Date(iso)) : "—";
+  iso ? unbroken(dateFormat.format(new Date(iso))) : "—";
 export const day = (iso: string | null | undefined): string =>
-  iso ? dayFormat.format(new Date(iso)) : "—";
+  iso ? unbroken(dayFormat.format(new Date(iso))) : "—";
 
 /** The "desde"/"hasta" pair of a filter form, as AAAA-MM-DD dates. */
 export const dateRangeFields = (filters: { desde: string; hasta: string }) =>
