@@ -12,12 +12,10 @@ import {
 } from "../support/operator.js";
 import { csrfOf, launchChromium, newUser, PanelClient } from "../support/panel.js";
 import {
+  auditPages,
   LAPTOP,
-  OTHER_WIDTHS,
   PHONE,
-  screenshot,
   seriousViolations,
-  sidewaysScroll,
   watchErrors,
 } from "../support/panel-audit.js";
 import { startTestSmtp, type TestSmtp } from "../support/smtp.js";
@@ -451,36 +449,6 @@ describe("dashboard in a real browser", { timeout: 180_000 }, () => {
   });
 
   describe("every page on a laptop and on a phone", () => {
-    /**
-     * Each page at 1280×800 and 390×844 (and the widths between, for width only): never wider
-     * than the viewport, no serious or critical axe-core violation, no console error, no answer
-     * of 400 or more. Problems are gathered across pages and reported together.
-     */
-    async function audit(page: Page, paths: Record<string, string>, errors: { take(): string[] }) {
-      const problems: string[] = [];
-      for (const [name, path] of Object.entries(paths)) {
-        await page.setViewportSize(LAPTOP);
-        await page.goto(url(path));
-        for (const viewport of [
-          LAPTOP,
-          ...OTHER_WIDTHS.map((width) => ({ width, height: 800 })),
-          PHONE,
-        ]) {
-          await page.setViewportSize(viewport);
-          const wide = await sidewaysScroll(page);
-          if (wide) problems.push(`${name} at ${viewport.width}: ${wide}`);
-          if (viewport === LAPTOP || viewport === PHONE) {
-            for (const found of await seriousViolations(page)) {
-              problems.push(`${name} at ${viewport.width}: ${found}`);
-            }
-            await screenshot(page, name);
-          }
-        }
-        problems.push(...errors.take().map((found) => `${name}: ${found}`));
-      }
-      return problems;
-    }
-
     it("visits every page of a business with a key, a representada, a voucher, calls and a ticket", async () => {
       const context = await browser.newContext({ viewport: LAPTOP });
       const page = await context.newPage();
@@ -552,8 +520,9 @@ describe("dashboard in a real browser", { timeout: 180_000 }, () => {
           .toBeGreaterThan(0);
         const problems = errors.take().map((found) => `before the visits: ${found}`);
         problems.push(
-          ...(await audit(
+          ...(await auditPages(
             page,
+            url,
             {
               uso: "/panel/uso",
               claves: "/panel/claves",
@@ -608,8 +577,9 @@ describe("dashboard in a real browser", { timeout: 180_000 }, () => {
         heights.add((await outside.locator("header.top").boundingBox())!.height);
         expect([...heights]).toHaveLength(1);
         problems.push(
-          ...(await audit(
+          ...(await auditPages(
             outside,
+            url,
             {
               ingresar: "/panel/ingresar",
               registrarse: "/panel/registrarse",

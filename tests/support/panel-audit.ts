@@ -91,3 +91,35 @@ export async function screenshot(page: Page, name: string): Promise<void> {
   const width = page.viewportSize()?.width ?? 0;
   await page.screenshot({ path: join(dir, `panel-${name}-${width}.png`) });
 }
+
+/**
+ * Each page at 1280×800 and 390×844 (and the widths between, for width only): never wider
+ * than the viewport, no serious or critical axe-core violation, no console error, no answer of
+ * 400 or more. The problems of every page, gathered to be reported together.
+ */
+export async function auditPages(
+  page: Page,
+  url: (path: string) => string,
+  paths: Record<string, string>,
+  errors: { take(): string[] },
+): Promise<string[]> {
+  const problems: string[] = [];
+  const between = OTHER_WIDTHS.map((width) => ({ width, height: LAPTOP.height }));
+  for (const [name, path] of Object.entries(paths)) {
+    await page.setViewportSize(LAPTOP);
+    await page.goto(url(path));
+    for (const viewport of [LAPTOP, ...between, PHONE]) {
+      await page.setViewportSize(viewport);
+      const wide = await sidewaysScroll(page);
+      if (wide) problems.push(`${name} at ${viewport.width}: ${wide}`);
+      if (viewport === LAPTOP || viewport === PHONE) {
+        for (const found of await seriousViolations(page)) {
+          problems.push(`${name} at ${viewport.width}: ${found}`);
+        }
+        await screenshot(page, name);
+      }
+    }
+    problems.push(...errors.take().map((found) => `${name}: ${found}`));
+  }
+  return problems;
+}

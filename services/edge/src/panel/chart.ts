@@ -51,7 +51,7 @@ export function axisStep(value: number): number {
  * still read at about their drawn size (the stylesheet shows the one that fits).
  */
 const SIZES = [
-  { name: "wide", width: 960, height: 260, font: 12 },
+  { name: "wide", width: 960, height: 260, font: 13 },
   { name: "narrow", width: 360, height: 240, font: 12 },
 ] as const;
 type Size = (typeof SIZES)[number];
