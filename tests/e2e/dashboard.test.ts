@@ -11,6 +11,13 @@ import {
   type DelegableService,
 } from "../support/operator.js";
 import { csrfOf, launchChromium, newUser, PanelClient } from "../support/panel.js";
+import {
+  auditPages,
+  LAPTOP,
+  PHONE,
+  seriousViolations,
+  watchErrors,
+} from "../support/panel-audit.js";
 import { startTestSmtp, type TestSmtp } from "../support/smtp.js";
 import { startE2EStack, type E2EStack } from "../support/stack.js";
 
@@ -438,6 +445,156 @@ describe("dashboard in a real browser", { timeout: 180_000 }, () => {
       const out = await first.submit("/panel/uso", "/panel/salir", {});
       expect(out.status).toBe(303);
       expect((await first.get("/panel/claves")).status).toBe(303);
+    });
+  });
+
+  describe("every page on a laptop and on a phone", () => {
+    it("visits every page of a business with a key, a representada, a voucher, calls and a ticket", async () => {
+      const context = await browser.newContext({ viewport: LAPTOP });
+      const page = await context.newPage();
+      const errors = watchErrors(page);
+      const dir = scratch();
+      try {
+        await signUp(page, newUser("Heladeria"));
+        // a representada with its certificate, delegated and with a point of sale
+        await page.goto(url("/panel/representadas"));
+        const cuit = randomCuit("30");
+        const alias = `hela${cuit.slice(-6)}`;
+        await page.fill("#cuit", cuit);
+        await page.selectOption("#environment", "homologacion");
+        await page.fill("#alias", alias);
+        await Promise.all([
+          page.waitForURL(/\/panel\/representadas\/[0-9a-f-]{36}\?creada=1$/),
+          page.click("text=Crear y generar CSR"),
+        ]);
+        const representada = new URL(page.url()).pathname;
+        const csr = await page.locator("#csr").inputValue();
+        await page.fill("#certificado", await signCsr(stack, dir, "homologacion", csr));
+        await page.click('button:has-text("Subir certificado")');
+        await page.waitForLoadState();
+        await simDelegate(stack, "homologacion", { cuit, alias, service: "wsfe" });
+        await simPos(stack, "homologacion", { cuit, ptoVta: 3, service: "wsfe" });
+
+        // a key, a voucher issued with it and a call that fails
+        await page.goto(url("/panel/claves"));
+        await page.selectOption("#scope", "read_write");
+        await Promise.all([
+          page.waitForURL(/\/panel\/claves\?nueva=/),
+          page.click("text=Crear API key"),
+        ]);
+        const secret = await page.inputValue("#secreto");
+        const issued = await http(stack, "POST", "/api/wsfe/facturas", `Bearer ${secret}`, {
+          environment: "homologacion",
+          representada: cuit,
+          ptoVta: 3,
+          cbteTipo: 11,
+          concepto: 1,
+          docTipo: 99,
+          docNro: "0",
+          condicionIvaReceptorId: 5,
+          items: [{ descripcion: "Helado", cantidad: 2, precioUnitario: "4500", alicuotaIva: 0 }],
+        });
+        expect(issued.status, issued.text).toBe(200);
+        await http(stack, "GET", "/api/clientes/no-existe", `Bearer ${secret}`);
+        const revocar = await page
+          .locator("a", { hasText: "Revocar" })
+          .first()
+          .getAttribute("href");
+
+        await page.goto(url("/panel/soporte"));
+        await page.fill("#asunto", "Consulta sobre una factura");
+        await page.fill("#mensaje", "¿Cómo la envío por e-mail?");
+        await Promise.all([
+          page.waitForURL(/\/panel\/soporte\/[0-9a-f-]{36}$/),
+          page.click("text=Enviar"),
+        ]);
+        const ticket = new URL(page.url()).pathname;
+        await expect
+          .poll(
+            async () => {
+              await page.goto(url("/panel/uso"));
+              return page.locator("#historial tbody tr").count();
+            },
+            { timeout: 20_000, interval: 500 },
+          )
+          .toBeGreaterThan(0);
+        const problems = errors.take().map((found) => `before the visits: ${found}`);
+        problems.push(
+          ...(await auditPages(
+            page,
+            url,
+            {
+              uso: "/panel/uso",
+              claves: "/panel/claves",
+              revocar: revocar!,
+              representadas: "/panel/representadas",
+              representada,
+              comprobantes: "/panel/comprobantes?entorno=homologacion",
+              soporte: "/panel/soporte",
+              ticket,
+              contrasena: "/panel/contrasena",
+            },
+            errors,
+          )),
+        );
+
+        // on the phone: one band with "Salir" inside it, the sections under "Menú"
+        await page.setViewportSize(PHONE);
+        await page.goto(url("/panel/uso"));
+        const band = (await page.locator("header.top").boundingBox())!;
+        const salir = (await page
+          .locator("header.top button", { hasText: "Salir" })
+          .boundingBox())!;
+        expect(band.height).toBeLessThan(80);
+        expect(salir.y).toBeGreaterThanOrEqual(band.y);
+        expect(salir.y + salir.height).toBeLessThanOrEqual(band.y + band.height);
+        expect(await page.locator("header nav").isVisible()).toBe(false);
+        await page.click("header summary");
+        expect(await page.locator("header nav a", { hasText: "Comprobantes" }).isVisible()).toBe(
+          true,
+        );
+        problems.push(...(await seriousViolations(page)).map((found) => `menu open: ${found}`));
+        // the quota cards one under the other, the chart drawn for the phone
+        const [facturas, padrones] = await page.locator(".grid2 > .card").all();
+        expect((await padrones!.boundingBox())!.y).toBeGreaterThan(
+          (await facturas!.boundingBox())!.y + 20,
+        );
+        const label = await page.locator("svg.chart.narrow text").first().boundingBox();
+        expect(label!.height).toBeGreaterThanOrEqual(10);
+        expect(await page.locator("svg.chart.wide").isVisible()).toBe(false);
+
+        // on the laptop the band is as tall on every page, the public ones too
+        await page.setViewportSize(LAPTOP);
+        const heights = new Set<number>();
+        for (const path of ["/panel/uso", "/panel/representadas", "/panel/contrasena"]) {
+          await page.goto(url(path));
+          heights.add((await page.locator("header.top").boundingBox())!.height);
+        }
+        const visitor = await browser.newContext({ viewport: LAPTOP });
+        const outside = await visitor.newPage();
+        const outsideErrors = watchErrors(outside);
+        await outside.goto(url("/panel/ingresar"));
+        heights.add((await outside.locator("header.top").boundingBox())!.height);
+        expect([...heights]).toHaveLength(1);
+        problems.push(
+          ...(await auditPages(
+            outside,
+            url,
+            {
+              ingresar: "/panel/ingresar",
+              registrarse: "/panel/registrarse",
+              olvide: "/panel/olvide",
+              restablecer: "/panel/restablecer?token=un-enlace-de-prueba",
+            },
+            outsideErrors,
+          )),
+        );
+        await visitor.close();
+        expect(problems).toEqual([]);
+      } finally {
+        dir.remove();
+        await context.close();
+      }
     });
   });
 });

@@ -211,4 +211,23 @@ describe("panel: sessions, form tokens, API keys pages", () => {
     expect(history).toContain(requestId);
     expect(history).toContain("/api/cuenta");
   });
+
+  it("links the favicon it serves, and gives each table a scrolling box of its own", async () => {
+    const { cookie } = await loggedIn();
+    const page = await get("/panel/claves", { cookie });
+    const icon = /<link rel="icon" type="image\/svg\+xml" href="([^"]+)"/.exec(page.body)?.[1];
+    expect(icon).toMatch(/^\/panel\/assets\/favicon-[0-9a-f]{10}\.svg$/);
+    const served = await get(icon!);
+    expect(served.statusCode).toBe(200);
+    expect(served.headers["content-type"]).toBe("image/svg+xml");
+    expect(served.body).toMatch(/^<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg"/);
+    // the account's key is listed in a table, inside a region the keyboard can scroll
+    const tables = page.body.match(/<table\b/g) ?? [];
+    expect(tables.length).toBeGreaterThan(0);
+    const boxed = page.body.match(
+      /<div class="table-scroll" role="region" aria-label="API keys" tabindex="0"\s*><table>/g,
+    );
+    expect(boxed).toHaveLength(tables.length);
+    expect(page.body.match(/<\/table><\/div>/g)).toHaveLength(tables.length);
+  });
 });

@@ -31,12 +31,30 @@ export function lastDays(count: number, now = Date.now()): string[] {
   });
 }
 
-const niceMax = (value: number) => {
-  if (value <= 5) return 5;
-  const magnitude = 10 ** Math.floor(Math.log10(value));
-  for (const step of [1, 2, 2.5, 5, 10]) if (step * magnitude >= value) return step * magnitude;
+/**
+ * The axis's step: the smallest round whole number (1, 2, 2.5 or 5 times a power of ten) of
+ * which two make at least `value`, at least 2. Calls are counted, so every label is a whole
+ * number: the empty chart reads 0, 2, 4 rather than 0, 2.5, 5.
+ */
+export function axisStep(value: number): number {
+  const half = Math.max(2, value / 2);
+  const magnitude = 10 ** Math.floor(Math.log10(half));
+  for (const step of [1, 2, 2.5, 5, 10]) {
+    const candidate = step * magnitude;
+    if (candidate >= half && Number.isInteger(candidate)) return candidate;
+  }
   return 10 * magnitude;
-};
+}
+
+/**
+ * Two drawings of one chart: a wide one, and one as narrow as a phone, so that its labels are
+ * still read at about their drawn size (the stylesheet shows the one that fits).
+ */
+const SIZES = [
+  { name: "wide", width: 960, height: 260, font: 13 },
+  { name: "narrow", width: 360, height: 240, font: 12 },
+] as const;
+type Size = (typeof SIZES)[number];
 
 /**
  * Calls per day, stacked by status class, as inline SVG drawn on the server: no script, and
@@ -52,67 +70,79 @@ export function callsChart(days: readonly string[], counts: readonly DayCounts[]
         .reduce((sum, [, n]) => sum + n, 0),
     );
   });
-  const max = niceMax(Math.max(0, ...stacks.map((s) => s.reduce((a, b) => a + b, 0))));
-  const width = 960;
-  const height = 260;
-  const left = 44;
-  const bottom = 28;
-  const top = 10;
-  const plotH = height - top - bottom;
-  const slot = (width - left - 8) / days.length;
-  const barW = Math.max(4, slot * 0.7);
-  const y = (v: number) => top + plotH - (v / max) * plotH;
-  const ticks = [0, max / 2, max];
-  return html`<svg
-      class="chart"
-      viewBox="0 0 ${width} ${height}"
-      role="img"
-      aria-labelledby="chart-title"
-    >
-      <title id="chart-title">Llamadas por día y status, últimos ${days.length} días</title>
-      ${ticks.map(
-        (t) =>
-          html`<line x1="${left}" x2="${width - 4}" y1="${y(t)}" y2="${y(t)}" stroke="#dde1e8" />
-            <text x="${left - 6}" y="${y(t) + 4}" text-anchor="end" font-size="11" fill="#5b6475"
-              >${Math.round(t)}</text
-            >`,
-      )}
-      ${days.map((fecha, i) => {
-        const x = left + i * slot + (slot - barW) / 2;
-        let base = 0;
-        const [, month, dd] = fecha.split("-");
-        return html`<g>
-          ${CLASSES.map((cls, k) => {
-            const n = stacks[i]![k]!;
-            if (n === 0) return "";
-            const y0 = y(base);
-            base += n;
-            const y1 = y(base);
-            return html`<rect
-              x="${x.toFixed(1)}"
-              y="${y1.toFixed(1)}"
-              width="${barW.toFixed(1)}"
-              height="${Math.max(1, y0 - y1).toFixed(1)}"
-              fill="${cls.color}"
-              ><title>${dd}/${month}: ${n} ${cls.label}</title></rect
-            >`;
-          })}
-          ${
-            i % 5 === days.length % 5 || i === days.length - 1
-              ? html`<text
-                  x="${(x + barW / 2).toFixed(1)}"
-                  y="${height - 10}"
-                  text-anchor="middle"
-                  font-size="11"
-                  fill="#5b6475"
-                  >${dd}/${month}</text
-                >`
-              : ""
-          }
-        </g>`;
-      })}
-    </svg>
+  const step = axisStep(Math.max(0, ...stacks.map((s) => s.reduce((a, b) => a + b, 0))));
+  return html`${SIZES.map((size) => drawing(size, days, stacks, step))}
     <div class="legend">
       ${CLASSES.map((cls) => html`<span class="s${cls.name}">${cls.label}</span>`)}
     </div>`;
+}
+
+function drawing(size: Size, days: readonly string[], stacks: number[][], step: number): Html {
+  const { width, height, font } = size;
+  const max = 2 * step;
+  const left = 48;
+  const bottom = 30;
+  const top = 12;
+  const right = 24;
+  const plotH = height - top - bottom;
+  const slot = (width - left - right) / days.length;
+  const barW = Math.max(4, slot * 0.7);
+  const y = (v: number) => top + plotH - (v / max) * plotH;
+  const titleId = `chart-title-${size.name}`;
+  return html`<svg
+    class="chart ${size.name}"
+    viewBox="0 0 ${width} ${height}"
+    role="img"
+    aria-labelledby="${titleId}"
+  >
+    <title id="${titleId}">Llamadas por día y status, últimos ${days.length} días</title>
+    ${[0, step, max].map(
+      (t) =>
+        html`<line
+            x1="${left}"
+            x2="${width - right + 4}"
+            y1="${y(t)}"
+            y2="${y(t)}"
+            stroke="#dde1e8"
+          />
+          <text x="${left - 6}" y="${y(t) + 4}" text-anchor="end" font-size="${font}" fill="#5b6475"
+            >${t.toLocaleString("es-AR")}</text
+          >`,
+    )}
+    ${days.map((fecha, i) => {
+      const x = left + i * slot + (slot - barW) / 2;
+      let base = 0;
+      const [, month, dd] = fecha.split("-");
+      return html`<g>
+        ${CLASSES.map((cls, k) => {
+          const n = stacks[i]![k]!;
+          if (n === 0) return "";
+          const y0 = y(base);
+          base += n;
+          const y1 = y(base);
+          return html`<rect
+            x="${x.toFixed(1)}"
+            y="${y1.toFixed(1)}"
+            width="${barW.toFixed(1)}"
+            height="${Math.max(1, y0 - y1).toFixed(1)}"
+            fill="${cls.color}"
+            ><title>${dd}/${month}: ${n} ${cls.label}</title></rect
+          >`;
+        })}
+        ${
+          // every fifth day counted back from today, today included
+          (days.length - 1 - i) % 5 === 0
+            ? html`<text
+                x="${(x + barW / 2).toFixed(1)}"
+                y="${height - 10}"
+                text-anchor="middle"
+                font-size="${font}"
+                fill="#5b6475"
+                >${dd}/${month}</text
+              >`
+            : ""
+        }
+      </g>`;
+    })}
+  </svg>`;
 }

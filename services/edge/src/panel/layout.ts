@@ -1,5 +1,5 @@
-import { CSS_PATH, JS_PATH } from "./assets.js";
-import { html, type Html, type Interpolation } from "./html.js";
+import { CSS_PATH, FAVICON_PATH, JS_PATH } from "./assets.js";
+import { Html, html, type Interpolation } from "./html.js";
 
 export type Section =
   "uso" | "claves" | "representadas" | "comprobantes" | "soporte" | "cuenta" | "public";
@@ -23,7 +23,7 @@ export interface PageOptions {
 const NAV: { section: Section; href: string; label: string }[] = [
   { section: "uso", href: "/panel/uso", label: "Uso" },
   { section: "claves", href: "/panel/claves", label: "API keys" },
-  { section: "representadas", href: "/panel/representadas", label: "Representadas y certificados" },
+  { section: "representadas", href: "/panel/representadas", label: "Representadas" },
   { section: "comprobantes", href: "/panel/comprobantes", label: "Comprobantes" },
   { section: "soporte", href: "/panel/soporte", label: "Soporte" },
   { section: "cuenta", href: "/panel/contrasena", label: "Contraseña" },
@@ -33,45 +33,77 @@ const NAV: { section: Section; href: string; label: string }[] = [
 export const csrfField = (token: string): Html =>
   html`<input type="hidden" name="_csrf" value="${token}" />`;
 
-export function page(options: PageOptions): Html {
+/**
+ * Every table scrolls sideways inside its own box instead of widening the page, a box the
+ * keyboard can reach and scroll. A page's text is the code's own markup around escaped values,
+ * so each `<table` in it is one the code wrote.
+ */
+function scrollingTables(text: string, title: string): string {
+  const count = text.match(/<table\b/g)?.length ?? 0;
+  let index = 0;
+  return text
+    .replace(/<table\b/g, () => {
+      index++;
+      const label = count > 1 ? `${title}, tabla ${index} de ${count}` : title;
+      return html`<div class="table-scroll" role="region" aria-label="${label}" tabindex="0"
+        ><table`.text;
+    })
+    .replace(/<\/table>/g, "</table></div>");
+}
+
+/**
+ * The dark band on top. Below about 800 px the sections fold under a "Menú" button: a
+ * <details> whose open state shows the sibling list (CSS only: the policy allows no inline
+ * script), while "Salir" stays in the band.
+ */
+function header(options: PageOptions): Html {
   const { user } = options;
-  const top = user
-    ? html`<header class="top">
-        <a class="brand" href="/panel/uso">pasarela</a>
-        <nav aria-label="Secciones">
-          ${NAV.map(
-            (item) =>
-              html`<a
-                href="${item.href}"
-                ${item.section === options.section ? html`aria-current="page"` : ""}
-                >${item.label}</a
-              >`,
-          )}
-        </nav>
-        <span class="who">${user.name} · ${user.email}</span>
-        <form method="post" action="/panel/salir">
-          ${csrfField(user.csrf)}<button type="submit">Salir</button>
-        </form>
-      </header>`
-    : html`<header class="top"><a class="brand" href="/panel/ingresar">pasarela</a></header>`;
-  return html`<!doctype html>
+  if (!user) {
+    return html`<header class="top"><a class="brand" href="/panel/ingresar">pasarela</a></header>`;
+  }
+  return html`<header class="top">
+    <a class="brand" href="/panel/uso">pasarela</a>
+    <details class="menu"><summary>Menú</summary></details>
+    <div class="links">
+      <nav aria-label="Secciones">
+        ${NAV.map(
+          (item) =>
+            html`<a
+              href="${item.href}"
+              ${item.section === options.section ? html`aria-current="page"` : ""}
+              >${item.label}</a
+            >`,
+        )}
+      </nav>
+      <span class="who" title="${user.name} · ${user.email}">${user.name} · ${user.email}</span>
+    </div>
+    <form method="post" action="/panel/salir">
+      ${csrfField(user.csrf)}<button type="submit">Salir</button>
+    </form>
+  </header>`;
+}
+
+export function page(options: PageOptions): Html {
+  const document = html`<!doctype html>
     <html lang="es-AR">
       <head>
         <meta charset="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <title>${options.title} · pasarela</title>
+        <link rel="icon" type="image/svg+xml" href="${FAVICON_PATH}" />
         <link rel="stylesheet" href="${CSS_PATH}" />
         ${options.script ? html`<script src="${JS_PATH}" defer></script>` : ""}
       </head>
       <body>
-        ${top}
-        <main class="${user ? "" : "narrow"}">
+        ${header(options)}
+        <main class="${options.user ? "" : "narrow"}">
           <h1>${options.title}</h1>
           ${options.body}
         </main>
         <footer>pasarela · factura electrónica AFIP/ARCA</footer>
       </body>
     </html> `;
+  return new Html(scrollingTables(document.text, options.title));
 }
 
 export const notice = (kind: "ok" | "error" | "warn", text: Interpolation): Html =>
@@ -87,11 +119,14 @@ const dayFormat = new Intl.DateTimeFormat("es-AR", {
   dateStyle: "short",
 });
 
+/** Spaces that never break: a date stays on one line, in a narrow table column too. */
+const unbroken = (text: string) => text.replace(/\s/g, "\u00a0");
+
 /** A timestamp in Argentina's time, as people there read it. */
 export const when = (iso: string | null | undefined): string =>
-  iso ? dateFormat.format(new Date(iso)) : "—";
+  iso ? unbroken(dateFormat.format(new Date(iso))) : "—";
 export const day = (iso: string | null | undefined): string =>
-  iso ? dayFormat.format(new Date(iso)) : "—";
+  iso ? unbroken(dayFormat.format(new Date(iso))) : "—";
 
 /** The "desde"/"hasta" pair of a filter form, as AAAA-MM-DD dates. */
 export const dateRangeFields = (filters: { desde: string; hasta: string }) =>

@@ -8,7 +8,7 @@ import { EdgeError, unwrap } from "../http/edge-error.js";
 import { toAppError } from "../http/error-handler.js";
 import { statusOf } from "../http/status.js";
 import type { Asker } from "../routes/route-module.js";
-import { CSS_PATH, JS_PATH, panelCss, panelJs } from "./assets.js";
+import { CSS_PATH, FAVICON_PATH, faviconSvg, JS_PATH, panelCss, panelJs } from "./assets.js";
 import type { PanelContext, PanelSettings } from "./context.js";
 import { html } from "./html.js";
 import { notice, page } from "./layout.js";
@@ -197,6 +197,15 @@ export async function panelPlugin(app: FastifyInstance, deps: PanelDeps): Promis
       .type("text/javascript; charset=utf-8")
       .header("cache-control", "public, max-age=31536000, immutable")
       .send(panelJs),
+  );
+  app.get(
+    FAVICON_PATH.slice("/panel".length),
+    { config: { panelAsset: true } },
+    (_request, reply) =>
+      reply
+        .type("image/svg+xml")
+        .header("cache-control", "public, max-age=31536000, immutable")
+        .send(faviconSvg),
   );
   app.get("/", (_request, reply) => reply.redirect("/panel/uso", 303));
 
