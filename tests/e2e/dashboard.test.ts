@@ -13,6 +13,7 @@ import {
 import { csrfOf, launchChromium, newUser, PanelClient } from "../support/panel.js";
 import {
   auditPages,
+  ARGENTINA,
   LAPTOP,
   PHONE,
   seriousViolations,
@@ -450,7 +451,7 @@ describe("dashboard in a real browser", { timeout: 180_000 }, () => {
 
   describe("every page on a laptop and on a phone", () => {
     it("visits every page of a business with a key, a representada, a voucher, calls and a ticket", async () => {
-      const context = await browser.newContext({ viewport: LAPTOP });
+      const context = await browser.newContext({ viewport: LAPTOP, ...ARGENTINA });
       const page = await context.newPage();
       const errors = watchErrors(page);
       const dir = scratch();

@@ -57,7 +57,12 @@ async function main(): Promise<void> {
     process.stdout.write(`docs/dashboard/${name}.png\n`);
   };
   try {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const context = await browser.newContext({
+      viewport: { width: 1280, height: 800 },
+      // what a user in Argentina sees: dd/mm/aaaa in date fields
+      locale: "es-AR",
+      timezoneId: "America/Argentina/Buenos_Aires",
+    });
     const page = await context.newPage();
 
     await page.goto(url("/panel/ingresar"));

@@ -12,6 +12,8 @@ const axeSource = readFileSync(
 /** The phone and the laptop every page is checked at, and the widths in between. */
 export const LAPTOP = { width: 1280, height: 800 } as const;
 export const PHONE = { width: 390, height: 844 } as const;
+/** the browser of a user in Argentina: dd/mm/aaaa in date fields, the country's clock */
+export const ARGENTINA = { locale: "es-AR", timezoneId: "America/Argentina/Buenos_Aires" } as const;
 export const OTHER_WIDTHS = [1024, 801, 800, 600, 360] as const;
 
 interface Violation {
