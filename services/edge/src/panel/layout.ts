@@ -1,3 +1,4 @@
+import { fecha, fechaHora } from "@pasarela/formato";
 import { CSS_PATH, JS_PATH } from "./assets.js";
 import { html, type Html, type Interpolation } from "./html.js";
 
@@ -77,21 +78,10 @@ export function page(options: PageOptions): Html {
 export const notice = (kind: "ok" | "error" | "warn", text: Interpolation): Html =>
   html`<div class="notice ${kind}" role="${kind === "error" ? "alert" : "status"}">${text}</div>`;
 
-const dateFormat = new Intl.DateTimeFormat("es-AR", {
-  timeZone: "America/Argentina/Buenos_Aires",
-  dateStyle: "short",
-  timeStyle: "short",
-});
-const dayFormat = new Intl.DateTimeFormat("es-AR", {
-  timeZone: "America/Argentina/Buenos_Aires",
-  dateStyle: "short",
-});
-
-/** A timestamp in Argentina's time, as people there read it. */
-export const when = (iso: string | null | undefined): string =>
-  iso ? dateFormat.format(new Date(iso)) : "—";
-export const day = (iso: string | null | undefined): string =>
-  iso ? dayFormat.format(new Date(iso)) : "—";
+/** A timestamp in Argentina's time, as people there read it: "26/11/2026 17:53". */
+export const when = (iso: string | null | undefined): string => fechaHora(iso);
+/** Its Argentine calendar day: "26/11/2026". */
+export const day = (iso: string | null | undefined): string => fecha(iso);
 
 /** The "desde"/"hasta" pair of a filter form, as AAAA-MM-DD dates. */
 export const dateRangeFields = (filters: { desde: string; hasta: string }) =>
