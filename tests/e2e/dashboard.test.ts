@@ -281,9 +281,10 @@ describe("dashboard in a real browser", { timeout: 180_000 }, () => {
       expect(await attempt.innerText()).not.toContain("La AFIP no lo autorizó.");
       expect(await attempt.innerText()).toContain("El número quedó para el comprobante autorizado");
       expect(await attempt.locator("a", { hasText: "PDF" }).count()).toBe(0);
-      const authorizedAfter = rows.filter({ hasText: /Autorizado/ }).filter({
-        hasText: "Factura B 00004-00000002",
-      });
+      const authorizedAfter = rows
+        .filter({ hasText: "Factura B 00004-00000002" })
+        .filter({ hasNotText: /Intento rechazado/ });
+      expect(await authorizedAfter.innerText()).toContain("Autorizado");
       expect(await authorizedAfter.innerText()).toContain(
         "Antes, un intento rechazado con este número",
       );
