@@ -120,7 +120,7 @@ export function accessTicketPending(
 ): AppError {
   return {
     code: "ACCESS_TICKET_PENDING",
-    message: `${catalogue.ACCESS_TICKET_PENDING.message} (${service}, ${environment}); podrá obtenerse uno nuevo a partir de ${availableAt}`,
+    message: `${catalogue.ACCESS_TICKET_PENDING.message} (${service}, ${ENVIRONMENT_WORDS[environment]}); podrá obtenerse uno nuevo a partir de ${availableAt}`,
     details: { service, environment, availableAt },
   };
 }
@@ -327,7 +327,7 @@ export function delegationFix(
     case "REPRESENTADA_NOT_DELEGATED":
       return `La CUIT ${cuit} debe delegar el servicio: con su clave fiscal, Administrador de Relaciones de Clave Fiscal → Nueva relación → ARCA → WebServices → ${service} → Representante: el computador fiscal ${alias} → Confirmar. La delegación vale para el próximo ticket de acceso.`;
     case "CERTIFICATE_ENVIRONMENT_MISMATCH":
-      return `El certificado no es de ${environment}: subí uno emitido por la AC de ${environment} (${environment === "homologacion" ? "WSASS" : "Administración de Certificados Digitales"}) para el alias ${alias}.`;
+      return `El certificado no es de ${ENVIRONMENT_WORDS[environment]}: subí uno emitido por la AC de ${ENVIRONMENT_WORDS[environment]} (${environment === "homologacion" ? "WSASS" : "Administración de Certificados Digitales"}) para el alias ${alias}.`;
     case "NO_ACTIVE_CERTIFICATE":
       return "Subí el certificado que la AFIP emitió para el pedido (CSR) de esta representada.";
     case "ACCESS_TICKET_PENDING":
