@@ -11,7 +11,7 @@ const DAY = /^\d{4}-\d{2}-\d{2}$/;
 const ENVIRONMENTS = ENTORNOS;
 /** Rows of the history that are not calls but events the gateway received, in words. */
 const EVENTS: Readonly<Record<string, string>> = {
-  [cobros.linkPagado.subject]: "Aviso de pago de un link de cobro",
+  [cobros.linkPagado.subject]: "Pago recibido de un link de cobro",
 };
 const PAGE_SIZE = 25;
 
@@ -52,7 +52,7 @@ const link = (filters: Filters, cursor: string) => {
 };
 
 /** A catalogue code in words, the code itself small after it; an unknown code as it is. */
-function codeCell(code: string | null): Html | string {
+export function codeCell(code: string | null): Html | string {
   if (!code) return "";
   const message = mensajeDeCodigo(code);
   return message
@@ -61,8 +61,9 @@ function codeCell(code: string | null): Html | string {
 }
 
 /** What a row was: a call's method and route, or an event the gateway received, in words. */
-function callCells(call: { method: string; route: string }): Html {
-  const event = call.method === "EVENT" ? (EVENTS[call.route] ?? "Aviso recibido") : undefined;
+export function callCells(call: { method: string; route: string }): Html {
+  const event =
+    call.method === "EVENT" ? (EVENTS[call.route] ?? "Aviso de otro servicio") : undefined;
   return event === undefined
     ? html`<td>${call.method}</td>
         <td><code>${call.route}</code></td>`
