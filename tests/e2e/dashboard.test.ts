@@ -22,6 +22,13 @@ import {
 import { startTestSmtp, type TestSmtp } from "../support/smtp.js";
 import { startE2EStack, type E2EStack } from "../support/stack.js";
 
+/** Today in Argentina (UTC−3), as the authority writes dates. */
+const today = (offsetDays = 0) =>
+  new Date(Date.now() - 3 * 3_600_000 + offsetDays * 86_400_000)
+    .toISOString()
+    .slice(0, 10)
+    .replaceAll("-", "");
+
 /**
  * The dashboard driven in headless Chromium against the whole running gateway:
  * what a business owner does, page by page, and what the API then accepts or refuses.
@@ -228,10 +235,67 @@ describe("dashboard in a real browser", { timeout: 180_000 }, () => {
         items: [{ descripcion: "Servicio", cantidad: 1, precioUnitario: "1500", alicuotaIva: 0 }],
       });
       expect(issued.status, issued.text).toBe(200);
+      // a Factura B of 9000 to a customer of the catalog, an attempt dated before it that the
+      // authority rejects (10016), and the Factura B authorized next under the attempt's number
+      const cliente = await http(stack, "POST", "/api/clientes", `Bearer ${secret}`, {
+        docTipo: 96,
+        docNro: "30123456",
+        razonSocial: "Ana Compradora",
+        condicionIvaReceptorId: 5,
+      });
+      expect(cliente.status, cliente.text).toBe(201);
+      const facturaB = (extra: Record<string, unknown> = {}) =>
+        http(stack, "POST", "/api/wsfe/facturas", `Bearer ${secret}`, {
+          environment: "homologacion",
+          representada: cuit,
+          ptoVta: 4,
+          cbteTipo: 6,
+          concepto: 1,
+          clienteId: cliente.json<{ id: string }>().id,
+          items: [
+            { descripcion: "Yerba", cantidad: 3, precioUnitario: "2479.34", alicuotaIva: 21 },
+          ],
+          ...extra,
+        });
+      const first = await facturaB();
+      expect(first.status, first.text).toBe(200);
+      const refused = await facturaB({ cbteFch: today(-2) });
+      expect(refused.status, refused.text).toBe(422);
+      const next = await facturaB();
+      expect(next.status, next.text).toBe(200);
+
       await page.goto(url("/panel/comprobantes?entorno=homologacion"));
-      const row = page.locator("#comprobantes tbody tr").first();
+      const rows = page.locator("#comprobantes tbody tr");
+      expect(await rows.count()).toBe(4);
+      const row = rows.filter({ hasText: "Factura C 00004-00000001" });
       expect(await row.innerText()).toContain("Autorizado");
-      expect(await row.innerText()).toContain("1500");
+      expect(await row.innerText()).toContain("$ 1.500,00");
+      expect(await row.innerText()).toContain("Consumidor final");
+      const hoy = today();
+      expect(await row.innerText()).toContain(
+        `${hoy.slice(6)}/${hoy.slice(4, 6)}/${hoy.slice(0, 4)}`,
+      );
+      const facturaB1 = await rows.filter({ hasText: "Factura B 00004-00000001" }).innerText();
+      expect(facturaB1).toContain("Autorizado");
+      expect(facturaB1).toContain("$ 9.000,00");
+      expect(facturaB1).toContain("Ana Compradora");
+      expect(facturaB1).toContain("DNI 30.123.456");
+      expect(facturaB1).not.toMatch(/\b96 30123456\b|PES/);
+      // the rejected attempt and the voucher after it share a number, and do not look alike
+      const attempt = rows.filter({ hasText: /Intento rechazado/ });
+      expect(await attempt.count()).toBe(1);
+      expect(await attempt.innerText()).toContain("Factura B 00004-00000002");
+      // the authority's reasons, not the plain statement kept for an attempt without them
+      expect(await attempt.innerText()).not.toContain("La AFIP no lo autorizó.");
+      expect(await attempt.innerText()).toContain("El número quedó para el comprobante autorizado");
+      expect(await attempt.locator("a", { hasText: "PDF" }).count()).toBe(0);
+      const authorizedAfter = rows
+        .filter({ hasText: "Factura B 00004-00000002" })
+        .filter({ hasNotText: /Intento rechazado/ });
+      expect(await authorizedAfter.innerText()).toContain("Autorizado");
+      expect(await authorizedAfter.innerText()).toContain(
+        "Antes, un intento rechazado con este número",
+      );
       const href = await row.locator("a", { hasText: "PDF" }).getAttribute("href");
       const pdf = await page.request.get(url(href!));
       expect(pdf.status()).toBe(200);
@@ -240,6 +304,10 @@ describe("dashboard in a real browser", { timeout: 180_000 }, () => {
       // served inside the session: no public link is minted for a click
       expect(pdf.url()).toContain("/panel/comprobantes/pdf?");
       expect(pdf.headers()["content-disposition"]).toMatch(/^inline; filename=".+\.pdf"$/);
+      // the type filter offers the types by name
+      await page.selectOption("#tipo", { label: "Factura B" });
+      await Promise.all([page.waitForURL(/tipo=6/), page.click("text=Filtrar")]);
+      expect(await page.locator("#comprobantes tbody tr").count()).toBe(3);
     } finally {
       dir.remove();
       await context.close();

@@ -603,7 +603,7 @@ describe("queries end to end: /api/wsfe and /api/wsfex through processes, CLIs a
       const error = response.json<ErrorBody>();
       expect(error.code).toBe("SERVICE_NOT_DELEGATED");
       expect(error.error).toContain("wsfex");
-      expect(error.error).toContain("homologacion");
+      expect(error.error).toContain("en homologación");
     });
 
     it("answers 403 for a produccion certificate uploaded for homologacion (test/production mix-up)", async () => {

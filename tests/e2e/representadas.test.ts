@@ -145,7 +145,7 @@ describe("representadas end to end: /api/representadas over real processes and t
         ok: false,
         code: "SERVICE_NOT_DELEGATED",
         error: expect.stringContaining(
-          `El certificado no está autorizado para el servicio ${servicio.service} en homologacion`,
+          `El certificado no está autorizado para el servicio ${servicio.service} en homologación`,
         ) as string,
         fix: expect.stringContaining(servicio.service) as string,
       });
@@ -469,6 +469,7 @@ describe("representadas end to end: /api/representadas over real processes and t
       cae: string | null;
       receptor: { docTipo: number; docNro: string };
       email: { to: string; status: string; error: string | null } | null;
+      rechazo?: { code: number; msg: string }[];
     }
     interface Page {
       items: Item[];
@@ -538,6 +539,13 @@ describe("representadas end to end: /api/representadas over real processes and t
       });
       expect(authorized.every((i) => /^\d{14}$/.test(i.cae ?? ""))).toBe(true);
       expect(all.items[0]).toMatchObject({ state: "rejected", cbteFch: fecha(-2), cae: null });
+      // the attempt carries the authority's reasons; an authorized voucher has none to carry
+      expect(all.items[0]!.rechazo).toEqual(
+        expect.arrayContaining([
+          { code: expect.any(Number) as number, msg: expect.any(String) as string },
+        ]),
+      );
+      expect(authorized.map((i) => i.rechazo)).toEqual([undefined, undefined, undefined]);
     });
 
     it("answers impTotal with the same JSON type and value as the lookup of the same voucher", async () => {

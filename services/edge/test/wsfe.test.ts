@@ -404,7 +404,7 @@ describe("/api/wsfe: domestic queries end to end against the simulator", () => {
       const error = response.json<ErrorBody>();
       expect(error.code).toBe("SERVICE_NOT_DELEGATED");
       expect(error.error).toContain("wsfe");
-      expect(error.error).toContain("homologacion");
+      expect(error.error).toContain("en homologación");
       expect(error.error).toContain("Computador no autorizado a acceder al servicio");
     });
 

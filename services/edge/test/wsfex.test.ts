@@ -219,7 +219,7 @@ describe("/api/wsfex: export queries end to end against the simulator", () => {
     const error = response.json<ErrorBody>();
     expect(error.code).toBe("SERVICE_NOT_DELEGATED");
     expect(error.error).toContain("wsfex");
-    expect(error.error).toContain("homologacion");
+    expect(error.error).toContain("en homologación");
   });
 
   it("answers 403 for a test certificate registered for production (mix-up)", async () => {

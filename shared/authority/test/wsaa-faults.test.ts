@@ -20,7 +20,7 @@ describe("WSAA fault classification", () => {
     if (classified.kind !== "error") return;
     expect(classified.error.code).toBe("SERVICE_NOT_DELEGATED");
     expect(classified.error.message).toContain("wsfex");
-    expect(classified.error.message).toContain("produccion");
+    expect(classified.error.message).toContain("en producción");
     expect(classified.error.details).toEqual({ service: "wsfex", environment: "produccion" });
   });
 

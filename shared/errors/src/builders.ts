@@ -9,6 +9,11 @@ import { catalogue } from "./catalogue.js";
 /** The two worlds of the authority. The one list; contracts build their schema on it. */
 export const ENVIRONMENTS = ["homologacion", "produccion"] as const;
 export type Environment = (typeof ENVIRONMENTS)[number];
+/** An environment as a sentence names it: "en homologación". */
+const ENVIRONMENT_WORDS: Record<Environment, string> = {
+  homologacion: "homologación",
+  produccion: "producción",
+};
 
 /** WSAA service ids a certificate can be delegated for. The one list. */
 export const WEB_SERVICES = [
@@ -64,7 +69,7 @@ export function serviceNotDelegated(
   const cause = authorityMessage ?? catalogue.SERVICE_NOT_DELEGATED.message;
   return {
     code: "SERVICE_NOT_DELEGATED",
-    message: `El certificado no está autorizado para el servicio ${service} en ${environment}: asocialo al servicio ${service} en la AFIP (${cause})`,
+    message: `El certificado no está autorizado para el servicio ${service} en ${ENVIRONMENT_WORDS[environment]}: asocialo al servicio ${service} en la AFIP (${cause})`,
     details: { service, environment },
   };
 }
@@ -95,7 +100,7 @@ export function representadaNotDelegated(
 ): AppError {
   return {
     code: "REPRESENTADA_NOT_DELEGATED",
-    message: `La CUIT ${cuit} no delegó el servicio ${service} en ${environment} al certificado: ${authorityMessage}`,
+    message: `La CUIT ${cuit} no delegó el servicio ${service} en ${ENVIRONMENT_WORDS[environment]} al certificado: ${authorityMessage}`,
     details: { cuit, service, environment, authorityMessage },
   };
 }
@@ -115,7 +120,7 @@ export function accessTicketPending(
 ): AppError {
   return {
     code: "ACCESS_TICKET_PENDING",
-    message: `${catalogue.ACCESS_TICKET_PENDING.message} (${service}, ${environment}); podrá obtenerse uno nuevo a partir de ${availableAt}`,
+    message: `${catalogue.ACCESS_TICKET_PENDING.message} (${service}, ${ENVIRONMENT_WORDS[environment]}); podrá obtenerse uno nuevo a partir de ${availableAt}`,
     details: { service, environment, availableAt },
   };
 }
@@ -173,7 +178,7 @@ export function pointOfSaleNotEnabled(
 ): AppError {
   return {
     code: "POINT_OF_SALE_NOT_ENABLED",
-    message: `El punto de venta ${ptoVta} no está habilitado para ${service} en ${environment}: la AFIP respondió ${authority.code} "${authority.message}". Declaralo con modalidad web services (también en homologación) y consultá /api/wsfe/parametros/puntos-de-venta`,
+    message: `El punto de venta ${ptoVta} no está habilitado para ${service} en ${ENVIRONMENT_WORDS[environment]}: la AFIP respondió ${authority.code} "${authority.message}". Declaralo con modalidad web services (también en homologación) y consultá /api/wsfe/parametros/puntos-de-venta`,
     details: {
       field: "ptoVta",
       ptoVta,
@@ -322,7 +327,7 @@ export function delegationFix(
     case "REPRESENTADA_NOT_DELEGATED":
       return `La CUIT ${cuit} debe delegar el servicio: con su clave fiscal, Administrador de Relaciones de Clave Fiscal → Nueva relación → ARCA → WebServices → ${service} → Representante: el computador fiscal ${alias} → Confirmar. La delegación vale para el próximo ticket de acceso.`;
     case "CERTIFICATE_ENVIRONMENT_MISMATCH":
-      return `El certificado no es de ${environment}: subí uno emitido por la AC de ${environment} (${environment === "homologacion" ? "WSASS" : "Administración de Certificados Digitales"}) para el alias ${alias}.`;
+      return `El certificado no es de ${ENVIRONMENT_WORDS[environment]}: subí uno emitido por la AC de ${ENVIRONMENT_WORDS[environment]} (${environment === "homologacion" ? "WSASS" : "Administración de Certificados Digitales"}) para el alias ${alias}.`;
     case "NO_ACTIVE_CERTIFICATE":
       return "Subí el certificado que la AFIP emitió para el pedido (CSR) de esta representada.";
     case "ACCESS_TICKET_PENDING":

@@ -58,7 +58,7 @@ describe("error catalogue", () => {
     expect(unsupportedCbteTipo(99, [19, 20, 21]).message).toContain("19, 20, 21");
     const delegated = serviceNotDelegated("wsfex", "homologacion");
     expect(delegated.message).toContain("wsfex");
-    expect(delegated.message).toContain("homologacion");
+    expect(delegated.message).toContain("en homologación");
     expect(delegated.message).toContain("Computador no autorizado a acceder al servicio");
   });
 

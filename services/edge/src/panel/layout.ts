@@ -1,3 +1,4 @@
+import { fecha, fechaHora } from "@pasarela/formato";
 import { CSS_PATH, FAVICON_PATH, JS_PATH } from "./assets.js";
 import { Html, html, type Interpolation } from "./html.js";
 
@@ -109,24 +110,14 @@ export function page(options: PageOptions): Html {
 export const notice = (kind: "ok" | "error" | "warn", text: Interpolation): Html =>
   html`<div class="notice ${kind}" role="${kind === "error" ? "alert" : "status"}">${text}</div>`;
 
-const dateFormat = new Intl.DateTimeFormat("es-AR", {
-  timeZone: "America/Argentina/Buenos_Aires",
-  dateStyle: "short",
-  timeStyle: "short",
-});
-const dayFormat = new Intl.DateTimeFormat("es-AR", {
-  timeZone: "America/Argentina/Buenos_Aires",
-  dateStyle: "short",
-});
-
 /** Spaces that never break: a date stays on one line, in a narrow table column too. */
 const unbroken = (text: string) => text.replace(/\s/g, "\u00a0");
 
-/** A timestamp in Argentina's time, as people there read it. */
+/** A timestamp in Argentina's time, as people there read it: "26/11/2026 17:53". */
 export const when = (iso: string | null | undefined): string =>
-  iso ? unbroken(dateFormat.format(new Date(iso))) : "—";
-export const day = (iso: string | null | undefined): string =>
-  iso ? unbroken(dayFormat.format(new Date(iso))) : "—";
+  iso ? unbroken(fechaHora(iso)) : "—";
+/** Its Argentine calendar day: "26/11/2026". */
+export const day = (iso: string | null | undefined): string => (iso ? unbroken(fecha(iso)) : "—");
 
 /** The "desde"/"hasta" pair of a filter form, as AAAA-MM-DD dates. */
 export const dateRangeFields = (filters: { desde: string; hasta: string }) =>

@@ -4,7 +4,7 @@ import { padron, ticket, type wsfe } from "@pasarela/contracts";
 import { checkLogo, type LogoCheck, type LogoMediaType } from "@pasarela/logo";
 import type { EmisoresRepository } from "../db/repositories/emisores.js";
 import type { ComprobanteRef } from "../domain/comprobante-ref.js";
-import { condicionIva } from "../domain/tables.js";
+import { condicionIva } from "@pasarela/formato";
 
 /** How long a print waits for the issuer's constancia before printing without it. */
 const REGISTRY_WAIT_MS = 8_000;

@@ -1,20 +1,16 @@
 import { describe, expect, it } from "vitest";
 import { pdfFilename } from "../../src/domain/comprobante-ref.js";
 import {
-  conIva,
+  condicionIva,
   decimal,
-  enPesos,
   fecha,
   importe,
-  porcentaje,
-  suma,
-} from "../../src/domain/format.js";
-import {
-  condicionIva,
   letraComprobante,
   nombreComprobante,
+  porcentaje,
   tipoDocumento,
-} from "../../src/domain/tables.js";
+} from "@pasarela/formato";
+import { conIva, enPesos, suma } from "../../src/domain/format.js";
 import { isTokenShape, newToken, tokenHash } from "../../src/domain/token.js";
 
 describe("pdf: how amounts, dates and codes are printed", () => {

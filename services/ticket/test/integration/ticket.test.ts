@@ -309,7 +309,7 @@ describe("ticket: representadas, certificates and access tickets", () => {
     if (refused.ok) return;
     expect(refused.error.code).toBe("SERVICE_NOT_DELEGATED");
     expect(refused.error.message).toContain("wsfex");
-    expect(refused.error.message).toContain("homologacion");
+    expect(refused.error.message).toContain("en homologación");
     expect(refused.error.details).toEqual({ service: "wsfex", environment: "homologacion" });
     // a refusal is not remembered: the delegation counts from the next login
     await control.delegate("homologacion", { cuit: CUIT, alias, service: "wsfex" });
@@ -353,7 +353,7 @@ describe("ticket: representadas, certificates and access tickets", () => {
     if (refused.ok) return;
     expect(refused.error.code).toBe("SERVICE_NOT_DELEGATED");
     expect(refused.error.message).toContain("wsfex");
-    expect(refused.error.message).toContain("homologacion");
+    expect(refused.error.message).toContain("en homologación");
     expect(refused.error.details).toEqual({ service: "wsfex", environment: "homologacion" });
     expect(await logins(alias, "wsfex")).toBe(2);
 

@@ -10,6 +10,15 @@ import { listadoPositionText, listadoState, parseListadoPosition } from "../doma
 
 const EMAIL_STATUSES = new Set(["pending", "sent", "failed"]);
 
+/** The authority's messages of a stored jsonb list, as `{code, msg}`; anything else is skipped. */
+function messagesOf(value: unknown): { code: number; msg: string }[] {
+  if (!Array.isArray(value)) return [];
+  return value.flatMap((m: unknown) => {
+    const { code, msg } = (m ?? {}) as { code?: unknown; msg?: unknown };
+    return typeof code === "number" && typeof msg === "string" ? [{ code, msg }] : [];
+  });
+}
+
 function itemOf(row: ListadoRow): wsfe.ComprobanteListItem {
   const email =
     row.email_to !== null && row.email_status !== null && EMAIL_STATUSES.has(row.email_status)
@@ -35,6 +44,9 @@ function itemOf(row: ListadoRow): wsfe.ComprobanteListItem {
     caeVencimiento: row.cae_vencimiento,
     email,
     createdAt: row.created_at.toISOString(),
+    ...(row.state === "rejected"
+      ? { rechazo: [...messagesOf(row.errores), ...messagesOf(row.observaciones)] }
+      : {}),
   };
 }
 

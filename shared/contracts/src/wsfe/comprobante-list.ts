@@ -44,6 +44,12 @@ export const comprobanteListItemSchema = z
       .strict()
       .nullable(),
     createdAt: isoDateTimeSchema,
+    rechazo: z
+      .array(z.object({ code: z.number().int(), msg: z.string() }).strict())
+      .optional()
+      .describe(
+        "Solo en un intento rechazado: los motivos de la AFIP (errores y observaciones); el número puede quedar para un comprobante autorizado después",
+      ),
   })
   .strict();
 export type ComprobanteListItem = z.output<typeof comprobanteListItemSchema>;

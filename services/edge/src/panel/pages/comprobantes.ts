@@ -1,41 +1,28 @@
-import { cobros, numeroComprobante, pdf, wsfe } from "@pasarela/contracts";
+import { cobros, pdf, wsfe } from "@pasarela/contracts";
+import { comprobante, ENTORNOS } from "@pasarela/formato";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { statusOf } from "../../http/status.js";
 import { sendPdf } from "../../routes/pdf.js";
 import type { PanelContext } from "../context.js";
 import { field, queryParam } from "../form.js";
 import { html, type Interpolation } from "../html.js";
-import { csrfField, dateRangeFields, notice } from "../layout.js";
+import { dateRangeFields, notice } from "../layout.js";
+import {
+  cobroCell,
+  comprobantesTable,
+  numberKey,
+  STATE_FILTERS,
+  tipoSelect,
+} from "./comprobantes-views.js";
 
-const ENVIRONMENTS = { homologacion: "Homologación", produccion: "Producción" } as const;
-const STATES = {
-  authorized: html`<span class="badge ok">Autorizado</span>`,
-  rejected: html`<span class="badge bad">Rechazado</span>`,
-  pending: html`<span class="badge warn">Pendiente</span>`,
-} as const;
-const EMAIL = {
-  pending: html`<span class="badge warn">Enviando</span>`,
-  sent: html`<span class="badge ok">Enviado</span>`,
-  failed: html`<span class="badge bad">Falló</span>`,
-} as const;
-const COBRO = {
-  pendiente: html`<span class="badge warn">Pendiente de pago</span>`,
-  pagado: html`<span class="badge ok">Pagado</span>`,
-  vencido: html`<span class="badge bad">Vencido</span>`,
-} as const;
 const PAGE_SIZE = 25;
-
-/** A voucher's identity within one environment, to pair list rows with their payment links. */
-const voucherId = (c: {
-  representada: string;
-  ptoVta: number;
-  cbteTipo: number;
-  cbteNro: number;
-}) => `${c.representada}/${c.ptoVta}/${c.cbteTipo}/${c.cbteNro}`;
+/** EMAIL_RECIPIENT_MISSING in the panel's words: the form's field is the e-mail box. */
+const RECIPIENT_MISSING =
+  "Escribí el e-mail de destino: el cliente receptor no tiene e-mail y la emisión no trajo uno.";
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 
 interface Filters {
-  entorno: keyof typeof ENVIRONMENTS;
+  entorno: keyof typeof ENTORNOS;
   representada: string;
   tipo: string;
   desde: string;
@@ -52,15 +39,10 @@ function filtersOf(request: FastifyRequest): Filters {
     tipo: /^\d{1,3}$/.test(q("tipo")) ? q("tipo") : "",
     desde: DAY.test(q("desde")) ? q("desde") : "",
     hasta: DAY.test(q("hasta")) ? q("hasta") : "",
-    estado: q("estado") in STATES ? q("estado") : "",
+    estado: Object.hasOwn(STATE_FILTERS, q("estado")) ? q("estado") : "",
     cursor: q("cursor"),
   };
 }
-
-const fecha = (aaaammdd: string) =>
-  /^\d{8}$/.test(aaaammdd)
-    ? `${aaaammdd.slice(6, 8)}/${aaaammdd.slice(4, 6)}/${aaaammdd.slice(0, 4)}`
-    : aaaammdd;
 
 /** The five fields that name a voucher, from a query string or a form. */
 function keyOf(read: (name: string) => string) {
@@ -84,7 +66,7 @@ export function registerComprobantePages(app: FastifyInstance, ctx: PanelContext
       ...(filters.tipo ? { cbteTipo: Number(filters.tipo) } : {}),
       ...(filters.desde ? { desde: filters.desde.replaceAll("-", "") } : {}),
       ...(filters.hasta ? { hasta: filters.hasta.replaceAll("-", "") } : {}),
-      ...(filters.estado ? { state: filters.estado as keyof typeof STATES } : {}),
+      ...(filters.estado ? { state: filters.estado as keyof typeof STATE_FILTERS } : {}),
       ...(filters.cursor ? { cursor: filters.cursor } : {}),
     });
     // the newest payment link of each authorized voucher of the page, in one call to cobros
@@ -105,18 +87,9 @@ export function registerComprobantePages(app: FastifyInstance, ctx: PanelContext
     const linkOf = new Map<string, cobros.LinkCobro>();
     if (links?.ok) {
       for (const l of links.value.items) {
-        if (!linkOf.has(voucherId(l.comprobante))) linkOf.set(voucherId(l.comprobante), l);
+        if (!linkOf.has(numberKey(l.comprobante))) linkOf.set(numberKey(l.comprobante), l);
       }
     }
-    const cobro = (c: (typeof authorized)[number]) => {
-      if (c.state !== "authorized") return "—";
-      if (links && !links.ok) return html`<span class="muted">No disponible</span>`;
-      const l = linkOf.get(voucherId(c));
-      if (!l) return "—";
-      return l.estado === "pendiente"
-        ? html`${COBRO.pendiente} <a href="${l.url}" rel="noopener">Link de pago</a>`
-        : COBRO[l.estado];
-    };
     const link = (cursor: string) => {
       const params = new URLSearchParams();
       for (const [name, value] of Object.entries({ ...filters, cursor }))
@@ -129,7 +102,7 @@ export function registerComprobantePages(app: FastifyInstance, ctx: PanelContext
         <div>
           <label for="entorno">Entorno</label
           ><select id="entorno" name="entorno">
-            ${Object.entries(ENVIRONMENTS).map(
+            ${Object.entries(ENTORNOS).map(
               ([value, label]) =>
                 html`<option value="${value}" ${filters.entorno === value ? html`selected` : ""}>
                   ${label}
@@ -147,24 +120,18 @@ export function registerComprobantePages(app: FastifyInstance, ctx: PanelContext
             value="${filters.representada}"
           />
         </div>
-        <div>
-          <label for="tipo">Tipo</label
-          ><input id="tipo" name="tipo" type="number" min="1" max="999" value="${filters.tipo}" />
-        </div>
+        <div><label for="tipo">Tipo</label>${tipoSelect(wsfe.WSFE_CBTE_TIPOS, filters.tipo)}</div>
         ${dateRangeFields(filters)}
         <div>
           <label for="estado">Estado</label
           ><select id="estado" name="estado">
             <option value="">Todos</option>
-            <option value="authorized" ${filters.estado === "authorized" ? html`selected` : ""}>
-              Autorizado
-            </option>
-            <option value="rejected" ${filters.estado === "rejected" ? html`selected` : ""}>
-              Rechazado
-            </option>
-            <option value="pending" ${filters.estado === "pending" ? html`selected` : ""}>
-              Pendiente
-            </option>
+            ${Object.entries(STATE_FILTERS).map(
+              ([value, label]) =>
+                html`<option value="${value}" ${filters.estado === value ? html`selected` : ""}>
+                  ${label}
+                </option>`,
+            )}
           </select>
         </div>
         <div><button type="submit">Filtrar</button></div>
@@ -174,74 +141,11 @@ export function registerComprobantePages(app: FastifyInstance, ctx: PanelContext
           ? notice("error", result.error.message)
           : result.value.items.length === 0
             ? html`<p class="muted">No hay comprobantes con esos filtros.</p>`
-            : html`<table id="comprobantes">
-                  <thead>
-                    <tr>
-                      <th>Fecha</th>
-                      <th>Comprobante</th>
-                      <th>Representada</th>
-                      <th>Receptor</th>
-                      <th class="num">Total</th>
-                      <th>Estado</th>
-                      <th>CAE</th>
-                      <th>E-mail</th>
-                      <th>Cobro</th>
-                      <th></th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    ${result.value.items.map((c) => {
-                      const key = new URLSearchParams({
-                        environment: c.environment,
-                        representada: c.representada,
-                        ptoVta: String(c.ptoVta),
-                        cbteTipo: String(c.cbteTipo),
-                        cbteNro: String(c.cbteNro),
-                      });
-                      return html`<tr>
-                        <td>${fecha(c.cbteFch)}</td>
-                        <td class="mono">
-                          ${c.cbteTipo} · ${numeroComprobante(c.ptoVta, c.cbteNro)}
-                        </td>
-                        <td class="mono">${c.representada}</td>
-                        <td>
-                          ${c.receptor.razonSocial ?? `${c.receptor.docTipo} ${c.receptor.docNro}`}
-                        </td>
-                        <td class="num">${c.moneda} ${c.impTotal}</td>
-                        <td>${STATES[c.state]}</td>
-                        <td class="mono">${c.cae ?? "—"}</td>
-                        <td>
-                          ${c.email ? html`${EMAIL[c.email.status]} <span class="muted">${c.email.to}</span>` : "—"}
-                        </td>
-                        <td>${cobro(c)}</td>
-                        <td>
-                          ${
-                            c.state === "authorized"
-                              ? html`<a href="/panel/comprobantes/pdf?${key.toString()}">PDF</a>
-                                  <form
-                                    method="post"
-                                    action="/panel/comprobantes/email"
-                                    class="inline"
-                                  >
-                                    ${csrfField(csrf)}
-                                    ${[...key].map(([name, value]) => html`<input type="hidden" name="${name}" value="${value}" />`)}
-                                    <input
-                                      type="email"
-                                      name="to"
-                                      placeholder="e-mail (opcional)"
-                                      aria-label="Destinatario"
-                                    />
-                                    <button type="submit" class="secondary">
-                                      Enviar por e-mail
-                                    </button>
-                                  </form>`
-                              : ""
-                          }
-                        </td>
-                      </tr>`;
-                    })}
-                  </tbody>
-                </table>
+            : html`${comprobantesTable({
+                  items: result.value.items,
+                  csrf,
+                  cobro: (c) => cobroCell(c, links, linkOf),
+                })}
                 <div class="pager">
                   ${filters.cursor ? html`<a href="${link("")}">Primera página</a>` : html`<span></span>`}
                   ${result.value.nextCursor ? html`<a href="${link(result.value.nextCursor)}">Página siguiente</a>` : ""}
@@ -268,15 +172,18 @@ export function registerComprobantePages(app: FastifyInstance, ctx: PanelContext
 
   app.post("/comprobantes/email", async (request, reply) => {
     const to = field(request, "to").trim();
-    const result = await ctx.ask(request, wsfe.emailSend, {
-      ...keyOf((name) => field(request, name)),
-      ...(to ? { to } : {}),
-    });
+    const key = keyOf((name) => field(request, name));
+    const result = await ctx.ask(request, wsfe.emailSend, { ...key, ...(to ? { to } : {}) });
+    // the notice names the voucher of its row; the API's field name is not the panel's word
+    const voucher = comprobante(key);
     const { body, status } = await listPage(
       request,
       result.ok
-        ? notice("ok", html`E-mail en camino a ${result.value.to}.`)
-        : notice("error", result.error.message),
+        ? notice("ok", html`${voucher}: e-mail en camino a ${result.value.to}.`)
+        : notice(
+            "error",
+            `${voucher}: ${result.error.code === "EMAIL_RECIPIENT_MISSING" ? RECIPIENT_MISSING : result.error.message}`,
+          ),
       result.ok ? 200 : statusOf(result.error),
     );
     return ctx.render(reply, { title: "Comprobantes", section: "comprobantes", body }, status);

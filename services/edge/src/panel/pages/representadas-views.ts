@@ -1,4 +1,5 @@
 import type { ticket, ReplyOf } from "@pasarela/contracts";
+import { ENTORNOS, numeroDocumento, servicioWeb } from "@pasarela/formato";
 import { html, type Html, type Interpolation } from "../html.js";
 import { csrfField, day, notice, when } from "../layout.js";
 
@@ -13,7 +14,9 @@ export type Resumen = ReplyOf<typeof ticket.cuentaRepresentadaList>["representad
 export type Probe = ReplyOf<typeof ticket.conexionVerify>;
 type Estado = NonNullable<Resumen["certificado"]>["estado"];
 
-export const ENVIRONMENTS = { homologacion: "Homologación", produccion: "Producción" } as const;
+export const ENVIRONMENTS = ENTORNOS;
+/** A CUIT as people write it: 30-00000000-7. */
+const cuitText = (cuit: string) => numeroDocumento(80, cuit);
 const ESTADOS: Record<Estado, Html> = {
   pendiente: html`<span class="badge warn">CSR pendiente</span>`,
   activo: html`<span class="badge ok">Activo</span>`,
@@ -115,7 +118,7 @@ export function listView(
                   ${group.items.map(
                     (r) =>
                       html`<tr class="${r.certificado?.estado === "por_vencer" ? "expiring" : ""}">
-                        <td class="mono">${r.cuit}</td>
+                        <td class="mono">${cuitText(r.cuit)}</td>
                         <td>${r.alias}</td>
                         <td>${r.ptoVta ?? "—"}</td>
                         <td>${badge(r)}</td>
@@ -150,9 +153,11 @@ const probeResults = (probe: Probe): Html =>
         ${probe.servicios.map(
           (s) =>
             html`<tr>
-              <td class="mono">${s.service}</td>
               <td>
-                ${s.ok ? html`<span class="badge ok">OK</span>` : html`<span class="badge bad">${s.code}</span> ${s.error}`}
+                <code>${s.service}</code> <small class="muted">${servicioWeb(s.service)}</small>
+              </td>
+              <td>
+                ${s.ok ? html`<span class="badge ok">Listo</span>` : html`<span class="badge bad">Sin acceso</span> ${s.error} <small class="mono muted">${s.code}</small>`}
               </td>
               <td>${s.ok ? "" : s.fix}</td>
             </tr>`,
@@ -172,7 +177,7 @@ export function detailView(
     ${extra.creada ? notice("ok", "Representada creada. Presentá el CSR en la AFIP y subí el certificado que te devuelva.") : ""}
     <div class="card">
       <p>
-        <strong class="mono">${r.cuit}</strong> · ${ENVIRONMENTS[r.environment]} · alias
+        <strong class="mono">${cuitText(r.cuit)}</strong> · ${ENVIRONMENTS[r.environment]} · alias
         <code>${r.alias}</code> · punto de venta ${r.ptoVta ?? "—"}
       </p>
       <p>

@@ -1,4 +1,5 @@
-import { billing } from "@pasarela/contracts";
+import { billing, cobros } from "@pasarela/contracts";
+import { ENTORNOS, mensajeDeCodigo, numeroDocumento } from "@pasarela/formato";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { callsChart, lastDays } from "../chart.js";
 import type { PanelContext } from "../context.js";
@@ -7,7 +8,11 @@ import { html, type Html } from "../html.js";
 import { dateRangeFields, day, notice, when } from "../layout.js";
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
-const ENVIRONMENTS = { homologacion: "Homologación", produccion: "Producción" } as const;
+const ENVIRONMENTS = ENTORNOS;
+/** Rows of the history that are not calls but events the gateway received, in words. */
+const EVENTS: Readonly<Record<string, string>> = {
+  [cobros.linkPagado.subject]: "Pago recibido de un link de cobro",
+};
 const PAGE_SIZE = 25;
 
 /** Midnight of an Argentine calendar day, as the ISO instant the contracts take. */
@@ -45,6 +50,26 @@ const link = (filters: Filters, cursor: string) => {
     if (value) params.set(name, value);
   return `/panel/uso?${params.toString()}`;
 };
+
+/** A catalogue code in words, the code itself small after it; an unknown code as it is. */
+export function codeCell(code: string | null): Html | string {
+  if (!code) return "";
+  const message = mensajeDeCodigo(code);
+  return message
+    ? html`${message} <small class="mono muted">${code}</small>`
+    : html`<code>${code}</code>`;
+}
+
+/** What a row was: a call's method and route, or an event the gateway received, in words. */
+export function callCells(call: { method: string; route: string }): Html {
+  const event =
+    call.method === "EVENT" ? (EVENTS[call.route] ?? "Aviso de otro servicio") : undefined;
+  return event === undefined
+    ? html`<td>${call.method}</td>
+        <td><code>${call.route}</code></td>`
+    : html`<td>Aviso</td>
+        <td>${event}</td>`;
+}
 
 function quotaBar(label: string, quota: { quota: number; used: number; left: number }): Html {
   const id = `cuota-${label.toLowerCase()}`;
@@ -108,7 +133,7 @@ export function registerUsoPages(app: FastifyInstance, ctx: PanelContext): void 
           />
         </div>
         <div>
-          <label for="status">Status</label
+          <label for="status">Estado HTTP</label
           ><input
             id="status"
             name="status"
@@ -145,7 +170,7 @@ export function registerUsoPages(app: FastifyInstance, ctx: PanelContext): void 
                       <th>Ruta</th>
                       <th>Entorno</th>
                       <th>Representada</th>
-                      <th>Status</th>
+                      <th>Estado HTTP</th>
                       <th>Código</th>
                       <th class="num">Latencia</th>
                       <th>Cuota</th>
@@ -157,17 +182,18 @@ export function registerUsoPages(app: FastifyInstance, ctx: PanelContext): void 
                       (call) =>
                         html`<tr>
                           <td>${when(call.at)}</td>
-                          <td>${call.method}</td>
-                          <td><code>${call.route}</code></td>
+                          ${callCells(call)}
                           <td>${call.environment ? ENVIRONMENTS[call.environment] : "—"}</td>
-                          <td>${call.representada ?? "—"}</td>
+                          <td class="mono">
+                            ${call.representada ? numeroDocumento(80, call.representada) : "—"}
+                          </td>
                           <td>
                             <span
                               class="badge ${call.status < 400 ? "ok" : call.status < 500 ? "warn" : "bad"}"
                               >${call.status}</span
                             >
                           </td>
-                          <td>${call.code ?? ""}</td>
+                          <td>${codeCell(call.code)}</td>
                           <td class="num">${Math.round(call.latencyMs)} ms</td>
                           <td>${call.quotaConsumed ? "Sí" : ""}</td>
                           <td>

@@ -1,4 +1,4 @@
-import { fecha } from "../../domain/format.js";
+import { fecha } from "@pasarela/formato";
 import { CENTER, FOOTER_TOP, MARGIN, WIDTH, type Sheet } from "./page.js";
 import { drawQr } from "./qr.js";
 

@@ -1,15 +1,13 @@
 import { numeroComprobante } from "@pasarela/contracts";
-import { fecha } from "../../domain/format.js";
 import {
   condicionIva,
-  COPIAS_IMPRESAS,
-  FCE_OPCIONALES,
+  fecha,
   isFce,
   letraComprobante,
   nombreComprobante,
   tipoDocumento,
-  type CopiaImpresa,
-} from "../../domain/tables.js";
+} from "@pasarela/formato";
+import { COPIAS_IMPRESAS, FCE_OPCIONALES, type CopiaImpresa } from "../../domain/tables.js";
 import { CENTER, MARGIN, pad, WIDTH, type Sheet } from "./page.js";
 
 /** Not part of the stored voucher: FCE is sold on account, anything else in cash. */

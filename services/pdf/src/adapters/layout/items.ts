@@ -1,5 +1,6 @@
 import type { wsfe } from "@pasarela/contracts";
-import { conIva, decimal, importe, porcentaje } from "../../domain/format.js";
+import { decimal, importe, porcentaje } from "@pasarela/formato";
+import { conIva } from "../../domain/format.js";
 import { MARGIN, ROW_FONT, WIDTH, type Pen } from "./page.js";
 
 type Item = wsfe.Emitido["items"][number];

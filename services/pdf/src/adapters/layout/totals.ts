@@ -1,11 +1,14 @@
 import type { wsfe } from "@pasarela/contracts";
-import { decimal, enPesos, importe, isPositive, porcentaje, suma } from "../../domain/format.js";
 import {
   CONSUMIDOR_FINAL,
+  decimal,
+  importe,
   nombreMoneda,
   PESOS,
-  TRIBUTOS_NACIONALES_INDIRECTOS,
-} from "../../domain/tables.js";
+  porcentaje,
+} from "@pasarela/formato";
+import { enPesos, isPositive, suma } from "../../domain/format.js";
+import { TRIBUTOS_NACIONALES_INDIRECTOS } from "../../domain/tables.js";
 import { LINE, MARGIN, WIDTH, type Pen } from "./page.js";
 
 export interface TotalLine {

@@ -43,6 +43,9 @@ export interface ListadoRow {
   email_to: string | null;
   email_status: string | null;
   email_error: string | null;
+  /** the authority's errors and observations, read for rejected attempts */
+  errores: unknown;
+  observaciones: unknown;
   /** created_at in UTC with microseconds: the keyset position, exactly */
   created_at_key: string;
   created_at: Date;
@@ -84,6 +87,8 @@ export function makeComprobantesListadoRepository(db: Kysely<WsfeDatabase>) {
           "e.email_to",
           "e.status as email_status",
           "e.error as email_error",
+          "c.errores",
+          "c.observaciones",
           sql<string>`to_char(c.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`.as(
             "created_at_key",
           ),
