@@ -1,6 +1,7 @@
 import { fecha, fechaHora } from "@pasarela/formato";
 import { CSS_PATH, FAVICON_PATH, JS_PATH } from "./assets.js";
-import { Html, html, type Interpolation } from "./html.js";
+import type { Html } from "./html.js";
+import { html, type Interpolation } from "./html.js";
 
 export type Section =
   "uso" | "claves" | "representadas" | "comprobantes" | "soporte" | "cuenta" | "public";
@@ -35,22 +36,11 @@ export const csrfField = (token: string): Html =>
   html`<input type="hidden" name="_csrf" value="${token}" />`;
 
 /**
- * Every table scrolls sideways inside its own box instead of widening the page, a box the
- * keyboard can reach and scroll. A page's text is the code's own markup around escaped values,
- * so each `<table` in it is one the code wrote.
+ * A table that scrolls sideways inside its own box instead of widening the page: a named
+ * region the keyboard can reach and scroll.
  */
-function scrollingTables(text: string, title: string): string {
-  const count = text.match(/<table\b/g)?.length ?? 0;
-  let index = 0;
-  return text
-    .replace(/<table\b/g, () => {
-      index++;
-      const label = count > 1 ? `${title}, tabla ${index} de ${count}` : title;
-      return html`<div class="table-scroll" role="region" aria-label="${label}" tabindex="0"
-        ><table`.text;
-    })
-    .replace(/<\/table>/g, "</table></div>");
-}
+export const scrollBox = (label: string, table: Html): Html =>
+  html`<div class="table-scroll" role="region" aria-label="${label}" tabindex="0">${table}</div>`;
 
 /**
  * The dark band on top. Below about 800 px the sections fold under a "Menú" button: a
@@ -104,7 +94,7 @@ export function page(options: PageOptions): Html {
         <footer>pasarela · factura electrónica AFIP/ARCA</footer>
       </body>
     </html> `;
-  return new Html(scrollingTables(document.text, options.title));
+  return document;
 }
 
 export const notice = (kind: "ok" | "error" | "warn", text: Interpolation): Html =>

@@ -6,7 +6,7 @@ import { EdgeError } from "../../http/edge-error.js";
 import type { PanelContext } from "../context.js";
 import { field, isUuid, queryParam } from "../form.js";
 import { html } from "../html.js";
-import { csrfField, notice, when } from "../layout.js";
+import { csrfField, notice, scrollBox, when } from "../layout.js";
 
 type Key = ReplyOf<typeof billing.keyList>["keys"][number];
 
@@ -87,39 +87,44 @@ export function registerKeyPages(app: FastifyInstance, ctx: PanelContext): void 
       ${
         keys.length === 0
           ? html`<p class="muted">Todavía no creaste ninguna.</p>`
-          : html`<table>
-              <thead>
-                <tr>
-                  <th>Prefijo</th>
-                  <th>Alcance</th>
-                  <th>Creada</th>
-                  <th>Último uso</th>
-                  <th>Estado</th>
-                  <th></th>
-                </tr>
-              </thead>
-              <tbody>
-                ${keys.map(
-                  (key) =>
-                    html`<tr>
-                      <td><code>${key.prefix}</code></td>
-                      <td>${SCOPES[key.scope]}</td>
-                      <td>${when(key.createdAt)}</td>
-                      <td>${when(key.lastUsedAt)}</td>
-                      <td>
-                        ${
-                          key.revokedAt
-                            ? html`<span class="badge muted">Revocada ${when(key.revokedAt)}</span>`
-                            : html`<span class="badge ok">Activa</span>`
-                        }
-                      </td>
-                      <td>
-                        ${key.revokedAt ? "" : html`<a href="/panel/claves/${key.keyId}/revocar">Revocar</a>`}
-                      </td>
-                    </tr>`,
-                )}
-              </tbody>
-            </table>`
+          : scrollBox(
+              "API keys",
+              html`<table>
+                <thead>
+                  <tr>
+                    <th>Prefijo</th>
+                    <th>Alcance</th>
+                    <th>Creada</th>
+                    <th>Último uso</th>
+                    <th>Estado</th>
+                    <th></th>
+                  </tr>
+                </thead>
+                <tbody>
+                  ${keys.map(
+                    (key) =>
+                      html`<tr>
+                        <td><code>${key.prefix}</code></td>
+                        <td>${SCOPES[key.scope]}</td>
+                        <td>${when(key.createdAt)}</td>
+                        <td>${when(key.lastUsedAt)}</td>
+                        <td>
+                          ${
+                            key.revokedAt
+                              ? html`<span class="badge muted"
+                                  >Revocada ${when(key.revokedAt)}</span
+                                >`
+                              : html`<span class="badge ok">Activa</span>`
+                          }
+                        </td>
+                        <td>
+                          ${key.revokedAt ? "" : html`<a href="/panel/claves/${key.keyId}/revocar">Revocar</a>`}
+                        </td>
+                      </tr>`,
+                  )}
+                </tbody>
+              </table>`,
+            )
       }`;
     return ctx.render(reply, { title: "API keys", section: "claves", body, script: !!created });
   });

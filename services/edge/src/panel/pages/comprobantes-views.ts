@@ -8,7 +8,7 @@ import {
   opcionesComprobante,
 } from "@pasarela/formato";
 import { html, type Html, type Interpolation } from "../html.js";
-import { csrfField } from "../layout.js";
+import { csrfField, scrollBox } from "../layout.js";
 
 /**
  * What the Comprobantes page shows of each voucher: its type and number by name, money and dates
@@ -160,25 +160,28 @@ export function comprobantesTable({ items, csrf, cobro }: RowsInput): Html {
       <td>${actions(c, csrf)}</td>
     </tr>`;
   };
-  return html`<table id="comprobantes">
-    <thead>
-      <tr>
-        <th>Fecha</th>
-        <th>Comprobante</th>
-        <th>Representada</th>
-        <th>Receptor</th>
-        <th class="num">Total</th>
-        <th>Estado</th>
-        <th>CAE</th>
-        <th>E-mail</th>
-        <th>Cobro</th>
-        <th></th>
-      </tr>
-    </thead>
-    <tbody>
-      ${items.map(row)}
-    </tbody>
-  </table>`;
+  return scrollBox(
+    "Comprobantes",
+    html`<table id="comprobantes">
+      <thead>
+        <tr>
+          <th>Fecha</th>
+          <th>Comprobante</th>
+          <th>Representada</th>
+          <th>Receptor</th>
+          <th class="num">Total</th>
+          <th>Estado</th>
+          <th>CAE</th>
+          <th>E-mail</th>
+          <th>Cobro</th>
+          <th></th>
+        </tr>
+      </thead>
+      <tbody>
+        ${items.map(row)}
+      </tbody>
+    </table>`,
+  );
 }
 
 /** The payment-link cell of an authorized voucher. */

@@ -1,7 +1,7 @@
 import type { ticket, ReplyOf } from "@pasarela/contracts";
 import { ENTORNOS, numeroDocumento, servicioWeb } from "@pasarela/formato";
 import { html, type Html, type Interpolation } from "../html.js";
-import { csrfField, day, notice, when } from "../layout.js";
+import { csrfField, day, notice, scrollBox, when } from "../layout.js";
 
 /**
  * What the representadas pages show: the list with its creation form, and one representada
@@ -103,31 +103,36 @@ export function listView(
             ? html`<p class="muted">
                 Ninguna representada en ${ENVIRONMENTS[group.environment].toLowerCase()}.
               </p>`
-            : html`<table>
-                <thead>
-                  <tr>
-                    <th>CUIT</th>
-                    <th>Alias</th>
-                    <th>Punto de venta</th>
-                    <th>Certificado</th>
-                    <th>Vence</th>
-                    <th></th>
-                  </tr>
-                </thead>
-                <tbody>
-                  ${group.items.map(
-                    (r) =>
-                      html`<tr class="${r.certificado?.estado === "por_vencer" ? "expiring" : ""}">
-                        <td class="mono">${cuitText(r.cuit)}</td>
-                        <td>${r.alias}</td>
-                        <td>${r.ptoVta ?? "—"}</td>
-                        <td>${badge(r)}</td>
-                        <td>${day(r.certificado?.notAfter)}</td>
-                        <td><a href="/panel/representadas/${r.representadaId}">Ver</a></td>
-                      </tr>`,
-                  )}
-                </tbody>
-              </table>`
+            : scrollBox(
+                `Representadas en ${ENVIRONMENTS[group.environment].toLowerCase()}`,
+                html`<table>
+                  <thead>
+                    <tr>
+                      <th>CUIT</th>
+                      <th>Alias</th>
+                      <th>Punto de venta</th>
+                      <th>Certificado</th>
+                      <th>Vence</th>
+                      <th></th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    ${group.items.map(
+                      (r) =>
+                        html`<tr
+                          class="${r.certificado?.estado === "por_vencer" ? "expiring" : ""}"
+                        >
+                          <td class="mono">${cuitText(r.cuit)}</td>
+                          <td>${r.alias}</td>
+                          <td>${r.ptoVta ?? "—"}</td>
+                          <td>${badge(r)}</td>
+                          <td>${day(r.certificado?.notAfter)}</td>
+                          <td><a href="/panel/representadas/${r.representadaId}">Ver</a></td>
+                        </tr>`,
+                    )}
+                  </tbody>
+                </table>`,
+              )
         }`,
   )}
   ${createForm(csrf, values)}`;
@@ -141,29 +146,32 @@ const probeResults = (probe: Probe): Html =>
         ? notice("ok", "Todos los servicios respondieron: la representada está lista.")
         : notice("warn", "Algún servicio no está listo: seguí el paso indicado y volvé a probar.")
     }
-    <table>
-      <thead>
-        <tr>
-          <th>Servicio</th>
-          <th>Resultado</th>
-          <th>Cómo se arregla</th>
-        </tr>
-      </thead>
-      <tbody>
-        ${probe.servicios.map(
-          (s) =>
-            html`<tr>
-              <td>
-                <code>${s.service}</code> <small class="muted">${servicioWeb(s.service)}</small>
-              </td>
-              <td>
-                ${s.ok ? html`<span class="badge ok">Listo</span>` : html`<span class="badge bad">Sin acceso</span> ${s.error} <small class="mono muted">${s.code}</small>`}
-              </td>
-              <td>${s.ok ? "" : s.fix}</td>
-            </tr>`,
-        )}
-      </tbody>
-    </table>
+    ${scrollBox(
+      "Prueba de conexión",
+      html`<table>
+        <thead>
+          <tr>
+            <th>Servicio</th>
+            <th>Resultado</th>
+            <th>Cómo se arregla</th>
+          </tr>
+        </thead>
+        <tbody>
+          ${probe.servicios.map(
+            (s) =>
+              html`<tr>
+                <td>
+                  <code>${s.service}</code> <small class="muted">${servicioWeb(s.service)}</small>
+                </td>
+                <td>
+                  ${s.ok ? html`<span class="badge ok">Listo</span>` : html`<span class="badge bad">Sin acceso</span> ${s.error} <small class="mono muted">${s.code}</small>`}
+                </td>
+                <td>${s.ok ? "" : s.fix}</td>
+              </tr>`,
+          )}
+        </tbody>
+      </table>`,
+    )}
   </section>`;
 /** One representada: its certificate, the probe's results, the CSR, the upload and the profile. */
 export function detailView(

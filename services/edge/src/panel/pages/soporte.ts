@@ -6,7 +6,7 @@ import { statusOf } from "../../http/status.js";
 import type { PanelContext } from "../context.js";
 import { field, isUuid, queryParam } from "../form.js";
 import { html, type Interpolation } from "../html.js";
-import { csrfField, notice, when } from "../layout.js";
+import { csrfField, notice, scrollBox, when } from "../layout.js";
 
 const ESTADOS = {
   abierto: html`<span class="badge warn">Esperando respuesta</span>`,
@@ -52,27 +52,30 @@ ${values.mensaje}</textarea>
       ${
         tickets.length === 0
           ? html`<p class="muted">No abriste ningún ticket.</p>`
-          : html`<table>
-              <thead>
-                <tr>
-                  <th>Asunto</th>
-                  <th>Estado</th>
-                  <th>Abierto</th>
-                  <th>Última actividad</th>
-                </tr>
-              </thead>
-              <tbody>
-                ${tickets.map(
-                  (t) =>
-                    html`<tr>
-                      <td><a href="/panel/soporte/${t.id}">${t.asunto}</a></td>
-                      <td>${ESTADOS[t.estado]}</td>
-                      <td>${when(t.createdAt)}</td>
-                      <td>${when(t.updatedAt)}</td>
-                    </tr>`,
-                )}
-              </tbody>
-            </table>`
+          : scrollBox(
+              "Tus tickets",
+              html`<table>
+                <thead>
+                  <tr>
+                    <th>Asunto</th>
+                    <th>Estado</th>
+                    <th>Abierto</th>
+                    <th>Última actividad</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  ${tickets.map(
+                    (t) =>
+                      html`<tr>
+                        <td><a href="/panel/soporte/${t.id}">${t.asunto}</a></td>
+                        <td>${ESTADOS[t.estado]}</td>
+                        <td>${when(t.createdAt)}</td>
+                        <td>${when(t.updatedAt)}</td>
+                      </tr>`,
+                  )}
+                </tbody>
+              </table>`,
+            )
       }`;
   };
 

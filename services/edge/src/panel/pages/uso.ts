@@ -5,7 +5,7 @@ import { callsChart, lastDays } from "../chart.js";
 import type { PanelContext } from "../context.js";
 import { queryParam } from "../form.js";
 import { html, type Html } from "../html.js";
-import { dateRangeFields, day, notice, when } from "../layout.js";
+import { dateRangeFields, day, notice, scrollBox, when } from "../layout.js";
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 const ENVIRONMENTS = ENTORNOS;
@@ -162,52 +162,55 @@ export function registerUsoPages(app: FastifyInstance, ctx: PanelContext): void 
           ? notice("error", history.error.message)
           : history.value.items.length === 0
             ? html`<p class="muted">No hay llamadas con esos filtros.</p>`
-            : html`<table id="historial">
-                  <thead>
-                    <tr>
-                      <th>Cuándo</th>
-                      <th>Método</th>
-                      <th>Ruta</th>
-                      <th>Entorno</th>
-                      <th>Representada</th>
-                      <th>Estado HTTP</th>
-                      <th>Código</th>
-                      <th class="num">Latencia</th>
-                      <th>Cuota</th>
-                      <th>Id</th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    ${history.value.items.map(
-                      (call) =>
-                        html`<tr>
-                          <td>${when(call.at)}</td>
-                          ${callCells(call)}
-                          <td>${call.environment ? ENVIRONMENTS[call.environment] : "—"}</td>
-                          <td class="mono">
-                            ${call.representada ? numeroDocumento(80, call.representada) : "—"}
-                          </td>
-                          <td>
-                            <span
-                              class="badge ${call.status < 400 ? "ok" : call.status < 500 ? "warn" : "bad"}"
-                              >${call.status}</span
-                            >
-                          </td>
-                          <td>${codeCell(call.code)}</td>
-                          <td class="num">${Math.round(call.latencyMs)} ms</td>
-                          <td>${call.quotaConsumed ? "Sí" : ""}</td>
-                          <td>
-                            <a
-                              class="mono"
-                              href="/panel/soporte?requestId=${call.id}"
-                              title="Abrir un ticket sobre esta llamada"
-                              >${call.id.slice(0, 8)}</a
-                            >
-                          </td>
-                        </tr>`,
-                    )}
-                  </tbody>
-                </table>
+            : html`${scrollBox(
+                  "Llamadas a la API",
+                  html`<table id="historial">
+                    <thead>
+                      <tr>
+                        <th>Cuándo</th>
+                        <th>Método</th>
+                        <th>Ruta</th>
+                        <th>Entorno</th>
+                        <th>Representada</th>
+                        <th>Estado HTTP</th>
+                        <th>Código</th>
+                        <th class="num">Latencia</th>
+                        <th>Cuota</th>
+                        <th>Id</th>
+                      </tr>
+                    </thead>
+                    <tbody>
+                      ${history.value.items.map(
+                        (call) =>
+                          html`<tr>
+                            <td>${when(call.at)}</td>
+                            ${callCells(call)}
+                            <td>${call.environment ? ENVIRONMENTS[call.environment] : "—"}</td>
+                            <td class="mono">
+                              ${call.representada ? numeroDocumento(80, call.representada) : "—"}
+                            </td>
+                            <td>
+                              <span
+                                class="badge ${call.status < 400 ? "ok" : call.status < 500 ? "warn" : "bad"}"
+                                >${call.status}</span
+                              >
+                            </td>
+                            <td>${codeCell(call.code)}</td>
+                            <td class="num">${Math.round(call.latencyMs)} ms</td>
+                            <td>${call.quotaConsumed ? "Sí" : ""}</td>
+                            <td>
+                              <a
+                                class="mono"
+                                href="/panel/soporte?requestId=${call.id}"
+                                title="Abrir un ticket sobre esta llamada"
+                                >${call.id.slice(0, 8)}</a
+                              >
+                            </td>
+                          </tr>`,
+                      )}
+                    </tbody>
+                  </table>`,
+                )}
                 <div class="pager">
                   ${filters.cursor ? html`<a href="${link(filters, "")}">Primera página</a>` : html`<span></span>`}
                   ${history.value.nextCursor ? html`<a href="${link(filters, history.value.nextCursor)}">Página siguiente</a>` : ""}
