@@ -1,11 +1,12 @@
 import type { cobros, wsfe } from "@pasarela/contracts";
 import {
-  comprobante,
   dinero,
   documento,
   fecha,
+  numeroComprobante,
   numeroDocumento,
   opcionesComprobante,
+  tipoComprobante,
 } from "@pasarela/formato";
 import { html, type Html, type Interpolation } from "../html.js";
 import { csrfField, scrollBox } from "../layout.js";
@@ -119,6 +120,11 @@ function actions(c: Item, csrf: string): Interpolation {
 }
 
 /** The table of vouchers of one page. */
+/** "Factura B 00003-00000003", the number never broken across lines. */
+const voucherName = (c: Item): Html =>
+  html`${tipoComprobante(c.cbteTipo)}
+    <span class="nowrap">${numeroComprobante(c.ptoVta, c.cbteNro)}</span>`;
+
 export function comprobantesTable({ items, csrf, cobro }: RowsInput): Html {
   const attempts = attemptsOf(items);
   const row = (c: Item) => {
@@ -128,7 +134,7 @@ export function comprobantesTable({ items, csrf, cobro }: RowsInput): Html {
       return html`<tr>
         <td class="muted">${fecha(c.cbteFch)}</td>
         <td class="muted">
-          <small>${comprobante(c)}</small>
+          <small>${voucherName(c)}</small>
           ${attempts.authorized.has(key) ? html`<br /><small>El número quedó para el comprobante autorizado después.</small>` : ""}
         </td>
         <td class="mono muted">${numeroDocumento(80, c.representada)}</td>
@@ -145,7 +151,7 @@ export function comprobantesTable({ items, csrf, cobro }: RowsInput): Html {
     return html`<tr>
       <td>${fecha(c.cbteFch)}</td>
       <td>
-        <strong>${comprobante(c)}</strong>
+        <strong>${voucherName(c)}</strong>
         ${before > 0 ? html`<br /><small class="muted">${before === 1 ? "Antes, un intento rechazado con este número" : `Antes, ${before} intentos rechazados con este número`}</small>` : ""}
       </td>
       <td class="mono">${numeroDocumento(80, c.representada)}</td>
