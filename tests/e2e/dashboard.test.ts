@@ -394,6 +394,51 @@ describe("dashboard in a real browser", { timeout: 180_000 }, () => {
     await context.close();
   });
 
+  it("shows a refused form's error beside its field, focused, and a reload never sends the form again", async () => {
+    const context = await browser.newContext({ viewport: LAPTOP, ...ARGENTINA });
+    const page = await context.newPage();
+    try {
+      await signUp(page, newUser("Verduleria"));
+      await page.goto(url("/panel/representadas"));
+      await page.fill("#cuit", "20111111113");
+      await Promise.all([
+        page.waitForURL(/\/panel\/representadas\?resultado=[0-9a-f-]{36}$/),
+        page.click("text=Crear y generar CSR"),
+      ]);
+      // the message sits under the field, tied to it, and the field has the focus
+      const cuit = page.locator("#cuit");
+      expect(await cuit.getAttribute("aria-invalid")).toBe("true");
+      expect(await cuit.getAttribute("aria-describedby")).toBe("cuit-error");
+      expect(await page.locator("#cuit-error").innerText()).toContain("CUIT inválida");
+      expect(await page.evaluate<string | undefined>("document.activeElement?.id")).toBe("cuit");
+      expect(await page.locator(".notice.error").count()).toBe(0);
+      // a reload asks for the page again, never for the form to be posted again
+      const sent: string[] = [];
+      page.on("request", (r) => {
+        if (r.isNavigationRequest()) sent.push(`${r.method()} ${new URL(r.url()).pathname}`);
+      });
+      await page.reload();
+      expect(sent).toEqual(["GET /panel/representadas"]);
+      // a form that succeeds shows its outcome the same way: the password change
+      await page.goto(url("/panel/contrasena"));
+      const user = await page.locator("header .who").innerText();
+      expect(user).toContain("@");
+      sent.length = 0;
+      await page.fill("#current", "contraseña equivocada");
+      await page.fill("#password", "otra-clave-larga-123");
+      await page.fill("#password2", "otra-clave-larga-123");
+      await Promise.all([
+        page.waitForURL(/\/panel\/contrasena\?resultado=/),
+        page.click("main button[type=submit]"),
+      ]);
+      expect(await page.locator("#current").getAttribute("aria-invalid")).toBe("true");
+      await page.reload();
+      expect(sent.filter((line) => line.startsWith("POST"))).toEqual(["POST /panel/contrasena"]);
+    } finally {
+      await context.close();
+    }
+  });
+
   describe("security", () => {
     it("answers 403 to a form without its token or with another session's", async () => {
       const a = new PanelClient(stack.edgeUrl);

@@ -400,7 +400,7 @@ describe("registry lookups end to end: /api/padron/* and autocompletar over real
         const error = response.json<ErrorBody>();
         expect(error.code).toBe("SERVICE_NOT_DELEGATED");
         expect(error.error).toContain(service);
-        expect(error.error).toContain(env);
+        expect(error.error).toContain("en homologación");
         expect(error.details).toMatchObject({ service, environment: env });
       },
     );

@@ -82,7 +82,10 @@ export class PanelClient {
     const shown = await this.get(page);
     const token = csrfOf(shown.text);
     if (!token) throw new Error(`${page} has no form token (status ${shown.status})`);
-    return this.request("POST", action, { form: { _csrf: token, ...form } });
+    const answer = await this.request("POST", action, { form: { _csrf: token, ...form } });
+    // Post/Redirect/Get: what the form answered is shown by the page the browser is sent to
+    if (answer.status !== 303 || !answer.location?.includes("resultado=")) return answer;
+    return this.get(answer.location);
   }
 
   async signup(user: { accountName: string; name: string; email: string; password: string }) {

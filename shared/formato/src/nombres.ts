@@ -1,3 +1,4 @@
+import { cobros } from "@pasarela/contracts";
 import { catalogue, isErrorCode } from "@pasarela/errors";
 
 /** Environments by name. */
@@ -27,3 +28,12 @@ const SERVICIOS: Readonly<Record<string, string>> = {
 
 /** A web service by name ("wsfe" → "Factura electrónica (WSFEv1)"), else its id. */
 export const servicioWeb = (id: string): string => SERVICIOS[id] ?? id;
+
+/** The events the usage history records, as what happened. */
+const EVENTOS: Readonly<Record<string, string>> = {
+  [cobros.linkPagado.subject]: "Pago recibido de un link de cobro",
+};
+
+/** An event the gateway received, in words; one it does not name is a notice of a service. */
+export const eventoRecibido = (subject: string): string =>
+  EVENTOS[subject] ?? "Aviso de otro servicio";

@@ -41,6 +41,8 @@ th{background:#eef1f5;font-weight:600;white-space:nowrap}
 td.num{text-align:right;font-variant-numeric:tabular-nums}
 #historial td:first-child,#comprobantes td:first-child,td.num,time,.nowrap{white-space:nowrap}
 code,.mono{font-family:ui-monospace,Menlo,Consolas,monospace;font-size:.85rem}
+.field-error{color:var(--bad);font-size:.9rem;margin:.25rem 0 0}
+[aria-invalid=true]{border-color:var(--bad);box-shadow:0 0 0 1px var(--bad)}
 .notice{padding:.7rem 1rem;border-radius:6px;margin:0 0 1rem;border:1px solid}
 .notice.ok{background:#ecf7ef;border-color:#9fd3ae;color:#12502a}
 .notice.error{background:#fdeceb;border-color:#f1a9a3;color:#7a1710}

@@ -57,8 +57,15 @@ export interface PanelContext {
     contract: C,
     body: RequestOf<C>,
   ): Promise<ReplyOf<C>>;
-  /** the page in the panel's layout, with the session's user and form token */
-  render(reply: FastifyReply, page: Rendered, status?: number): FastifyReply;
+  /**
+   * the page in the panel's layout, with the session's user and form token; for a form's POST,
+   * the page is kept and the browser sent to see it (Post/Redirect/Get: post-redirect.ts)
+   */
+  render(
+    reply: FastifyReply,
+    page: Rendered,
+    status?: number,
+  ): FastifyReply | Promise<FastifyReply>;
   /** the form token of this request (the session's, or the pre-login cookie's) */
   csrf(request: FastifyRequest): string;
   /** the session id of the request's session; a page handler under login always has one */

@@ -9,7 +9,8 @@ import { toAppError } from "../http/error-handler.js";
 import { statusOf } from "../http/status.js";
 import type { Asker } from "../routes/route-module.js";
 import { CSS_PATH, FAVICON_PATH, faviconSvg, JS_PATH, panelCss, panelJs } from "./assets.js";
-import type { PanelContext, PanelSettings } from "./context.js";
+import type { PanelContext, PanelSettings, Rendered } from "./context.js";
+import { makePostRedirect } from "./post-redirect.js";
 import { html } from "./html.js";
 import { notice, page } from "./layout.js";
 import { registerAuthPages } from "./pages/auth.js";
@@ -88,7 +89,8 @@ export async function panelPlugin(app: FastifyInstance, deps: PanelDeps): Promis
   };
   const csrf: PanelContext["csrf"] = (request) =>
     request.panelSession ? csrfToken(request.panelSession) : (request.panelPreToken ?? "");
-  const render: PanelContext["render"] = (reply, rendered, status = 200) => {
+  const postRedirect = makePostRedirect(app, sessions);
+  const show = (reply: FastifyReply, rendered: Rendered, status: number) => {
     const s = reply.request.panelSession;
     return reply
       .code(status)
@@ -100,6 +102,12 @@ export async function panelPlugin(app: FastifyInstance, deps: PanelDeps): Promis
         }).text,
       );
   };
+  const render: PanelContext["render"] = async (reply, rendered, status = 200) => {
+    if (reply.request.method === "POST" && (await postRedirect.redirect(reply, rendered, status))) {
+      return reply;
+    }
+    return show(reply, rendered, status);
+  };
   const context: PanelContext = {
     sessions,
     settings,
@@ -110,8 +118,9 @@ export async function panelPlugin(app: FastifyInstance, deps: PanelDeps): Promis
     session,
   };
 
+  // an error page answers the request itself, a POST's too: nothing was done to show later
   const errorPage = (reply: FastifyReply, error: AppError) =>
-    render(
+    show(
       reply,
       {
         title: statusOf(error) === 404 ? "No encontrado" : "No se pudo completar",
@@ -146,12 +155,15 @@ export async function panelPlugin(app: FastifyInstance, deps: PanelDeps): Promis
         request.panelPreToken = randomBytes(32).toString("base64url");
         void reply.setCookie(PRE_COOKIE, request.panelPreToken, cookieOptions(settings));
       }
-      return;
-    }
-    if (!request.panelSession && request.routeOptions.url !== undefined) {
+    } else if (!request.panelSession && request.routeOptions.url !== undefined) {
       // no session (or an API key, which never opens the panel): to the login page
       if (raw !== undefined) clearSessionCookie(reply, settings);
       return reply.redirect("/panel/ingresar", 303);
+    }
+    // the page a form's POST answered, shown once instead of the page's own content
+    if (request.method === "GET") {
+      const answered = await postRedirect.take(request);
+      if (answered) return show(reply.headers(answered.headers ?? {}), answered, answered.status);
     }
   });
 

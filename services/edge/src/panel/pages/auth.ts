@@ -4,6 +4,13 @@ import type { FastifyInstance } from "fastify";
 import { retryAfterOf, statusOf } from "../../http/status.js";
 import type { PanelContext } from "../context.js";
 import { field, queryParam } from "../form.js";
+import {
+  fieldError,
+  formError,
+  invalidAttributes,
+  problemOf,
+  type FormProblem,
+} from "../fields.js";
 import { html, type Interpolation } from "../html.js";
 import { csrfField, notice } from "../layout.js";
 import { clearSessionCookie, setSessionCookie } from "../plugin.js";
@@ -11,7 +18,7 @@ import { clearSessionCookie, setSessionCookie } from "../plugin.js";
 const PUBLIC = { config: { panelPublic: true } } as const;
 
 /** A new password and its repetition, with the sign-up rules the browser can check. */
-const newPasswordFields = (label: string, repeat: string) =>
+const newPasswordFields = (label: string, repeat: string, problem?: FormProblem) =>
   html`<label for="password">${label}</label>
     <input
       id="password"
@@ -20,7 +27,9 @@ const newPasswordFields = (label: string, repeat: string) =>
       autocomplete="new-password"
       required
       minlength="10"
+      ${invalidAttributes("password", problem)}
     />
+    ${fieldError("password", problem)}
     <label for="password2">${repeat}</label>
     <input
       id="password2"
@@ -29,7 +38,12 @@ const newPasswordFields = (label: string, repeat: string) =>
       autocomplete="new-password"
       required
       minlength="10"
-    />`;
+      ${invalidAttributes("password2", problem)}
+    />
+    ${fieldError("password2", problem)}`;
+
+const SIGNUP_FIELDS = ["accountName", "name", "email", "password", "password2"];
+const PASSWORD_FIELDS = ["current", "password", "password2"];
 
 /** Sign-up, login, logout, password change and reset: the session's whole life. */
 export function registerAuthPages(app: FastifyInstance, ctx: PanelContext): void {
@@ -102,8 +116,8 @@ export function registerAuthPages(app: FastifyInstance, ctx: PanelContext): void
     return reply.redirect("/panel/uso", 303);
   });
 
-  const signupForm = (csrf: string, values: Record<string, string>, message?: Interpolation) =>
-    html` ${message}
+  const signupForm = (csrf: string, values: Record<string, string>, problem?: FormProblem) =>
+    html` ${formError(problem, SIGNUP_FIELDS)}
       <form method="post" action="/panel/registrarse" class="card">
         ${csrfField(csrf)}
         <label for="accountName">Nombre de la cuenta (tu empresa)</label>
@@ -114,7 +128,9 @@ export function registerAuthPages(app: FastifyInstance, ctx: PanelContext): void
           required
           maxlength="200"
           value="${values.accountName}"
+          ${invalidAttributes("accountName", problem)}
         />
+        ${fieldError("accountName", problem)}
         <label for="name">Tu nombre</label>
         <input
           id="name"
@@ -124,7 +140,9 @@ export function registerAuthPages(app: FastifyInstance, ctx: PanelContext): void
           required
           maxlength="200"
           value="${values.name}"
+          ${invalidAttributes("name", problem)}
         />
+        ${fieldError("name", problem)}
         <label for="email">E-mail</label>
         <input
           id="email"
@@ -133,8 +151,10 @@ export function registerAuthPages(app: FastifyInstance, ctx: PanelContext): void
           autocomplete="username"
           required
           value="${values.email}"
+          ${invalidAttributes("email", problem)}
         />
-        ${newPasswordFields("Contraseña (10 caracteres o más)", "Repetí la contraseña")}
+        ${fieldError("email", problem)}
+        ${newPasswordFields("Contraseña (10 caracteres o más)", "Repetí la contraseña", problem)}
         <div class="actions"><button type="submit">Crear cuenta</button></div>
       </form>
       <p>¿Ya tenés cuenta? <a href="/panel/ingresar">Ingresá</a></p>`;
@@ -160,7 +180,7 @@ export function registerAuthPages(app: FastifyInstance, ctx: PanelContext): void
         {
           title: "Crear una cuenta",
           section: "public",
-          body: signupForm(ctx.csrf(request), values, notice("error", error.message)),
+          body: signupForm(ctx.csrf(request), values, problemOf(error)),
         },
         statusOf(error),
       );
@@ -183,8 +203,8 @@ export function registerAuthPages(app: FastifyInstance, ctx: PanelContext): void
     return reply.redirect("/panel/ingresar?listo=salida", 303);
   });
 
-  const passwordForm = (csrf: string, message?: Interpolation) =>
-    html` ${message}
+  const passwordForm = (csrf: string, message?: Interpolation, problem?: FormProblem) =>
+    html` ${message} ${formError(problem, PASSWORD_FIELDS)}
       <form method="post" action="/panel/contrasena" class="card">
         ${csrfField(csrf)}
         <label for="current">Contraseña actual</label>
@@ -194,8 +214,14 @@ export function registerAuthPages(app: FastifyInstance, ctx: PanelContext): void
           type="password"
           autocomplete="current-password"
           required
+          ${invalidAttributes("current", problem)}
         />
-        ${newPasswordFields("Contraseña nueva (10 caracteres o más)", "Repetí la contraseña nueva")}
+        ${fieldError("current", problem)}
+        ${newPasswordFields(
+          "Contraseña nueva (10 caracteres o más)",
+          "Repetí la contraseña nueva",
+          problem,
+        )}
         <p class="muted">Al cambiarla se cierran todas tus otras sesiones.</p>
         <div class="actions"><button type="submit">Cambiar contraseña</button></div>
       </form>`;
@@ -210,32 +236,31 @@ export function registerAuthPages(app: FastifyInstance, ctx: PanelContext): void
 
   app.post("/contrasena", async (request, reply) => {
     const session = ctx.session(request);
-    const again = (message: Interpolation, status: number) =>
+    const again = (message: Interpolation, status: number, problem?: FormProblem) =>
       ctx.render(
         reply,
         {
           title: "Cambiar contraseña",
           section: "cuenta",
-          body: passwordForm(ctx.csrf(request), message),
+          body: passwordForm(ctx.csrf(request), message, problem),
         },
         status,
       );
+    const refused = (error: AppError) => again(undefined, statusOf(error), problemOf(error));
     const password = field(request, "password");
-    if (password !== field(request, "password2")) {
-      const differ = appError("PASSWORDS_DIFFER");
-      return again(notice("error", differ.message), statusOf(differ));
-    }
+    if (password !== field(request, "password2")) return refused(appError("PASSWORDS_DIFFER"));
     const result = await ctx.ask(request, billing.userPasswordChange, {
       userId: session.userId,
       current: field(request, "current"),
       password,
     });
-    if (!result.ok) return again(notice("error", result.error.message), statusOf(result.error));
+    if (!result.ok) return refused(result.error);
     // every session of the user ends, this one too; this browser gets a fresh one
     await ctx.sessions.revokeUser(session.userId);
     const id = await ctx.sessions.create(session);
     setSessionCookie(reply, ctx.settings, id);
     request.panelSession = (await ctx.sessions.find(id)) ?? session;
+    request.panelSessionId = id;
     return again(notice("ok", "Tu contraseña cambió. Se cerraron tus otras sesiones."), 200);
   });
 

@@ -1,5 +1,6 @@
 import type { ticket, ReplyOf } from "@pasarela/contracts";
 import { ENTORNOS, numeroDocumento, servicioWeb } from "@pasarela/formato";
+import { fieldError, formError, invalidAttributes, type FormProblem } from "../fields.js";
 import { html, type Html, type Interpolation } from "../html.js";
 import { csrfField, day, notice, scrollBox, when } from "../layout.js";
 
@@ -29,10 +30,17 @@ const badge = (r: Pick<Resumen, "certificado">) =>
     ? ESTADOS[r.certificado.estado]
     : html`<span class="badge muted">Sin certificado</span>`;
 
+/** The creation form's fields: a refusal about one of them is shown beside it. */
+const CREATE_FIELDS = ["cuit", "environment", "alias", "ptoVta"];
+
 /** Representadas y certificados: create (CSR), upload the certificate, probe, edit the profile. */
-export const createForm = (csrf: string, values: Record<string, string>): Html =>
+export const createForm = (
+  csrf: string,
+  values: Record<string, string>,
+  problem?: FormProblem,
+): Html =>
   html` <form method="post" action="/panel/representadas" class="card">
-    ${csrfField(csrf)}
+    ${csrfField(csrf)} ${formError(problem, CREATE_FIELDS)}
     <h2>Nueva representada</h2>
     <div class="grid2">
       <div>
@@ -46,7 +54,9 @@ export const createForm = (csrf: string, values: Record<string, string>): Html =
           maxlength="11"
           required
           value="${values.cuit}"
+          ${invalidAttributes("cuit", problem)}
         />
+        ${fieldError("cuit", problem)}
       </div>
       <div>
         <label for="environment">Entorno</label>
@@ -61,7 +71,15 @@ export const createForm = (csrf: string, values: Record<string, string>): Html =
       </div>
       <div>
         <label for="alias">Alias del certificado (opcional)</label>
-        <input id="alias" name="alias" type="text" maxlength="50" value="${values.alias}" />
+        <input
+          id="alias"
+          name="alias"
+          type="text"
+          maxlength="50"
+          value="${values.alias}"
+          ${invalidAttributes("alias", problem)}
+        />
+        ${fieldError("alias", problem)}
       </div>
       <div>
         <label for="ptoVta">Punto de venta (opcional)</label>
@@ -72,7 +90,9 @@ export const createForm = (csrf: string, values: Record<string, string>): Html =
           min="1"
           max="99998"
           value="${values.ptoVta}"
+          ${invalidAttributes("ptoVta", problem)}
         />
+        ${fieldError("ptoVta", problem)}
       </div>
     </div>
     <p class="muted">
@@ -86,7 +106,7 @@ export function listView(
   representadas: readonly Resumen[],
   csrf: string,
   values: Record<string, string>,
-  message?: Interpolation,
+  problem?: FormProblem,
 ): Html {
   const groups = (Object.keys(ENVIRONMENTS) as (keyof typeof ENVIRONMENTS)[]).map(
     (environment) => ({
@@ -94,8 +114,7 @@ export function listView(
       items: representadas.filter((r) => r.environment === environment),
     }),
   );
-  return html` ${message}
-  ${groups.map(
+  return html`${groups.map(
     (group) =>
       html`<h2>${ENVIRONMENTS[group.environment]}</h2>
         ${
@@ -135,7 +154,7 @@ export function listView(
               )
         }`,
   )}
-  ${createForm(csrf, values)}`;
+  ${createForm(csrf, values, problem)}`;
 }
 
 const probeResults = (probe: Probe): Html =>

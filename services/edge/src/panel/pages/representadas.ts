@@ -4,6 +4,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { EdgeError } from "../../http/edge-error.js";
 import { statusOf } from "../../http/status.js";
 import type { PanelContext } from "../context.js";
+import { problemOf, type FormProblem } from "../fields.js";
 import { field, isUuid, queryParam } from "../form.js";
 import { html, type Interpolation } from "../html.js";
 import { notice, when } from "../layout.js";
@@ -18,11 +19,11 @@ export function registerRepresentadaPages(app: FastifyInstance, ctx: PanelContex
     request: FastifyRequest,
     reply: FastifyReply,
     values: Record<string, string>,
-    message?: Interpolation,
+    problem?: FormProblem,
     status = 200,
   ) => {
     const { representadas } = await ctx.call(request, ticket.cuentaRepresentadaList, {});
-    const body = listView(representadas, ctx.csrf(request), values, message);
+    const body = listView(representadas, ctx.csrf(request), values, problem);
     return ctx.render(
       reply,
       { title: "Representadas y certificados", section: "representadas", body },
@@ -49,13 +50,7 @@ export function registerRepresentadaPages(app: FastifyInstance, ctx: PanelContex
       ...(values.ptoVta ? { ptoVta: Number(values.ptoVta) } : {}),
     });
     if (!result.ok) {
-      return listPage(
-        request,
-        reply,
-        values,
-        notice("error", result.error.message),
-        statusOf(result.error),
-      );
+      return listPage(request, reply, values, problemOf(result.error), statusOf(result.error));
     }
     return reply.redirect(`/panel/representadas/${result.value.representadaId}?creada=1`, 303);
   });

@@ -4,8 +4,15 @@ import type { FastifyInstance } from "fastify";
 import { EdgeError } from "../../http/edge-error.js";
 import { statusOf } from "../../http/status.js";
 import type { PanelContext } from "../context.js";
+import {
+  fieldError,
+  formError,
+  invalidAttributes,
+  problemOf,
+  type FormProblem,
+} from "../fields.js";
 import { field, isUuid, queryParam } from "../form.js";
-import { html, type Interpolation } from "../html.js";
+import { html } from "../html.js";
 import { csrfField, notice, scrollBox, when } from "../layout.js";
 
 const ESTADOS = {
@@ -14,15 +21,18 @@ const ESTADOS = {
   cerrado: html`<span class="badge muted">Cerrado</span>`,
 } as const;
 
+/** The new ticket's fields: a refusal about one of them is shown beside it. */
+const TICKET_FIELDS = ["asunto", "mensaje", "requestId"];
+
 /** Soporte: open a ticket, read one's tickets and the operator's replies, answer them. */
 export function registerSoportePages(app: FastifyInstance, ctx: PanelContext): void {
   const listPage = async (
     request: Parameters<PanelContext["csrf"]>[0],
     values: { asunto: string; mensaje: string; requestId: string },
-    message?: Interpolation,
+    problem?: FormProblem,
   ) => {
     const { tickets } = await ctx.call(request, billing.soporteList, {});
-    return html` ${message}
+    return html` ${formError(problem, TICKET_FIELDS)}
       <form method="post" action="/panel/soporte" class="card">
         ${csrfField(ctx.csrf(request))}
         <h2>Abrir un ticket</h2>
@@ -34,10 +44,19 @@ export function registerSoportePages(app: FastifyInstance, ctx: PanelContext): v
           required
           maxlength="200"
           value="${values.asunto}"
+          ${invalidAttributes("asunto", problem)}
         />
+        ${fieldError("asunto", problem)}
         <label for="mensaje">Mensaje</label>
-        <textarea id="mensaje" name="mensaje" required maxlength="10000">
+        <textarea
+          id="mensaje"
+          name="mensaje"
+          required
+          maxlength="10000"
+          ${invalidAttributes("mensaje", problem)}
+        >
 ${values.mensaje}</textarea>
+        ${fieldError("mensaje", problem)}
         <label for="requestId">Id de la llamada (opcional, de la tabla de Uso)</label>
         <input
           id="requestId"
@@ -45,7 +64,9 @@ ${values.mensaje}</textarea>
           type="text"
           maxlength="200"
           value="${values.requestId}"
+          ${invalidAttributes("requestId", problem)}
         />
+        ${fieldError("requestId", problem)}
         <div class="actions"><button type="submit">Enviar</button></div>
       </form>
       <h2>Tus tickets</h2>
@@ -110,7 +131,7 @@ ${values.mensaje}</textarea>
         {
           title: "Soporte",
           section: "soporte",
-          body: await listPage(request, values, notice("error", result.error.message)),
+          body: await listPage(request, values, problemOf(result.error)),
         },
         statusOf(result.error),
       );

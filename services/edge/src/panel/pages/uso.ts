@@ -1,5 +1,5 @@
-import { billing, cobros } from "@pasarela/contracts";
-import { ENTORNOS, mensajeDeCodigo, numeroDocumento } from "@pasarela/formato";
+import { billing } from "@pasarela/contracts";
+import { ENTORNOS, eventoRecibido, mensajeDeCodigo, numeroDocumento } from "@pasarela/formato";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { callsChart, lastDays } from "../chart.js";
 import type { PanelContext } from "../context.js";
@@ -9,10 +9,6 @@ import { dateRangeFields, day, notice, scrollBox, when } from "../layout.js";
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 const ENVIRONMENTS = ENTORNOS;
-/** Rows of the history that are not calls but events the gateway received, in words. */
-const EVENTS: Readonly<Record<string, string>> = {
-  [cobros.linkPagado.subject]: "Pago recibido de un link de cobro",
-};
 const PAGE_SIZE = 25;
 
 /** Midnight of an Argentine calendar day, as the ISO instant the contracts take. */
@@ -62,8 +58,7 @@ export function codeCell(code: string | null): Html | string {
 
 /** What a row was: a call's method and route, or an event the gateway received, in words. */
 export function callCells(call: { method: string; route: string }): Html {
-  const event =
-    call.method === "EVENT" ? (EVENTS[call.route] ?? "Aviso de otro servicio") : undefined;
+  const event = call.method === "EVENT" ? eventoRecibido(call.route) : undefined;
   return event === undefined
     ? html`<td>${call.method}</td>
         <td><code>${call.route}</code></td>`
