@@ -434,6 +434,23 @@ describe("dashboard in a real browser", { timeout: 180_000 }, () => {
       expect(await page.locator("#current").getAttribute("aria-invalid")).toBe("true");
       await page.reload();
       expect(sent.filter((line) => line.startsWith("POST"))).toEqual(["POST /panel/contrasena"]);
+      // the issuer profile takes its VAT condition from a list and its start date from a calendar
+      await page.goto(url("/panel/representadas"));
+      const cuitOk = randomCuit("30");
+      await page.fill("#cuit", cuitOk);
+      await Promise.all([
+        page.waitForURL(/\/panel\/representadas\/[0-9a-f-]{36}\?creada=1$/),
+        page.click("text=Crear y generar CSR"),
+      ]);
+      await page.selectOption("#condicionIva", "Responsable Monotributo");
+      await page.fill("#inicioActividades", "2020-03-01");
+      await Promise.all([
+        page.waitForURL(/\/panel\/representadas\/[0-9a-f-]{36}\?resultado=/),
+        page.click("text=Guardar perfil"),
+      ]);
+      expect(await page.locator(".notice.ok").innerText()).toContain("Perfil guardado");
+      expect(await page.inputValue("#condicionIva")).toBe("Responsable Monotributo");
+      expect(await page.inputValue("#inicioActividades")).toBe("2020-03-01");
     } finally {
       await context.close();
     }

@@ -82,3 +82,11 @@ export const CONSUMIDOR_FINAL = 5;
 
 /** A receiver's VAT condition by name ("Responsable Monotributo"), else "Condición N". */
 export const condicionIva = (id: number): string => CONDICIONES_IVA[id] ?? `Condición ${id}`;
+
+/**
+ * The VAT conditions an issuer can be in, by name, from the authority's table (those of a
+ * final consumer or of someone abroad are a receiver's only): the choices of an issuer profile.
+ */
+export const CONDICIONES_IVA_EMISOR: readonly string[] = [1, 6, 4, 13, 16, 15, 10].map(
+  (id) => CONDICIONES_IVA[id]!,
+);

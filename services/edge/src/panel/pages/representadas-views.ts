@@ -1,5 +1,5 @@
 import type { ticket, ReplyOf } from "@pasarela/contracts";
-import { ENTORNOS, numeroDocumento, servicioWeb } from "@pasarela/formato";
+import { CONDICIONES_IVA_EMISOR, ENTORNOS, numeroDocumento, servicioWeb } from "@pasarela/formato";
 import { fieldError, formError, invalidAttributes, type FormProblem } from "../fields.js";
 import { html, type Html, type Interpolation } from "../html.js";
 import { csrfField, day, notice, scrollBox, when } from "../layout.js";
@@ -101,6 +101,29 @@ export const createForm = (
     </p>
     <div class="actions"><button type="submit">Crear y generar CSR</button></div>
   </form>`;
+/** The issuer profile's fields: a refusal about one of them is shown beside it. */
+const PERFIL_FIELDS = [
+  "razonSocial",
+  "domicilioComercial",
+  "condicionIva",
+  "ingresosBrutos",
+  "inicioActividades",
+  "email",
+  "ptoVta",
+];
+
+/** The VAT conditions to choose from, with a profile's own when it is none of them. */
+const condicionesIva = (current: string | null): readonly string[] =>
+  current && !CONDICIONES_IVA_EMISOR.includes(current)
+    ? [...CONDICIONES_IVA_EMISOR, current]
+    : CONDICIONES_IVA_EMISOR;
+
+/** AAAAMMDD as a date field's value (aaaa-mm-dd); anything else leaves the field empty. */
+const isoDay = (aaaammdd: string | null): string =>
+  aaaammdd && /^\d{8}$/.test(aaaammdd)
+    ? `${aaaammdd.slice(0, 4)}-${aaaammdd.slice(4, 6)}-${aaaammdd.slice(6, 8)}`
+    : "";
+
 /** Representadas grouped by environment, then the form that creates one. */
 export function listView(
   representadas: readonly Resumen[],
@@ -196,7 +219,7 @@ const probeResults = (probe: Probe): Html =>
 export function detailView(
   r: Detalle,
   csrf: string,
-  extra: { message?: Interpolation; probe?: Probe; creada?: boolean },
+  extra: { message?: Interpolation; probe?: Probe; creada?: boolean; problem?: FormProblem },
 ): Html {
   const p = r.perfil;
   const base = `/panel/representadas/${r.representadaId}`;
@@ -265,6 +288,7 @@ export function detailView(
     <form method="post" action="${base}/perfil" class="card">
       ${csrfField(csrf)}
       <h2>Perfil del emisor (para los PDF)</h2>
+      ${formError(extra.problem, PERFIL_FIELDS)}
       <div class="grid2">
         <div>
           <label for="razonSocial">Razón social</label
@@ -274,7 +298,9 @@ export function detailView(
             type="text"
             maxlength="200"
             value="${p.razonSocial ?? ""}"
+            ${invalidAttributes("razonSocial", extra.problem)}
           />
+          ${fieldError("razonSocial", extra.problem)}
         </div>
         <div>
           <label for="domicilioComercial">Domicilio comercial</label
@@ -284,17 +310,25 @@ export function detailView(
             type="text"
             maxlength="300"
             value="${p.domicilioComercial ?? ""}"
+            ${invalidAttributes("domicilioComercial", extra.problem)}
           />
+          ${fieldError("domicilioComercial", extra.problem)}
         </div>
         <div>
           <label for="condicionIva">Condición frente al IVA</label
-          ><input
+          ><select
             id="condicionIva"
             name="condicionIva"
-            type="text"
-            maxlength="80"
-            value="${p.condicionIva ?? ""}"
-          />
+            ${invalidAttributes("condicionIva", extra.problem)}
+          >
+            <option value="">Sin indicar</option>
+            ${condicionesIva(p.condicionIva).map(
+              (nombre) =>
+                html`<option value="${nombre}" ${nombre === p.condicionIva ? html`selected` : ""}>
+                  ${nombre}
+                </option>`,
+            )}
+          </select>
         </div>
         <div>
           <label for="ingresosBrutos">Ingresos Brutos</label
@@ -304,22 +338,31 @@ export function detailView(
             type="text"
             maxlength="40"
             value="${p.ingresosBrutos ?? ""}"
+            ${invalidAttributes("ingresosBrutos", extra.problem)}
           />
+          ${fieldError("ingresosBrutos", extra.problem)}
         </div>
         <div>
-          <label for="inicioActividades">Inicio de actividades (AAAAMMDD)</label
+          <label for="inicioActividades">Inicio de actividades</label
           ><input
             id="inicioActividades"
             name="inicioActividades"
-            type="text"
-            pattern="\\d{8}"
-            maxlength="8"
-            value="${p.inicioActividades ?? ""}"
+            type="date"
+            value="${isoDay(p.inicioActividades)}"
+            ${invalidAttributes("inicioActividades", extra.problem)}
           />
+          ${fieldError("inicioActividades", extra.problem)}
         </div>
         <div>
           <label for="emailPerfil">E-mail para respuestas</label
-          ><input id="emailPerfil" name="email" type="email" value="${p.email ?? ""}" />
+          ><input
+            id="emailPerfil"
+            name="email"
+            type="email"
+            value="${p.email ?? ""}"
+            ${invalidAttributes("email", extra.problem)}
+          />
+          ${fieldError("email", extra.problem)}
         </div>
         <div>
           <label for="ptoVtaPerfil">Punto de venta</label
@@ -330,7 +373,9 @@ export function detailView(
             min="1"
             max="99998"
             value="${r.ptoVta ?? ""}"
+            ${invalidAttributes("ptoVta", extra.problem)}
           />
+          ${fieldError("ptoVta", extra.problem)}
         </div>
       </div>
       <div class="actions"><button type="submit">Guardar perfil</button></div>

@@ -64,7 +64,7 @@ export function registerRepresentadaPages(app: FastifyInstance, ctx: PanelContex
     request: FastifyRequest,
     reply: FastifyReply,
     r: Detalle,
-    extra: { message?: Interpolation; probe?: Probe; status?: number } = {},
+    extra: { message?: Interpolation; probe?: Probe; problem?: FormProblem; status?: number } = {},
   ) => {
     const body = detailView(r, ctx.csrf(request), {
       ...extra,
@@ -147,12 +147,13 @@ export function registerRepresentadaPages(app: FastifyInstance, ctx: PanelContex
       domicilioComercial: orNull(field(request, "domicilioComercial")),
       condicionIva: orNull(field(request, "condicionIva")),
       ingresosBrutos: orNull(field(request, "ingresosBrutos")),
-      inicioActividades: orNull(field(request, "inicioActividades")),
+      // a date field sends aaaa-mm-dd; the profile keeps AAAAMMDD, as the authority writes it
+      inicioActividades: orNull(field(request, "inicioActividades").replaceAll("-", "")),
       email: orNull(field(request, "email")),
     });
     if (!result.ok) {
       return detailPage(request, reply, r, {
-        message: notice("error", result.error.message),
+        problem: problemOf(result.error),
         status: statusOf(result.error),
       });
     }
