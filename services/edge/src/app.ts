@@ -173,10 +173,16 @@ export async function buildApp(deps: AppDeps): Promise<EdgeApp> {
   for (const module of routes) {
     if (module.publicPlugin) await app.register(module.publicPlugin, { call, publish });
   }
+  // the API's routes as their templates, for the panel's usage filter (registered below)
+  const apiRoutes = new Set<string>();
+  app.addHook("onRoute", (route) => {
+    if (route.url.startsWith("/api/")) apiRoutes.add(route.url);
+  });
   // the dashboard's own credential (a session cookie scoped to /panel) never reaches /api
   if (deps.panel) {
     const { sessions, settings } = deps.panel;
-    await app.register(async (panel) => panelPlugin(panel, { ask, sessions, settings }), {
+    const routes = () => [...apiRoutes].sort();
+    await app.register(async (panel) => panelPlugin(panel, { ask, sessions, settings, routes }), {
       prefix: "/panel",
     });
   }

@@ -70,4 +70,6 @@ export interface PanelContext {
   csrf(request: FastifyRequest): string;
   /** the session id of the request's session; a page handler under login always has one */
   session(request: FastifyRequest): Session;
+  /** the API's route templates (/api/clientes/:id), sorted: the usage history's routes */
+  routes(): readonly string[];
 }

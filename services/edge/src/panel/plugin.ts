@@ -49,6 +49,8 @@ export interface PanelDeps {
   ask: Asker;
   sessions: SessionStore;
   settings: PanelSettings;
+  /** the API's route templates (/api/clientes/:id), sorted */
+  routes: () => readonly string[];
 }
 
 const cookieOptions = (settings: PanelSettings) =>
@@ -116,6 +118,7 @@ export async function panelPlugin(app: FastifyInstance, deps: PanelDeps): Promis
     render,
     csrf,
     session,
+    routes: deps.routes,
   };
 
   // an error page answers the request itself, a POST's too: nothing was done to show later

@@ -307,12 +307,16 @@ export function registerAuthPages(app: FastifyInstance, ctx: PanelContext): void
     );
   });
 
-  const resetForm = (csrf: string, token: string, message?: Interpolation) =>
-    html` ${message}
+  const resetForm = (csrf: string, token: string, problem?: FormProblem) =>
+    html` ${formError(problem, ["password", "password2"])}
       <form method="post" action="/panel/restablecer" class="card">
         ${csrfField(csrf)}
         <input type="hidden" name="token" value="${token}" />
-        ${newPasswordFields("Contraseña nueva (10 caracteres o más)", "Repetí la contraseña nueva")}
+        ${newPasswordFields(
+          "Contraseña nueva (10 caracteres o más)",
+          "Repetí la contraseña nueva",
+          problem,
+        )}
         <div class="actions"><button type="submit">Guardar contraseña</button></div>
       </form>`;
 
@@ -333,7 +337,7 @@ export function registerAuthPages(app: FastifyInstance, ctx: PanelContext): void
         {
           title: "Elegí una contraseña nueva",
           section: "public",
-          body: resetForm(ctx.csrf(request), token, notice("error", error.message)),
+          body: resetForm(ctx.csrf(request), token, problemOf(error)),
         },
         statusOf(error),
       );

@@ -219,7 +219,15 @@ const probeResults = (probe: Probe): Html =>
 export function detailView(
   r: Detalle,
   csrf: string,
-  extra: { message?: Interpolation; probe?: Probe; creada?: boolean; problem?: FormProblem },
+  extra: {
+    message?: Interpolation;
+    probe?: Probe;
+    creada?: boolean;
+    /** a refusal of the issuer profile, shown beside its field */
+    problem?: FormProblem;
+    /** a refusal of the certificate sent, shown in its form */
+    certificateProblem?: FormProblem;
+  },
 ): Html {
   const p = r.perfil;
   const base = `/panel/representadas/${r.representadaId}`;
@@ -258,6 +266,7 @@ export function detailView(
     <form method="post" action="${base}/certificado" enctype="multipart/form-data" class="card">
       ${csrfField(csrf)}
       <h2>Subir certificado</h2>
+      ${extra.certificateProblem ? notice("error", extra.certificateProblem.message) : ""}
       <p class="muted">
         El certificado (.crt/.pem) que la AFIP emitió para el CSR. Si generaste el par fuera de
         pasarela, subí también su clave privada: el CSR pendiente se cancela.

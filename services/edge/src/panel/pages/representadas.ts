@@ -6,9 +6,9 @@ import { statusOf } from "../../http/status.js";
 import type { PanelContext } from "../context.js";
 import { problemOf, type FormProblem } from "../fields.js";
 import { field, isUuid, queryParam } from "../form.js";
-import { html, type Interpolation } from "../html.js";
+import { html } from "../html.js";
 import { notice, when } from "../layout.js";
-import { detailView, listView, type Detalle, type Probe } from "./representadas-views.js";
+import { detailView, listView, type Detalle } from "./representadas-views.js";
 
 /** Empty text is "clear this field" (null); anything else is sent as typed. */
 const orNull = (value: string) => (value.trim() === "" ? null : value.trim());
@@ -64,7 +64,7 @@ export function registerRepresentadaPages(app: FastifyInstance, ctx: PanelContex
     request: FastifyRequest,
     reply: FastifyReply,
     r: Detalle,
-    extra: { message?: Interpolation; probe?: Probe; problem?: FormProblem; status?: number } = {},
+    extra: Parameters<typeof detailView>[2] & { status?: number } = {},
   ) => {
     const body = detailView(r, ctx.csrf(request), {
       ...extra,
@@ -101,7 +101,7 @@ export function registerRepresentadaPages(app: FastifyInstance, ctx: PanelContex
     if (!certificate) {
       const missing = appError("CERTIFICATE_MISSING");
       return detailPage(request, reply, r, {
-        message: notice("error", missing.message),
+        certificateProblem: problemOf(missing),
         status: statusOf(missing),
       });
     }
@@ -112,7 +112,7 @@ export function registerRepresentadaPages(app: FastifyInstance, ctx: PanelContex
     });
     if (!result.ok) {
       return detailPage(request, reply, r, {
-        message: notice("error", result.error.message),
+        certificateProblem: problemOf(result.error),
         status: statusOf(result.error),
       });
     }

@@ -119,13 +119,17 @@ export function registerUsoPages(app: FastifyInstance, ctx: PanelContext): void 
         ${dateRangeFields(filters)}
         <div>
           <label for="ruta">Ruta</label
-          ><input
-            id="ruta"
-            name="ruta"
-            type="text"
-            placeholder="/api/wsfe/facturas"
-            value="${filters.ruta}"
-          />
+          ><select id="ruta" name="ruta">
+            <option value="">Todas</option>
+            ${ctx
+              .routes()
+              .map(
+                (route) =>
+                  html`<option value="${route}" ${filters.ruta === route ? html`selected` : ""}>
+                    ${route}
+                  </option>`,
+              )}
+          </select>
         </div>
         <div>
           <label for="status">Estado HTTP</label
