@@ -39,7 +39,7 @@ table{width:100%;border-collapse:collapse;background:var(--card);font-size:.875r
 th,td{text-align:left;padding:.45rem .6rem;border-bottom:1px solid var(--line);vertical-align:top}
 th{background:#eef1f5;font-weight:600;white-space:nowrap}
 td.num{text-align:right;font-variant-numeric:tabular-nums}
-#historial td:first-child,#comprobantes td:first-child,td.num,time,.nowrap{white-space:nowrap}
+#historial td:first-child,#comprobantes td:first-child,td.num,td.mono,time,.nowrap{white-space:nowrap}
 code,.mono{font-family:ui-monospace,Menlo,Consolas,monospace;font-size:.85rem}
 .field-error{color:var(--bad);font-size:.9rem;margin:.25rem 0 0}
 [aria-invalid=true]{border-color:var(--bad);box-shadow:0 0 0 1px var(--bad)}
