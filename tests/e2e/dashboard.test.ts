@@ -56,6 +56,34 @@ describe("dashboard in a real browser", { timeout: 180_000 }, () => {
 
   const url = (path: string) => `${stack.edgeUrl}${path}`;
 
+  /** A read-write key made on the API keys page; answers its secret, shown once. */
+  async function newKey(page: Page): Promise<string> {
+    await page.goto(url("/panel/claves"));
+    await page.selectOption("#scope", "read_write");
+    await Promise.all([
+      page.waitForURL(/\/panel\/claves\?nueva=/),
+      page.click("text=Crear API key"),
+    ]);
+    return page.inputValue("#secreto");
+  }
+
+  /** A Factura C of one item to a final consumer, in homologación. */
+  const facturaC = (
+    cuit: string,
+    ptoVta: number,
+    item: { descripcion: string; cantidad: number; precioUnitario: string },
+  ) => ({
+    environment: "homologacion",
+    representada: cuit,
+    ptoVta,
+    cbteTipo: 11,
+    concepto: 1,
+    docTipo: 99,
+    docNro: "0",
+    condicionIvaReceptorId: 5,
+    items: [{ ...item, alicuotaIva: 0 }],
+  });
+
   async function signUp(page: Page, user: ReturnType<typeof newUser>) {
     await page.goto(url("/panel/registrarse"));
     await page.fill("#accountName", user.accountName);
@@ -216,24 +244,14 @@ describe("dashboard in a real browser", { timeout: 180_000 }, () => {
 
       // a voucher issued through the API with a key made here, then its PDF from Comprobantes
       await simPos(stack, "homologacion", { cuit, ptoVta: 4, service: "wsfe" });
-      await page.goto(url("/panel/claves"));
-      await page.selectOption("#scope", "read_write");
-      await Promise.all([
-        page.waitForURL(/\/panel\/claves\?nueva=/),
-        page.click("text=Crear API key"),
-      ]);
-      const secret = await page.inputValue("#secreto");
-      const issued = await http(stack, "POST", "/api/wsfe/facturas", `Bearer ${secret}`, {
-        environment: "homologacion",
-        representada: cuit,
-        ptoVta: 4,
-        cbteTipo: 11,
-        concepto: 1,
-        docTipo: 99,
-        docNro: "0",
-        condicionIvaReceptorId: 5,
-        items: [{ descripcion: "Servicio", cantidad: 1, precioUnitario: "1500", alicuotaIva: 0 }],
-      });
+      const secret = await newKey(page);
+      const issued = await http(
+        stack,
+        "POST",
+        "/api/wsfe/facturas",
+        `Bearer ${secret}`,
+        facturaC(cuit, 4, { descripcion: "Servicio", cantidad: 1, precioUnitario: "1500" }),
+      );
       expect(issued.status, issued.text).toBe(200);
       // a Factura B of 9000 to a customer of the catalog, an attempt dated before it that the
       // authority rejects (10016), and the Factura B authorized next under the attempt's number
@@ -607,24 +625,14 @@ describe("dashboard in a real browser", { timeout: 180_000 }, () => {
         await simPos(stack, "homologacion", { cuit, ptoVta: 3, service: "wsfe" });
 
         // a key, a voucher issued with it and a call that fails
-        await page.goto(url("/panel/claves"));
-        await page.selectOption("#scope", "read_write");
-        await Promise.all([
-          page.waitForURL(/\/panel\/claves\?nueva=/),
-          page.click("text=Crear API key"),
-        ]);
-        const secret = await page.inputValue("#secreto");
-        const issued = await http(stack, "POST", "/api/wsfe/facturas", `Bearer ${secret}`, {
-          environment: "homologacion",
-          representada: cuit,
-          ptoVta: 3,
-          cbteTipo: 11,
-          concepto: 1,
-          docTipo: 99,
-          docNro: "0",
-          condicionIvaReceptorId: 5,
-          items: [{ descripcion: "Helado", cantidad: 2, precioUnitario: "4500", alicuotaIva: 0 }],
-        });
+        const secret = await newKey(page);
+        const issued = await http(
+          stack,
+          "POST",
+          "/api/wsfe/facturas",
+          `Bearer ${secret}`,
+          facturaC(cuit, 3, { descripcion: "Helado", cantidad: 2, precioUnitario: "4500" }),
+        );
         expect(issued.status, issued.text).toBe(200);
         await http(stack, "GET", "/api/clientes/no-existe", `Bearer ${secret}`);
         const revocar = await page
