@@ -67,6 +67,14 @@ describe("dashboard in a real browser", { timeout: 180_000 }, () => {
     return page.inputValue("#secreto");
   }
 
+  /** Issues through the API, with `secret`, a Factura C of one item to a final consumer. */
+  const issueFacturaC = (
+    secret: string,
+    cuit: string,
+    ptoVta: number,
+    item: { descripcion: string; cantidad: number; precioUnitario: string },
+  ) => http(stack, "POST", "/api/wsfe/facturas", `Bearer ${secret}`, facturaC(cuit, ptoVta, item));
+
   /** A Factura C of one item to a final consumer, in homologación. */
   const facturaC = (
     cuit: string,
@@ -245,13 +253,11 @@ describe("dashboard in a real browser", { timeout: 180_000 }, () => {
       // a voucher issued through the API with a key made here, then its PDF from Comprobantes
       await simPos(stack, "homologacion", { cuit, ptoVta: 4, service: "wsfe" });
       const secret = await newKey(page);
-      const issued = await http(
-        stack,
-        "POST",
-        "/api/wsfe/facturas",
-        `Bearer ${secret}`,
-        facturaC(cuit, 4, { descripcion: "Servicio", cantidad: 1, precioUnitario: "1500" }),
-      );
+      const issued = await issueFacturaC(secret, cuit, 4, {
+        descripcion: "Servicio",
+        cantidad: 1,
+        precioUnitario: "1500",
+      });
       expect(issued.status, issued.text).toBe(200);
       // a Factura B of 9000 to a customer of the catalog, an attempt dated before it that the
       // authority rejects (10016), and the Factura B authorized next under the attempt's number
@@ -626,13 +632,11 @@ describe("dashboard in a real browser", { timeout: 180_000 }, () => {
 
         // a key, a voucher issued with it and a call that fails
         const secret = await newKey(page);
-        const issued = await http(
-          stack,
-          "POST",
-          "/api/wsfe/facturas",
-          `Bearer ${secret}`,
-          facturaC(cuit, 3, { descripcion: "Helado", cantidad: 2, precioUnitario: "4500" }),
-        );
+        const issued = await issueFacturaC(secret, cuit, 3, {
+          descripcion: "Helado",
+          cantidad: 2,
+          precioUnitario: "4500",
+        });
         expect(issued.status, issued.text).toBe(200);
         await http(stack, "GET", "/api/clientes/no-existe", `Bearer ${secret}`);
         const revocar = await page

@@ -78,14 +78,14 @@ export function storedReply(v: StoredComprobante): wsfe.FacturaIssueReply | unde
 }
 
 /** The 422 a rejected voucher is answered with: the authority's notes and its number. */
-export function rejectionOf(v: StoredComprobante) {
+function rejectionOf(v: StoredComprobante) {
   const error = authorityRejected({ observaciones: v.observaciones, errores: v.errores });
   const { ptoVta, cbteTipo } = v.series;
   return { ...error, details: { ...error.details, ptoVta, cbteTipo, cbteNro: v.cbteNro } };
 }
 
 /** The voucher a PDF link and its events name. */
-export const voucherRef = (v: StoredComprobante) => ({
+const voucherRef = (v: StoredComprobante) => ({
   environment: v.series.environment,
   representada: v.series.cuit,
   ptoVta: v.series.ptoVta,
@@ -101,7 +101,7 @@ export const voucherRef = (v: StoredComprobante) => ({
  */
 export function makeVoucherEvents(deps: {
   bus: Pick<Bus, "publish" | "request">;
-  comprobantes: Pick<ComprobantesRepository, "markEventPublished" | "markEventsPublished">;
+  comprobantes: Pick<ComprobantesRepository, "markEventsPublished">;
   logger: Logger;
 }): VoucherEvents {
   const outcomeOf: VoucherEvents["outcomeOf"] = (v, answer) => {
@@ -153,8 +153,9 @@ export function makeVoucherEvents(deps: {
 
   /** The answer of an authorized voucher nobody is waiting for, with a new PDF link. */
   async function answerOf(v: StoredComprobante): Promise<billing.FacturaAnswer | undefined> {
+    if (v.state !== "authorized") return undefined;
     const reply = storedReply(v);
-    if (v.state !== "authorized" || reply === undefined) return undefined;
+    if (reply === undefined) return undefined;
     const link = await deps.bus
       .request(pdf.linkCreate, voucherRef(v), { accountId: v.accountId, requestId: v.requestId })
       .catch((error: unknown) => ({ ok: false as const, error }));

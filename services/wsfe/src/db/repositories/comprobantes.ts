@@ -272,15 +272,6 @@ export function makeComprobantesRepository(db: Kysely<WsfeDatabase>) {
       return rows.map((r) => r.id);
     },
 
-    /** The final state's event reached JetStream. */
-    async markEventPublished(id: string): Promise<void> {
-      await db
-        .updateTable("comprobantes")
-        .where("id", "=", id)
-        .set({ event_published_at: sql<Date>`now()` })
-        .execute();
-    },
-
     /** The final states' events of these vouchers reached JetStream. */
     async markEventsPublished(ids: readonly string[]): Promise<void> {
       if (ids.length === 0) return;
