@@ -45,3 +45,29 @@ export const formError = (problem: FormProblem | undefined, fields: readonly str
   problem && !(problem.field !== undefined && fields.includes(problem.field))
     ? notice("error", problem.message)
     : html``;
+
+/**
+ * A labelled input and, when the problem is about it, its message under it, tied to it and
+ * focused. `attributes` are the input's own (type, limits, autocomplete…), written by the code.
+ */
+export function inputField(field: {
+  name: string;
+  label: string;
+  value: string | number | null | undefined;
+  problem: FormProblem | undefined;
+  attributes: Html;
+  /** when the page has another input of that name */
+  id?: string;
+}): Html {
+  const { name, problem } = field;
+  const id = field.id ?? name;
+  return html`<label for="${id}">${field.label}</label>
+    <input
+      id="${id}"
+      name="${name}"
+      ${field.attributes}
+      value="${field.value}"
+      ${invalidAttributes(name, problem)}
+    />
+    ${fieldError(name, problem)}`;
+}

@@ -7,6 +7,7 @@ import { field, queryParam } from "../form.js";
 import {
   fieldError,
   formError,
+  inputField,
   invalidAttributes,
   problemOf,
   type FormProblem,
@@ -120,40 +121,27 @@ export function registerAuthPages(app: FastifyInstance, ctx: PanelContext): void
     html` ${formError(problem, SIGNUP_FIELDS)}
       <form method="post" action="/panel/registrarse" class="card">
         ${csrfField(csrf)}
-        <label for="accountName">Nombre de la cuenta (tu empresa)</label>
-        <input
-          id="accountName"
-          name="accountName"
-          type="text"
-          required
-          maxlength="200"
-          value="${values.accountName}"
-          ${invalidAttributes("accountName", problem)}
-        />
-        ${fieldError("accountName", problem)}
-        <label for="name">Tu nombre</label>
-        <input
-          id="name"
-          name="name"
-          type="text"
-          autocomplete="name"
-          required
-          maxlength="200"
-          value="${values.name}"
-          ${invalidAttributes("name", problem)}
-        />
-        ${fieldError("name", problem)}
-        <label for="email">E-mail</label>
-        <input
-          id="email"
-          name="email"
-          type="email"
-          autocomplete="username"
-          required
-          value="${values.email}"
-          ${invalidAttributes("email", problem)}
-        />
-        ${fieldError("email", problem)}
+        ${inputField({
+          name: "accountName",
+          label: "Nombre de la cuenta (tu empresa)",
+          value: values.accountName,
+          problem,
+          attributes: html`type="text" required maxlength="200"`,
+        })}
+        ${inputField({
+          name: "name",
+          label: "Tu nombre",
+          value: values.name,
+          problem,
+          attributes: html`type="text" autocomplete="name" required maxlength="200"`,
+        })}
+        ${inputField({
+          name: "email",
+          label: "E-mail",
+          value: values.email,
+          problem,
+          attributes: html`type="email" autocomplete="username" required`,
+        })}
         ${newPasswordFields("Contraseña (10 caracteres o más)", "Repetí la contraseña", problem)}
         <div class="actions"><button type="submit">Crear cuenta</button></div>
       </form>

@@ -1,6 +1,6 @@
 import type { ticket, ReplyOf } from "@pasarela/contracts";
 import { CONDICIONES_IVA_EMISOR, ENTORNOS, numeroDocumento, servicioWeb } from "@pasarela/formato";
-import { fieldError, formError, invalidAttributes, type FormProblem } from "../fields.js";
+import { formError, inputField, invalidAttributes, type FormProblem } from "../fields.js";
 import { html, type Html, type Interpolation } from "../html.js";
 import { csrfField, day, notice, scrollBox, when } from "../layout.js";
 
@@ -44,19 +44,13 @@ export const createForm = (
     <h2>Nueva representada</h2>
     <div class="grid2">
       <div>
-        <label for="cuit">CUIT</label>
-        <input
-          id="cuit"
-          name="cuit"
-          type="text"
-          inputmode="numeric"
-          pattern="\\d{11}"
-          maxlength="11"
-          required
-          value="${values.cuit}"
-          ${invalidAttributes("cuit", problem)}
-        />
-        ${fieldError("cuit", problem)}
+        ${inputField({
+          name: "cuit",
+          label: "CUIT",
+          value: values.cuit,
+          problem,
+          attributes: html`type="text" inputmode="numeric" pattern="\\d{11}" maxlength="11" required`,
+        })}
       </div>
       <div>
         <label for="environment">Entorno</label>
@@ -70,29 +64,22 @@ export const createForm = (
         </select>
       </div>
       <div>
-        <label for="alias">Alias del certificado (opcional)</label>
-        <input
-          id="alias"
-          name="alias"
-          type="text"
-          maxlength="50"
-          value="${values.alias}"
-          ${invalidAttributes("alias", problem)}
-        />
-        ${fieldError("alias", problem)}
+        ${inputField({
+          name: "alias",
+          label: "Alias del certificado (opcional)",
+          value: values.alias,
+          problem,
+          attributes: html`type="text" maxlength="50"`,
+        })}
       </div>
       <div>
-        <label for="ptoVta">Punto de venta (opcional)</label>
-        <input
-          id="ptoVta"
-          name="ptoVta"
-          type="number"
-          min="1"
-          max="99998"
-          value="${values.ptoVta}"
-          ${invalidAttributes("ptoVta", problem)}
-        />
-        ${fieldError("ptoVta", problem)}
+        ${inputField({
+          name: "ptoVta",
+          label: "Punto de venta (opcional)",
+          value: values.ptoVta,
+          problem,
+          attributes: html`type="number" min="1" max="99998"`,
+        })}
       </div>
     </div>
     <p class="muted">
@@ -300,28 +287,22 @@ export function detailView(
       ${formError(extra.problem, PERFIL_FIELDS)}
       <div class="grid2">
         <div>
-          <label for="razonSocial">Razón social</label
-          ><input
-            id="razonSocial"
-            name="razonSocial"
-            type="text"
-            maxlength="200"
-            value="${p.razonSocial ?? ""}"
-            ${invalidAttributes("razonSocial", extra.problem)}
-          />
-          ${fieldError("razonSocial", extra.problem)}
+          ${inputField({
+            name: "razonSocial",
+            label: "Razón social",
+            value: p.razonSocial ?? "",
+            problem: extra.problem,
+            attributes: html`type="text" maxlength="200"`,
+          })}
         </div>
         <div>
-          <label for="domicilioComercial">Domicilio comercial</label
-          ><input
-            id="domicilioComercial"
-            name="domicilioComercial"
-            type="text"
-            maxlength="300"
-            value="${p.domicilioComercial ?? ""}"
-            ${invalidAttributes("domicilioComercial", extra.problem)}
-          />
-          ${fieldError("domicilioComercial", extra.problem)}
+          ${inputField({
+            name: "domicilioComercial",
+            label: "Domicilio comercial",
+            value: p.domicilioComercial ?? "",
+            problem: extra.problem,
+            attributes: html`type="text" maxlength="300"`,
+          })}
         </div>
         <div>
           <label for="condicionIva">Condición frente al IVA</label
@@ -340,51 +321,42 @@ export function detailView(
           </select>
         </div>
         <div>
-          <label for="ingresosBrutos">Ingresos Brutos</label
-          ><input
-            id="ingresosBrutos"
-            name="ingresosBrutos"
-            type="text"
-            maxlength="40"
-            value="${p.ingresosBrutos ?? ""}"
-            ${invalidAttributes("ingresosBrutos", extra.problem)}
-          />
-          ${fieldError("ingresosBrutos", extra.problem)}
+          ${inputField({
+            name: "ingresosBrutos",
+            label: "Ingresos Brutos",
+            value: p.ingresosBrutos ?? "",
+            problem: extra.problem,
+            attributes: html`type="text" maxlength="40"`,
+          })}
         </div>
         <div>
-          <label for="inicioActividades">Inicio de actividades</label
-          ><input
-            id="inicioActividades"
-            name="inicioActividades"
-            type="date"
-            value="${isoDay(p.inicioActividades)}"
-            ${invalidAttributes("inicioActividades", extra.problem)}
-          />
-          ${fieldError("inicioActividades", extra.problem)}
+          ${inputField({
+            name: "inicioActividades",
+            label: "Inicio de actividades",
+            value: isoDay(p.inicioActividades),
+            problem: extra.problem,
+            attributes: html`type="date"`,
+          })}
         </div>
         <div>
-          <label for="emailPerfil">E-mail para respuestas</label
-          ><input
-            id="emailPerfil"
-            name="email"
-            type="email"
-            value="${p.email ?? ""}"
-            ${invalidAttributes("email", extra.problem)}
-          />
-          ${fieldError("email", extra.problem)}
+          ${inputField({
+            id: "emailPerfil",
+            name: "email",
+            label: "E-mail para respuestas",
+            value: p.email ?? "",
+            problem: extra.problem,
+            attributes: html`type="email"`,
+          })}
         </div>
         <div>
-          <label for="ptoVtaPerfil">Punto de venta</label
-          ><input
-            id="ptoVtaPerfil"
-            name="ptoVta"
-            type="number"
-            min="1"
-            max="99998"
-            value="${r.ptoVta ?? ""}"
-            ${invalidAttributes("ptoVta", extra.problem)}
-          />
-          ${fieldError("ptoVta", extra.problem)}
+          ${inputField({
+            id: "ptoVtaPerfil",
+            name: "ptoVta",
+            label: "Punto de venta",
+            value: r.ptoVta ?? "",
+            problem: extra.problem,
+            attributes: html`type="number" min="1" max="99998"`,
+          })}
         </div>
       </div>
       <div class="actions"><button type="submit">Guardar perfil</button></div>

@@ -7,6 +7,7 @@ import type { PanelContext } from "../context.js";
 import {
   fieldError,
   formError,
+  inputField,
   invalidAttributes,
   problemOf,
   type FormProblem,
@@ -36,17 +37,13 @@ export function registerSoportePages(app: FastifyInstance, ctx: PanelContext): v
       <form method="post" action="/panel/soporte" class="card">
         ${csrfField(ctx.csrf(request))}
         <h2>Abrir un ticket</h2>
-        <label for="asunto">Asunto</label>
-        <input
-          id="asunto"
-          name="asunto"
-          type="text"
-          required
-          maxlength="200"
-          value="${values.asunto}"
-          ${invalidAttributes("asunto", problem)}
-        />
-        ${fieldError("asunto", problem)}
+        ${inputField({
+          name: "asunto",
+          label: "Asunto",
+          value: values.asunto,
+          problem,
+          attributes: html`type="text" required maxlength="200"`,
+        })}
         <label for="mensaje">Mensaje</label>
         <textarea
           id="mensaje"
@@ -57,16 +54,13 @@ export function registerSoportePages(app: FastifyInstance, ctx: PanelContext): v
         >
 ${values.mensaje}</textarea>
         ${fieldError("mensaje", problem)}
-        <label for="requestId">Id de la llamada (opcional, de la tabla de Uso)</label>
-        <input
-          id="requestId"
-          name="requestId"
-          type="text"
-          maxlength="200"
-          value="${values.requestId}"
-          ${invalidAttributes("requestId", problem)}
-        />
-        ${fieldError("requestId", problem)}
+        ${inputField({
+          name: "requestId",
+          label: "Id de la llamada (opcional, de la tabla de Uso)",
+          value: values.requestId,
+          problem,
+          attributes: html`type="text" maxlength="200"`,
+        })}
         <div class="actions"><button type="submit">Enviar</button></div>
       </form>
       <h2>Tus tickets</h2>
