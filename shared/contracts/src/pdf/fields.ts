@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { environmentSchema, representadaSchema } from "../common/fields.js";
-import { cbteNroSchema, cbteTipoSchema, ptoVtaSchema } from "../wsfe/fields.js";
+import { cbteNroSchema, ptoVtaSchema } from "../wsfe/fields.js";
+import { issuedCbteTipoSchema } from "../wsfe/issued-cbte-tipo.js";
 
 /**
  * A voucher is named by all five fields; with the account from the bus header, a
@@ -10,7 +11,7 @@ export const comprobanteKeyFields = {
   environment: environmentSchema,
   representada: representadaSchema,
   ptoVta: ptoVtaSchema,
-  cbteTipo: cbteTipoSchema,
+  cbteTipo: issuedCbteTipoSchema,
   cbteNro: cbteNroSchema,
 };
 export const comprobanteKeySchema = z.object(comprobanteKeyFields).strict();

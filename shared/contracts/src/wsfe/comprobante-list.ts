@@ -3,7 +3,8 @@ import { defineContract } from "../contract.js";
 import { environmentSchema, isoDateTimeSchema, representadaSchema } from "../common/fields.js";
 import { cursorSchema, limitSchema, pageOf } from "../catalog/fields.js";
 import { emailStatusSchema } from "./email-send.js";
-import { cbteTipoSchema, ptoVtaSchema } from "./fields.js";
+import { ptoVtaSchema } from "./fields.js";
+import { issuedCbteTipoSchema } from "./issued-cbte-tipo.js";
 
 const fechaSchema = z.string().regex(/^\d{8}$/, 'debe ser una fecha AAAAMMDD (p. ej. "20261122")');
 
@@ -58,7 +59,7 @@ export const comprobanteListFilters = {
   environment: environmentSchema,
   representada: representadaSchema.optional(),
   ptoVta: ptoVtaSchema.optional(),
-  cbteTipo: cbteTipoSchema.optional(),
+  cbteTipo: issuedCbteTipoSchema.optional(),
   /** cbteFch from this date on, AAAAMMDD */
   desde: fechaSchema.optional(),
   /** cbteFch up to this date, AAAAMMDD */

@@ -2,7 +2,8 @@ import { z } from "zod";
 import { defineContract } from "../contract.js";
 import { environmentSchema, representadaSchema } from "../common/fields.js";
 import { emisorSchema } from "../ticket/perfil.js";
-import { cbteNroSchema, cbteTipoSchema, ptoVtaSchema } from "./fields.js";
+import { cbteNroSchema, ptoVtaSchema } from "./fields.js";
+import { issuedCbteTipoSchema } from "./issued-cbte-tipo.js";
 
 const decimal = z.string().regex(/^\d+(\.\d+)?$/);
 const fecha = z.string().regex(/^\d{8}$/);
@@ -13,8 +14,8 @@ export const emitidoItemSchema = z.object({
   descripcion: z.string(),
   cantidad: decimal,
   precioUnitario: decimal,
-  /** a rate in % ("21"), or `no_gravado` / `exento` */
-  alicuotaIva: z.string(),
+  /** a rate in % ("21"), or `no_gravado` / `exento`; absent on export vouchers (no VAT) */
+  alicuotaIva: z.string().optional(),
   bonificacion: decimal,
   unidadMedida: z.string().optional(),
   importe: decimal,
@@ -85,6 +86,38 @@ export const emitidoSchema = z.object({
    * vouchers kept it
    */
   emisor: emisorSchema.nullable(),
+  /** what only an export voucher (types 19, 20, 21: WSFEXv1) carries */
+  exportacion: z
+    .object({
+      /** 1 goods, 2 services, 4 other */
+      tipoExpo: z.number().int(),
+      permisoExistente: z.enum(["S", "N"]).optional(),
+      permisos: z.array(z.object({ idPermiso: z.string(), dstMerc: z.number().int() })),
+      /** the destination country's code (FEXGetPARAM_DST_pais) */
+      dstCmp: z.number().int(),
+      cliente: z.object({
+        razonSocial: z.string(),
+        domicilio: z.string(),
+        /** the country's generic CUIT (FEXGetPARAM_DST_CUIT) */
+        cuitPais: z.string().optional(),
+        /** the client's own tax id in its country */
+        idImpositivo: z.string().optional(),
+      }),
+      /** 1 Spanish, 2 English, 3 Portuguese: the language the voucher is printed in */
+      idioma: z.number().int(),
+      incoterms: z.string().optional(),
+      incotermsDs: z.string().optional(),
+      formaPago: z.string().optional(),
+      fechaPago: fecha.optional(),
+      obsComerciales: z.string().optional(),
+      obs: z.string().optional(),
+      /** "S": paid in the same foreign currency (CanMisMonExt) */
+      canMisMonExt: z.enum(["S", "N"]).optional(),
+      actividades: z.array(z.number().int()),
+      /** the request id FEXAuthorize was sent with */
+      id: z.number().int(),
+    })
+    .optional(),
 });
 export type Emitido = z.output<typeof emitidoSchema>;
 
@@ -100,7 +133,7 @@ export const emitidoGet = defineContract({
       environment: environmentSchema,
       representada: representadaSchema,
       ptoVta: ptoVtaSchema,
-      cbteTipo: cbteTipoSchema,
+      cbteTipo: issuedCbteTipoSchema,
       cbteNro: cbteNroSchema,
     })
     .strict(),

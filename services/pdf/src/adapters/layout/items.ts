@@ -40,14 +40,18 @@ export function columnsFor(letra: string): Column[] {
       title: "Alíc. IVA",
       width: 46,
       align: "right",
-      value: (i) => alicuotaTexto(i.alicuotaIva),
+      value: (i) => (i.alicuotaIva === undefined ? "" : alicuotaTexto(i.alicuotaIva)),
     },
     {
       title: "Subtotal c/IVA",
       width: 62,
       align: "right",
       value: (i) =>
-        importe(/^\d/.test(i.alicuotaIva) ? conIva(i.importe, i.alicuotaIva) : i.importe),
+        importe(
+          i.alicuotaIva !== undefined && /^\d/.test(i.alicuotaIva)
+            ? conIva(i.importe, i.alicuotaIva)
+            : i.importe,
+        ),
     },
   ];
 }
