@@ -2,11 +2,11 @@ import {
   followCertificateChanges,
   makeAccessTicketCache,
   trustAuthorityCa,
+  makeWsfexAdapter,
   type AccessTicketCache,
 } from "@pasarela/authority";
 import { startService, type RunningService } from "@pasarela/service";
 import type { Logger } from "@pasarela/telemetry";
-import { makeWsfexAdapter } from "./adapters/wsfex.js";
 import type { WsfexConfig } from "./config.js";
 import { wsfexBindings } from "./service.js";
 

@@ -1,6 +1,6 @@
 import { bind, type Binding } from "@pasarela/bus";
 import { wsfex } from "@pasarela/contracts";
-import type { WsfexAdapter } from "./adapters/wsfex.js";
+import type { WsfexAdapter } from "@pasarela/authority";
 import { makeComprobanteGet } from "./handlers/comprobante-get.js";
 import { makePermisoVerify } from "./handlers/permiso-verify.js";
 import { makeUltimoComprobanteLast } from "./handlers/ultimo-comprobante-last.js";

@@ -64,3 +64,9 @@ export {
 export { readXml, type ReadXmlOptions } from "./xml-reader.js";
 export { describeTransportFailure } from "./transport-failure.js";
 export { traceAuthorityCall, type AuthorityTarget, type SpanOutcome } from "./tracing.js";
+export {
+  classifyWsfexError,
+  makeWsfexAdapter,
+  type WsfexAdapter,
+  type WsfexCaller,
+} from "./wsfex/adapter.js";

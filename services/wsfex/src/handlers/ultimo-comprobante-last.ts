@@ -1,7 +1,7 @@
 import type { Handler } from "@pasarela/bus";
 import type { wsfex } from "@pasarela/contracts";
 import { ok } from "@pasarela/errors";
-import type { WsfexAdapter } from "../adapters/wsfex.js";
+import type { WsfexAdapter } from "@pasarela/authority";
 
 export function makeUltimoComprobanteLast(deps: {
   wsfex: WsfexAdapter;

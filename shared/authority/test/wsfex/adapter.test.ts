@@ -1,7 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { classifyWsfexError, makeWsfexAdapter } from "../src/adapters/wsfex.js";
-import { permisoStatus } from "../src/domain/permiso.js";
-import { asmxAnswer, fakeFetch, fakeTickets, xml } from "@pasarela/authority/testing";
+import { classifyWsfexError, makeWsfexAdapter } from "../../src/wsfex/adapter.js";
+import { asmxAnswer, fakeFetch, fakeTickets, xml } from "../../src/testing.js";
 
 const NS = "http://ar.gov.afip.dif.fexv1/";
 const caller = { accountId: "a", cuit: "30111111118", environment: "homologacion" as const };
@@ -67,12 +66,6 @@ describe("WSFEXv1 classification: authority answer → catalogue code", () => {
       { ...ctx, token: token("wsaahomo") },
     );
     expect(own.kind).toBe("stale-ticket");
-  });
-
-  it("normalises a valid permit to A and passes other states through", () => {
-    expect(permisoStatus("OK")).toBe("A");
-    expect(permisoStatus("A")).toBe("A");
-    expect(permisoStatus("NO")).toBe("NO");
   });
 });
 

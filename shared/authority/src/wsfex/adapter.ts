@@ -1,18 +1,15 @@
+import type { AccessTicket, AccessTicketCache } from "../access-ticket-cache.js";
+import { xmlChild, xmlElement, xmlString } from "../asmx-client.js";
 import {
   classifyAsmxErr,
-  describeTransportFailure,
-  makeAsmxService,
-  xmlChild,
-  xmlElement,
-  xmlString,
-  type AccessTicket,
-  type AccessTicketCache,
   type AsmxErr,
   type AsmxErrCodes,
   type AsmxErrContext,
-  type TicketedAttempt,
-  type XmlObject,
-} from "@pasarela/authority";
+} from "../asmx-errors.js";
+import type { TicketedAttempt } from "../ticketed-call.js";
+import { makeAsmxService } from "../ticketed-service.js";
+import { describeTransportFailure } from "../transport-failure.js";
+import type { XmlObject } from "../xml-reader.js";
 import type { Environment } from "@pasarela/contracts";
 import { fail, ok, type AppError, type Result } from "@pasarela/errors";
 
