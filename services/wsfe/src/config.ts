@@ -16,6 +16,9 @@ export const wsfeConfigSchema = z
     ...cursorKeyConfig,
     WSFE_URL_HOMOLOGACION: authorityConfig.WSFE_URL_HOMOLOGACION,
     WSFE_URL_PRODUCCION: authorityConfig.WSFE_URL_PRODUCCION,
+    // export vouchers are issued here too, through WSFEXv1
+    WSFEX_URL_HOMOLOGACION: authorityConfig.WSFEX_URL_HOMOLOGACION,
+    WSFEX_URL_PRODUCCION: authorityConfig.WSFEX_URL_PRODUCCION,
     AUTHORITY_TIMEOUT_MS: authorityConfig.AUTHORITY_TIMEOUT_MS,
     AUTHORITY_CA_FILE: authorityConfig.AUTHORITY_CA_FILE,
     /** how often vouchers left pending or unknown are reconciled without waiting for an issuance (also once at start-up) */

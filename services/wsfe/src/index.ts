@@ -3,6 +3,7 @@ import { hostname } from "node:os";
 import {
   followCertificateChanges,
   makeAccessTicketCache,
+  makeWsfexAdapter,
   trustAuthorityCa,
   type AccessTicketCache,
 } from "@pasarela/authority";
@@ -11,6 +12,7 @@ import { mail } from "@pasarela/contracts";
 import { makePageCursors } from "@pasarela/sealing";
 import { startService, type RunningService } from "@pasarela/service";
 import type { Logger } from "@pasarela/telemetry";
+import { makeVoucherAuthority } from "./adapters/voucher-authority.js";
 import { makeWsfeAdapter } from "./adapters/wsfe.js";
 import type { WsfeConfig } from "./config.js";
 import type { WsfeDatabase } from "./db/database.js";
@@ -23,6 +25,7 @@ import {
   makeComprobantesRepository,
   type ComprobantesRepository,
 } from "./db/repositories/comprobantes.js";
+import { makeExportacionIdsRepository } from "./db/repositories/exportacion-ids.js";
 import { makeSeriesRepository } from "./db/repositories/series.js";
 import { makeVoucherEvents } from "./flows/events.js";
 import { makeBatchIssuer } from "./flows/batches.js";
@@ -75,6 +78,21 @@ export async function startWsfe(
         timeoutMs: config.AUTHORITY_TIMEOUT_MS,
         tickets,
       });
+      const wsfex = makeWsfexAdapter({
+        urls: {
+          homologacion: config.WSFEX_URL_HOMOLOGACION,
+          produccion: config.WSFEX_URL_PRODUCCION,
+        },
+        timeoutMs: config.AUTHORITY_TIMEOUT_MS,
+        tickets,
+      });
+      // the series' authority: WSFEv1 for domestic types, WSFEXv1 for export ones
+      const authority = makeVoucherAuthority({
+        wsfe,
+        wsfex,
+        ids: makeExportacionIdsRepository(db!.db),
+        logger: serviceLogger,
+      });
       const emails = makeComprobantesEmailRepository(db!.db);
       const comprobantes = makeComprobantesRepository(db!.db);
       const series = makeSeriesRepository(db!.db);
@@ -95,7 +113,7 @@ export async function startWsfe(
         logger: serviceLogger,
       });
       const reconcile = makeReconciler({
-        wsfe,
+        authority,
         comprobantes,
         series,
         events,
@@ -104,7 +122,7 @@ export async function startWsfe(
         inFlightMs,
       });
       const issuer = makeBatchIssuer({
-        wsfe,
+        authority,
         comprobantes,
         series,
         writer,
@@ -116,7 +134,7 @@ export async function startWsfe(
       });
       // at start-up (a voucher left pending by a process that died) and periodically
       const sweep = startReconciliationSweep({
-        wsfe,
+        authority,
         comprobantes,
         writer,
         reconcile,
@@ -136,6 +154,8 @@ export async function startWsfe(
           cursors: makePageCursors(config.CURSOR_KEY),
           bus,
           wsfe,
+          wsfex,
+          authority,
           issuer,
           events,
           writer,

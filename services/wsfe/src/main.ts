@@ -9,6 +9,10 @@ runMain("wsfe", async () => {
     { homologacion: config.WSFE_URL_HOMOLOGACION, produccion: config.WSFE_URL_PRODUCCION },
     "WSFEv1 endpoints",
   );
+  logger.info(
+    { homologacion: config.WSFEX_URL_HOMOLOGACION, produccion: config.WSFEX_URL_PRODUCCION },
+    "WSFEXv1 endpoints (export issuance)",
+  );
   const service = await startWsfe(config, logger);
   stopOnSignals(logger, service.stop);
 });

@@ -1,6 +1,8 @@
 import { bind, type Binding, type Bus } from "@pasarela/bus";
 import { wsfe } from "@pasarela/contracts";
 import type { PageCursors } from "@pasarela/sealing";
+import type { WsfexAdapter } from "@pasarela/authority";
+import type { VoucherAuthority } from "./adapters/voucher-authority.js";
 import type { WsfeAdapter } from "./adapters/wsfe.js";
 import type { ComprobantesEmailRepository } from "./db/repositories/comprobantes-email.js";
 import type { ComprobantesListadoRepository } from "./db/repositories/comprobantes-listado.js";
@@ -19,6 +21,7 @@ import type { SeriesWriter } from "./flows/series-writer.js";
 import { makeUltimoComprobanteLast } from "./handlers/ultimo-comprobante-last.js";
 import { makeFacturaFlow } from "./flows/factura-issue.js";
 import { makeVoucherIssue } from "./flows/voucher-issue.js";
+import { makeExportacionIssue } from "./flows/exportacion-issue.js";
 
 /** Wiring only: the WSFEv1 adapter, the repositories and handlers bound to their subjects. */
 export function wsfeBindings(deps: {
@@ -28,6 +31,10 @@ export function wsfeBindings(deps: {
   cursors: PageCursors;
   bus: Bus;
   wsfe: WsfeAdapter;
+  /** export issuance's own calls (the rate of the day) */
+  wsfex: WsfexAdapter;
+  /** the series' authority, WSFEv1 or WSFEXv1 by the voucher type */
+  authority: VoucherAuthority;
   issuer: Issuer;
   events: VoucherEvents;
   /** what wsfe.factura.get settles a voucher with, as an issuance does before numbering */
@@ -36,12 +43,19 @@ export function wsfeBindings(deps: {
 }): Binding[] {
   const pointOfSale = makePointOfSaleResolver(deps.bus);
   const facturaGet = makeFacturaGet({
-    wsfe: deps.wsfe,
+    authority: deps.authority,
     comprobantes: deps.comprobantes,
     writer: deps.writer,
     reconcile: deps.reconcile,
   });
   const issueVoucher = makeVoucherIssue({ issuer: deps.issuer, bus: deps.bus, wsfe: deps.wsfe });
+  const issueExportacion = makeExportacionIssue({
+    issuer: deps.issuer,
+    bus: deps.bus,
+    wsfex: deps.wsfex,
+  });
+  const vouchersOfKey = (accountId: string, key: string) =>
+    deps.comprobantes.byIdempotencyKey(accountId, key);
   return [
     bind(wsfe.ultimoComprobanteLast, makeUltimoComprobanteLast({ wsfe: deps.wsfe, pointOfSale })),
     bind(
@@ -61,7 +75,19 @@ export function wsfeBindings(deps: {
         events: deps.events,
         issueVoucher,
         facturaGet,
-        vouchersOfKey: (accountId, key) => deps.comprobantes.byIdempotencyKey(accountId, key),
+        vouchersOfKey,
+      }),
+    ),
+    // export vouchers: the same lifecycle, the export body and reply
+    bind(
+      wsfe.exportacionIssue,
+      makeFacturaFlow({
+        bus: deps.bus,
+        events: deps.events,
+        issueVoucher: issueExportacion,
+        facturaGet,
+        vouchersOfKey,
+        answerSchema: wsfe.exportacionHttpReplySchema,
       }),
     ),
     bind(wsfe.facturaGet, facturaGet),

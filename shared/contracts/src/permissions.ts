@@ -187,6 +187,7 @@ export const natsGrants = {
       wsfe.comprobanteList,
       wsfe.emailSend,
       wsfe.facturaIssue,
+      wsfe.exportacionIssue,
       wsfe.parametrosGet,
       wsfe.ultimoComprobanteLast,
       ...contractsOf(wsfex),

@@ -19,7 +19,7 @@ export function outcomeOfEvent({ tipo, event }: billing.FacturaOutcomeEvent): Is
   };
   switch (tipo) {
     case "autorizado": {
-      const factura = event.answer ?? (event.reply && wsfe.facturaHttpReply(event.reply));
+      const factura = event.answer ?? (event.reply && wsfe.issuedHttpReply(event.reply));
       return {
         ...common,
         outcome: "final",

@@ -2,8 +2,9 @@ import { wsfe } from "@pasarela/contracts";
 import { invalidField } from "@pasarela/errors";
 import { z } from "zod";
 import { EdgeError } from "../http/edge-error.js";
-import { issueFactura } from "./factura-issue.js";
+import { issueExportacion, issueFactura } from "./factura-issue.js";
 import { facturaExamples } from "./factura-examples.js";
+import { exportacionExamples } from "./exportacion-examples.js";
 import { errorBodySchema } from "./http-shapes.js";
 import type { RouteModule } from "./route-module.js";
 
@@ -41,7 +42,40 @@ Todo 400 y 422 propio se responde antes de llamar a la AFIP y no mueve la numera
 
 Ítems sin IVA: alicuotaIva "no_gravado" (va a ImpTotConc) o "exento" (va a ImpOpEx). Moneda extranjera sin cotizacion: la del día de la AFIP.`;
 
-/** `POST /api/wsfe/facturas`: issuance, in the "emision" write group. */
+const exportacionBody = wsfe.exportacionBodySchema.meta({ "x-examples": exportacionExamples });
+
+const exportacionDescription = `Emite un comprobante de exportación de WSFEXv1 (Factura E 19, Nota de Débito E 20, Nota de Crédito E 21) y devuelve su CAE. La pasarela resuelve clienteId y productoId en tu cuenta (un valor enviado explícitamente gana), calcula cada ítem (cantidad × precioUnitario − bonificacion) e impTotal con aritmética decimal, numera el comprobante ella misma (último autorizado + 1 en esa serie, un emisor por serie a la vez) y le asigna el Id de FEXAuthorize, que guarda con él antes de enviarlo: un reenvío tras una falla lleva el mismo Id y la AFIP devuelve el CAE que ya había otorgado.
+
+Todo 400 y 422 propio se responde antes de llamar a la AFIP y no mueve la numeración: campos obligatorios por tipo y por tipoExpo, permisos, Incoterms, fechaPago, moneda y cotización, ítems y totales. Un 422 con resultado "R" es el rechazo de la AFIP con su código. Un 502 no prueba que el comprobante no se haya emitido: reintentá con la misma Idempotency-Key.
+
+Las tablas para completar el cuerpo (países, CUIT de países, monedas, unidades, Incoterms, idiomas, actividades) están en POST /api/wsfex/parametros/{tabla}. El comprobante aparece en /api/wsfe/comprobantes, su PDF (en el idioma del comprobante) y su envío por e-mail como cualquier otro.`;
+
+const issuanceErrors = (service: string) => ({
+  400: errorBodySchema.describe(
+    "Cuerpo o campo inválido (el mensaje lo nombra), cbteTipo no soportado, Idempotency-Key vacía o de más de 255 caracteres, clienteId/productoId que no se resuelven en tu cuenta",
+  ),
+  401: z.object({ error: z.literal("No autorizado") }),
+  402: errorBodySchema.describe(
+    "Cuota de facturas del período agotada (solo en producción; cuentan los comprobantes con CAE)",
+  ),
+  403: errorBodySchema.describe(
+    `API key de solo lectura (Esta API key es de solo lectura y no puede emitir comprobantes.); representada no registrada o sin certificado activo; certificado no delegado; la representada no delegó ${service}`,
+  ),
+  409: errorBodySchema.describe(
+    "La emisión con esta Idempotency-Key todavía está en curso: reintentá en unos segundos",
+  ),
+  429: errorBodySchema.describe(
+    "Demasiados comprobantes rechazados en la última hora en ese entorno: el mensaje y Retry-After dicen cuándo se acepta la próxima emisión",
+  ),
+  502: errorBodySchema.describe(
+    "Falla de la AFIP. Si el comprobante llegó a enviarse, details.outcome es unknown: puede haberse emitido",
+  ),
+  503: errorBodySchema.describe(
+    "Un servicio de la pasarela no respondió, o la serie está ocupada por otra emisión: reintentá",
+  ),
+});
+
+/** `POST /api/wsfe/facturas` and `POST /api/wsfex/facturas`: issuance, in the "emision" write group. */
 export const facturasRoutes: RouteModule = {
   name: "facturas",
   services: ["wsfe", "ticket", "catalog"],
@@ -58,15 +92,9 @@ export const facturasRoutes: RouteModule = {
           body,
           response: {
             200: wsfe.facturaHttpReplySchema.describe("Autorizado: CAE, totales y QR"),
+            ...issuanceErrors("wsfe"),
             400: errorBodySchema.describe(
               "Cuerpo o campo inválido (el mensaje lo nombra), cbteTipo no soportado, Idempotency-Key vacía o de más de 255 caracteres, clienteId/productoId que no se resuelven en tu cuenta o sin condición frente al IVA / alícuota cargada",
-            ),
-            401: z.object({ error: z.literal("No autorizado") }),
-            402: errorBodySchema.describe(
-              "Cuota de facturas del período agotada (solo en producción; cuentan los comprobantes con CAE)",
-            ),
-            403: errorBodySchema.describe(
-              "API key de solo lectura (Esta API key es de solo lectura y no puede emitir comprobantes.); representada no registrada o sin certificado activo; certificado no delegado; la representada no delegó wsfe",
             ),
             422: z
               .union([
@@ -78,24 +106,45 @@ export const facturasRoutes: RouteModule = {
               .describe(
                 'Rechazado: por la AFIP (resultado "R" con observaciones y errores; 10016 y 11002 con la indicación de qué hacer) o por las reglas de totales antes de llamarla (TOTALS_INVALID, el mensaje nombra el campo y la regla)',
               ),
-            409: errorBodySchema.describe(
-              "La emisión con esta Idempotency-Key todavía está en curso: reintentá en unos segundos",
-            ),
-            429: errorBodySchema.describe(
-              "Demasiados comprobantes rechazados en la última hora en ese entorno: el mensaje y Retry-After dicen cuándo se acepta la próxima emisión",
-            ),
-            502: errorBodySchema.describe(
-              "Falla de la AFIP. Si el comprobante llegó a enviarse, details.outcome es unknown: puede haberse emitido",
-            ),
-            503: errorBodySchema.describe(
-              "Un servicio de la pasarela no respondió, o la serie está ocupada por otra emisión: reintentá",
-            ),
           },
         },
       },
       async (request, reply) => {
         const key = idempotencyKey(request.headers["idempotency-key"]);
         return reply.send(await issueFactura({ call, publish, request, body: request.body, key }));
+      },
+    );
+    app.post(
+      "/wsfex/facturas",
+      {
+        config: { writeGroup: "emision" },
+        schema: {
+          summary: "Emitir un comprobante de exportación (FEXAuthorize)",
+          description: exportacionDescription,
+          tags: ["wsfex"],
+          headers,
+          body: exportacionBody,
+          response: {
+            200: wsfe.exportacionHttpReplySchema.describe("Autorizado: CAE, total, moneda, cotización y QR"),
+            ...issuanceErrors("wsfex"),
+            422: z
+              .union([
+                wsfe.facturaRejectedBodySchema,
+                errorBodySchema.describe(
+                  "Reglas del comprobante que no se cumplen (el mensaje nombra el campo); o la Idempotency-Key ya se usó con otro cuerpo (IDEMPOTENCY_KEY_REUSED)",
+                ),
+              ])
+              .describe(
+                'Rechazado: por la AFIP (resultado "R" con su código de error) o por las reglas de exportación antes de llamarla (TOTALS_INVALID, el mensaje nombra el campo y la regla)',
+              ),
+          },
+        },
+      },
+      async (request, reply) => {
+        const key = idempotencyKey(request.headers["idempotency-key"]);
+        return reply.send(
+          await issueExportacion({ call, publish, request, body: request.body, key }),
+        );
       },
     );
     return Promise.resolve();

@@ -1,4 +1,5 @@
 import {
+  cannotLandAnyMore,
   classifyAsmxErr,
   describeTransportFailure,
   makeAsmxService,
@@ -23,7 +24,6 @@ import {
   type Result,
 } from "@pasarela/errors";
 import { amountNumber, decimalText } from "../domain/amount.js";
-import { cannotLandAnyMore } from "./landing.js";
 import {
   auth,
   detalleXml,

@@ -94,7 +94,16 @@ export interface SeriesTable {
   updated_at: Timestamp;
 }
 
+/** The next FEXAuthorize request Id per CUIT and environment. */
+export interface ExportacionIdsTable {
+  environment: "homologacion" | "produccion";
+  cuit: string;
+  next_id: ColumnType<string, number, number>;
+  updated_at: Timestamp;
+}
+
 export interface WsfeDatabase {
+  exportacion_ids: ExportacionIdsTable;
   comprobantes_email: ComprobantesEmailTable;
   comprobantes: ComprobantesTable;
   series: SeriesTable;

@@ -10,7 +10,7 @@ import type { CaeOutcome } from "../adapters/wsfe.js";
 import type { ComprobantesRepository, StoredComprobante } from "../db/repositories/comprobantes.js";
 import type { LeaseFence, SeriesKey, SeriesRepository } from "../db/repositories/series.js";
 import type { CaeDetalleRespuesta } from "../domain/cae-answer.js";
-import { authorizedReply, type feCaeDetRequest } from "../domain/issuance/index.js";
+import type { SentVoucher, VoucherSummary } from "../domain/voucher-summary.js";
 import type { Waiting } from "./batches.js";
 import type { VoucherEvents } from "./events.js";
 
@@ -19,7 +19,8 @@ export interface Numbered {
   readonly waiting: Waiting;
   readonly id: string;
   readonly cbteNro: number;
-  readonly detalle: ReturnType<typeof feCaeDetRequest>;
+  readonly detalle: SentVoucher;
+  readonly summary: VoucherSummary;
 }
 
 /** What each detail of a judged batch came to, in the order they were numbered. */
@@ -143,11 +144,8 @@ export async function settleBatch(
     else job.logger.error({ ...ref(n), id: n.id }, "authorized voucher was already settled");
     n.waiting.answer(
       ok(
-        authorizedReply(job.voucher, {
-          cuit: series.cuit,
-          ptoVta,
+        job.reply({
           cbteNro: n.cbteNro,
-          cotizacion: job.cotizacion,
           cae: answer.cae,
           caeVencimiento: answer.caeFchVto,
           observaciones: answer.observaciones,

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { trace } from "@opentelemetry/api";
-import type { Environment, wsfe } from "@pasarela/contracts";
+import { wsfe } from "@pasarela/contracts";
 import {
   appError,
   authorityRejected,
@@ -11,14 +11,16 @@ import {
   type Result,
 } from "@pasarela/errors";
 import { histogram, type Logger } from "@pasarela/telemetry";
-import type { WsfeAdapter, WsfeCaller } from "../adapters/wsfe.js";
+import type { VoucherAuthority } from "../adapters/voucher-authority.js";
+import type { WsfeCaller } from "../adapters/wsfe.js";
 import type {
   ComprobantesRepository,
   NewComprobante,
   StoredComprobante,
 } from "../db/repositories/comprobantes.js";
 import type { SeriesKey, SeriesRepository } from "../db/repositories/series.js";
-import { feCaeDetRequest, isFce, type PreparedVoucher } from "../domain/issuance/index.js";
+import type { AuthorityMessage } from "../domain/cae-answer.js";
+import type { SentVoucher, VoucherSummary } from "../domain/voucher-summary.js";
 import { settleBatch, type Numbered } from "./batch-outcome.js";
 import type { VoucherEvents } from "./events.js";
 import type { Reconciler } from "./reconcile.js";
@@ -32,14 +34,36 @@ import type { HeldSeries, SeriesWriter } from "./series-writer.js";
  */
 export const SEND_MARGIN_MS = 2_000;
 
+/** What the authority granted a voucher, as its reply is made of. */
+export interface Granted {
+  readonly cbteNro: number;
+  readonly cae: string;
+  readonly caeVencimiento: string;
+  readonly observaciones: readonly AuthorityMessage[];
+}
+
+/** What an authorized voucher answers: a domestic voucher's reply, or an export one's. */
+export type IssuanceReply = wsfe.FacturaIssueReply | wsfe.ExportacionIssueReply;
+
 /** One voucher ready to be numbered and sent, and whom to answer. */
-export interface IssuanceJob {
+export interface IssuanceJob<R extends IssuanceReply = IssuanceReply> {
   readonly accountId: string;
   readonly caller: WsfeCaller;
   readonly series: SeriesKey;
-  readonly voucher: PreparedVoucher;
-  /** MonCotiz as sent: the voucher's own rate, or the authority's of the day */
-  readonly cotizacion: string;
+  /** the request as resolved, stored beside the voucher (what its reply and PDF are made of) */
+  readonly request: unknown;
+  /** who gets the voucher by e-mail once authorized */
+  readonly emailTo: string | null;
+  /**
+   * The voucher as the authority is sent it with number `cbteNro` (and, for an export voucher,
+   * FEXAuthorize's request Id), and the columns stored for it.
+   */
+  readonly build: (
+    cbteNro: number,
+    requestId: number | undefined,
+  ) => { readonly sent: SentVoucher; readonly summary: VoucherSummary };
+  /** the reply of the voucher once authorized */
+  readonly reply: (granted: Granted) => R;
   readonly idempotencyKey: string | null;
   readonly requestId: string;
   /** the API call's deadline (epoch ms) */
@@ -52,13 +76,13 @@ export interface IssuanceJob {
   readonly settled?: (stored: StoredComprobante) => void;
 }
 
-export type IssuanceResult = Result<wsfe.FacturaIssueReply>;
+export type IssuanceResult = Result<IssuanceReply>;
 
 /** Issues one voucher, coalesced with the others waiting on its series. */
-export type Issuer = (job: IssuanceJob) => Promise<IssuanceResult>;
+export type Issuer = <R extends IssuanceReply>(job: IssuanceJob<R>) => Promise<Result<R>>;
 
 export interface BatchIssuerDeps {
-  wsfe: Pick<WsfeAdapter, "ultimoAutorizado" | "solicitar" | "totXRequest">;
+  authority: Pick<VoucherAuthority, "ultimoAutorizado" | "solicitar" | "perRequest" | "requestIds">;
   comprobantes: Pick<
     ComprobantesRepository,
     | "unresolved"
@@ -133,18 +157,13 @@ export function makeBatchIssuer(deps: BatchIssuerDeps): Issuer {
   const now = deps.now ?? Date.now;
   const waiting = new Map<string, Waiting[]>();
   const draining = new Set<string>();
-  const perRequest = new Map<Environment, number>();
 
   async function maxPerRequest(caller: WsfeCaller, cbteTipo: number): Promise<number> {
-    if (isFce(cbteTipo)) return 1;
-    const known = perRequest.get(caller.environment);
-    if (known !== undefined) return known;
-    const asked = await deps.wsfe.totXRequest(caller);
+    const asked = await deps.authority.perRequest(caller, cbteTipo);
     if (!asked.ok) {
       deps.logger.warn({ error: asked.error.message }, "FECompTotXRequest failed; one per request");
       return 1;
     }
-    perRequest.set(caller.environment, asked.value);
     return asked.value;
   }
 
@@ -174,14 +193,21 @@ export function makeBatchIssuer(deps: BatchIssuerDeps): Issuer {
   ): Promise<{ numbered: Numbered[]; storedAt: number } | undefined> {
     const { ptoVta, cbteTipo } = series;
     for (let attempt = 0; members.length > 0; attempt++) {
+      // an export voucher carries FEXAuthorize's request Id, its idempotency key at the
+      // authority: taken now, stored with it, sent again unchanged
+      let firstId: number | undefined;
+      if (wsfe.isExportCbteTipo(cbteTipo)) {
+        const ids = await deps.authority.requestIds(members[0]!.job.caller, members.length);
+        if (!ids.ok) {
+          for (const w of members) w.answer(fail(ids.error));
+          return undefined;
+        }
+        firstId = ids.value;
+      }
       const numbered: Numbered[] = members.map((w, i) => {
         const cbteNro = from + i;
-        return {
-          waiting: w,
-          id: randomUUID(),
-          cbteNro,
-          detalle: feCaeDetRequest(w.job.voucher, { cbteNro, cotizacion: w.job.cotizacion }),
-        };
+        const built = w.job.build(cbteNro, firstId === undefined ? undefined : firstId + i);
+        return { waiting: w, id: randomUUID(), cbteNro, detalle: built.sent, summary: built.summary };
       });
       const rows: NewComprobante[] = numbered.map((n) => ({
         id: n.id,
@@ -189,8 +215,9 @@ export function makeBatchIssuer(deps: BatchIssuerDeps): Issuer {
         series,
         cbteNro: n.cbteNro,
         sent: n.detalle,
-        request: n.waiting.job.voucher,
-        emailTo: n.waiting.job.voucher.email ?? null,
+        summary: n.summary,
+        request: n.waiting.job.request,
+        emailTo: n.waiting.job.emailTo,
         idempotencyKey: n.waiting.job.idempotencyKey,
         requestId: n.waiting.job.requestId,
       }));
@@ -264,7 +291,7 @@ export function makeBatchIssuer(deps: BatchIssuerDeps): Issuer {
 
     const caller = callerFor(batch);
     const [last, open] = await Promise.all([
-      deps.wsfe.ultimoAutorizado(caller, { ptoVta, cbteTipo }),
+      deps.authority.ultimoAutorizado(caller, { ptoVta, cbteTipo }),
       deps.comprobantes.unresolved(series),
     ]);
     if (!last.ok) return answerAll(batch, fail(numberingRefused(last.error)));
@@ -294,7 +321,7 @@ export function makeBatchIssuer(deps: BatchIssuerDeps): Issuer {
     batchSizes.observe({ environment: series.environment }, numbered.length);
     trace.getActiveSpan()?.setAttribute("pasarela.batch_size", numbered.length);
     const mayStart = held.fence?.mayStart;
-    const outcome = await deps.wsfe.solicitar(
+    const outcome = await deps.authority.solicitar(
       callerFor(members),
       { ptoVta, cbteTipo, detalles: numbered.map((n) => n.detalle) },
       {
@@ -366,15 +393,20 @@ export function makeBatchIssuer(deps: BatchIssuerDeps): Issuer {
     }
   }
 
-  return (job) =>
-    new Promise<IssuanceResult>((resolve, reject) => {
+  // one queue holds both kinds of voucher; each caller gets its own kind of reply back
+  return <R extends IssuanceReply>(job: IssuanceJob<R>) =>
+    new Promise<Result<R>>((resolve, reject) => {
       const name = keyOf(job.series);
       let queue = waiting.get(name);
       if (!queue) {
         queue = [];
         waiting.set(name, queue);
       }
-      queue.push({ job, answer: resolve, crash: reject });
+      queue.push({
+        job,
+        answer: resolve as (result: IssuanceResult) => void,
+        crash: reject,
+      });
       if (!draining.has(name)) void drain(job.series, name);
     });
 }

@@ -4,7 +4,9 @@ import { pdf, wsfe } from "@pasarela/contracts";
 import { authorityRejected } from "@pasarela/errors";
 import type { Logger } from "@pasarela/telemetry";
 import type { ComprobantesRepository, StoredComprobante } from "../db/repositories/comprobantes.js";
+import { exportacionReply, type PreparedExportacion } from "../domain/exportacion/index.js";
 import { authorizedReply, type PreparedVoucher } from "../domain/issuance/index.js";
+import type { IssuanceReply } from "./batches.js";
 
 /** An issuance's outcome event, tagged as billing takes it (`billing.factura.settle`). */
 export type OutcomeEvent = billing.FacturaOutcomeEvent;
@@ -54,23 +56,29 @@ function common(v: StoredComprobante) {
 }
 
 /**
- * The answer `wsfe.factura.issue` gives for an authorized voucher, rebuilt from the stored
- * request (the prepared voucher) and the CAE, or undefined when the row cannot rebuild it.
+ * The answer the issuance gives for an authorized voucher (`wsfe.factura.issue`, or
+ * `wsfe.exportacion.issue` for an export type), rebuilt from the stored request (the prepared
+ * voucher) and the CAE, or undefined when the row cannot rebuild it.
  */
-export function storedReply(v: StoredComprobante): wsfe.FacturaIssueReply | undefined {
+export function storedReply(v: StoredComprobante): IssuanceReply | undefined {
   if (v.cae === null || v.caeVencimiento === null) return undefined;
+  const granted = {
+    cuit: v.series.cuit,
+    ptoVta: v.series.ptoVta,
+    cbteNro: v.cbteNro,
+    cotizacion: v.moneda.cotizacion,
+    cae: v.cae,
+    caeVencimiento: v.caeVencimiento,
+    observaciones: v.observaciones,
+  };
   try {
-    const reply = wsfe.facturaIssueReplySchema.safeParse(
-      authorizedReply(v.request as PreparedVoucher, {
-        cuit: v.series.cuit,
-        ptoVta: v.series.ptoVta,
-        cbteNro: v.cbteNro,
-        cotizacion: v.moneda.cotizacion,
-        cae: v.cae,
-        caeVencimiento: v.caeVencimiento,
-        observaciones: v.observaciones,
-      }),
-    );
+    const reply = wsfe.isExportCbteTipo(v.series.cbteTipo)
+      ? wsfe.exportacionIssueReplySchema.safeParse(
+          exportacionReply(v.request as PreparedExportacion, granted),
+        )
+      : wsfe.facturaIssueReplySchema.safeParse(
+          authorizedReply(v.request as PreparedVoucher, granted),
+        );
     return reply.success ? reply.data : undefined;
   } catch {
     return undefined;
@@ -109,8 +117,8 @@ export function makeVoucherEvents(deps: {
       const reply = storedReply(v);
       const factura =
         answer?.kind === "authorized"
-          ? (answer.factura as wsfe.FacturaHttpReply)
-          : reply && wsfe.facturaHttpReply(reply);
+          ? (answer.factura as wsfe.IssuedHttpReply)
+          : reply && wsfe.issuedHttpReply(reply);
       return {
         tipo: "autorizado",
         event: {
@@ -162,7 +170,7 @@ export function makeVoucherEvents(deps: {
     if (!link.ok)
       deps.logger.warn({ err: link.error, comprobanteId: v.id }, "event without pdfUrl");
     const factura = {
-      ...wsfe.facturaHttpReply(reply),
+      ...wsfe.issuedHttpReply(reply),
       ...(link.ok ? { pdfUrl: link.value.url } : {}),
     };
     return { kind: "authorized", factura };

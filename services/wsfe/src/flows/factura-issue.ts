@@ -1,4 +1,4 @@
-import type { Bus, Handler, HandlerContext } from "@pasarela/bus";
+import type { AccountContext, Bus, Handler, HandlerContext } from "@pasarela/bus";
 import { billing, DEADLINE_SLACK_MS, pdf, wsfe } from "@pasarela/contracts";
 import {
   appError,
@@ -13,9 +13,31 @@ import {
 } from "@pasarela/errors";
 import type { StoredComprobante } from "../db/repositories/comprobantes.js";
 import type { OutcomeEvent, VoucherEvents } from "./events.js";
+import type { IssuanceReply } from "./batches.js";
 import type { VoucherIssueContext } from "./voucher-issue.js";
 
-type Answer = Result<wsfe.FacturaIssueAnswer>;
+/** What an issuance answers: the authorized voucher's 200 body (domestic or export). */
+export interface IssuanceAnswer<Http = wsfe.FacturaHttpReply> {
+  readonly factura: Http;
+  readonly replayed: boolean;
+}
+
+/** How a stored answer is read back as this kind of voucher's 200 body (a zod schema). */
+interface AnswerSchema<Http> {
+  safeParse(value: unknown): { success: true; data: Http } | { success: false };
+}
+
+/** What every issuance call carries besides its voucher: the key, its fingerprint, the scope. */
+export interface IssuanceCall {
+  readonly environment: wsfe.FacturaIssueCall["environment"];
+  readonly representada: string;
+  readonly idempotencyKey?: string | undefined;
+  readonly fingerprint?: string | undefined;
+  readonly keyScope: wsfe.FacturaIssueCall["keyScope"];
+}
+
+/** The voucher of a call, as the issuance takes it: without the key's fingerprint and scope. */
+export type VoucherOf<Req extends IssuanceCall> = Omit<Req, "fingerprint" | "keyScope">;
 
 /**
  * What the flow runs on: the bus (billing, pdf), the voucher's issuance and its lookup.
@@ -29,15 +51,20 @@ type Answer = Result<wsfe.FacturaIssueAnswer>;
  * to give it all. Whatever the budget, FECAESolicitar is sent only while a whole
  * AUTHORITY_TIMEOUT_MS and SEND_MARGIN_MS still fit before D (flows/batches.ts).
  */
-export interface FacturaFlowDeps {
+export interface FacturaFlowDeps<
+  Req extends IssuanceCall = wsfe.FacturaIssueCall,
+  Http extends wsfe.IssuedHttpReply = wsfe.FacturaHttpReply,
+> {
+  /** the 200 body this kind of voucher answers: a stored answer is read back with it */
+  answerSchema?: AnswerSchema<Http>;
   bus: Pick<Bus, "request">;
   /** the outcome events: built from the stored voucher, published on JetStream */
   events: Pick<VoucherEvents, "outcomeOf" | "publish">;
   /** numbers, sends and stores one admitted voucher (voucher-issue.ts) */
   issueVoucher: (
-    request: wsfe.FacturaIssueRequest,
+    request: VoucherOf<Req>,
     ctx: VoucherIssueContext,
-  ) => Promise<Result<wsfe.FacturaIssueReply>>;
+  ) => Promise<Result<IssuanceReply>>;
   /** what became of the voucher of an earlier attempt under a key (wsfe.factura.get) */
   facturaGet: Handler<typeof wsfe.facturaGet>;
   /** the stored vouchers of an Idempotency-Key, once `facturaGet` settled them */
@@ -48,8 +75,8 @@ export interface FacturaFlowDeps {
 }
 
 /** One issuance call, as the flow carries it from step to step. */
-interface Attempt {
-  request: wsfe.FacturaIssueCall;
+interface Attempt<Req extends IssuanceCall> {
+  request: Req;
   ctx: VoucherIssueContext;
   headers: { accountId: string; requestId: string; deadline: number };
 }
@@ -69,17 +96,6 @@ function outcomeOfError(error: AppError): billing.FacturaOutcome {
   return OPEN_KINDS.has(kind) ? "unknown" : "refused";
 }
 
-/** A stored or given answer as this call's answer: a voucher, or the error it ended with. */
-function resultOf(answer: billing.FacturaAnswer, replayed: boolean): Answer {
-  if (answer.kind === "authorized") {
-    const factura = wsfe.facturaHttpReplySchema.safeParse(answer.factura);
-    return factura.success ? ok({ factura: factura.data, replayed }) : fail(appError("INTERNAL"));
-  }
-  const { code, message, details } = answer.error;
-  if (!isErrorCode(code)) return fail(appError("INTERNAL"));
-  return fail({ code, message, ...(details === undefined ? {} : { details }) });
-}
-
 /** An error as an outcome event carries it. */
 const answered = ({ code, message, details }: AppError) => ({
   code,
@@ -96,13 +112,32 @@ const answered = ({ code, message, details }: AppError) => ({
  * `terminada`), published on JetStream and handed to billing at once, which completes the key's
  * record, the quota and the rejection window from it alone.
  */
-export function makeFacturaFlow(deps: FacturaFlowDeps): Handler<typeof wsfe.facturaIssue> {
+export function makeFacturaFlow<
+  Req extends IssuanceCall = wsfe.FacturaIssueCall,
+  Http extends wsfe.IssuedHttpReply = wsfe.FacturaHttpReply,
+>(
+  deps: FacturaFlowDeps<Req, Http>,
+): (request: Req, ctx: AccountContext) => Promise<Result<IssuanceAnswer<Http>>> {
+  type Answer = Result<IssuanceAnswer<Http>>;
+  const answerSchema = (deps.answerSchema ?? wsfe.facturaHttpReplySchema) as AnswerSchema<Http>;
+
+  /** A stored or given answer as this call's answer: a voucher, or the error it ended with. */
+  function resultOf(answer: billing.FacturaAnswer, replayed: boolean): Answer {
+    if (answer.kind === "authorized") {
+      const factura = answerSchema.safeParse(answer.factura);
+      return factura.success ? ok({ factura: factura.data, replayed }) : fail(appError("INTERNAL"));
+    }
+    const { code, message, details } = answer.error;
+    if (!isErrorCode(code)) return fail(appError("INTERNAL"));
+    return fail({ code, message, ...(details === undefined ? {} : { details }) });
+  }
+
   const now = deps.now ?? Date.now;
   const budgetMs = (deps.budgetMs ?? wsfe.facturaIssue.timeoutMs ?? 0) - DEADLINE_SLACK_MS;
 
   /** An attempt that ended without a voucher of its own in a final state. */
   function ended(
-    a: Attempt,
+    a: Attempt<Req>,
     outcome: billing.FacturaOutcome,
     ref: string,
     error?: AppError,
@@ -131,7 +166,7 @@ export function makeFacturaFlow(deps: FacturaFlowDeps): Handler<typeof wsfe.fact
    * hears. Whichever of the two gets through is enough; billing applies the event once.
    */
   async function settle(
-    a: Attempt,
+    a: Attempt<Req>,
     event: OutcomeEvent,
     own?: billing.FacturaAnswer,
   ): Promise<billing.FacturaAnswer | undefined> {
@@ -148,8 +183,8 @@ export function makeFacturaFlow(deps: FacturaFlowDeps): Handler<typeof wsfe.fact
 
   /** An authorized voucher's answer, with its shareable PDF link when one can be made. */
   async function authorized(
-    a: Attempt,
-    reply: wsfe.FacturaIssueReply,
+    a: Attempt<Req>,
+    reply: IssuanceReply,
     stored: StoredComprobante | undefined,
     attempt?: string,
   ): Promise<Answer> {
@@ -166,10 +201,10 @@ export function makeFacturaFlow(deps: FacturaFlowDeps): Handler<typeof wsfe.fact
     );
     if (!link.ok) a.ctx.logger.warn({ err: link.error }, "issuance answered without pdfUrl");
     const factura = {
-      ...wsfe.facturaHttpReply(reply),
+      ...wsfe.issuedHttpReply(reply),
       ...(link.ok ? { pdfUrl: link.value.url } : {}),
-    };
-    const own = { kind: "authorized" as const, factura };
+    } as Http;
+    const own = { kind: "authorized" as const, factura: factura as Record<string, unknown> };
     // a voucher whose row this call did not settle is looked up by the next call under the key
     const event =
       (stored && deps.events.outcomeOf(stored, own)) ??
@@ -180,7 +215,7 @@ export function makeFacturaFlow(deps: FacturaFlowDeps): Handler<typeof wsfe.fact
 
   /** An error answer, as the outcome it makes of the attempt. */
   async function refused(
-    a: Attempt,
+    a: Attempt<Req>,
     error: AppError,
     stored: StoredComprobante | undefined,
     attempt?: string,
@@ -193,9 +228,9 @@ export function makeFacturaFlow(deps: FacturaFlowDeps): Handler<typeof wsfe.fact
     return answer === undefined ? fail(error) : resultOf(answer, false);
   }
 
-  async function issue(a: Attempt): Promise<Answer> {
+  async function issue(a: Attempt<Req>): Promise<Answer> {
     const held: { stored?: StoredComprobante } = {};
-    let result: Result<wsfe.FacturaIssueReply>;
+    let result: Result<IssuanceReply>;
     try {
       const { fingerprint: _fingerprint, keyScope: _scope, ...voucher } = a.request;
       result = await deps.issueVoucher(voucher, {
@@ -220,7 +255,7 @@ export function makeFacturaFlow(deps: FacturaFlowDeps): Handler<typeof wsfe.fact
    * Authorized or rejected → that answer, stored for replays; never issued → the key is freed
    * and the voucher issued now.
    */
-  async function resolve(a: Attempt, attempt: string, key: string): Promise<Answer> {
+  async function resolve(a: Attempt<Req>, attempt: string, key: string): Promise<Answer> {
     const found = await deps.facturaGet({ idempotencyKey: key }, {
       ...a.ctx,
       subject: wsfe.facturaGet.subject,
@@ -247,7 +282,7 @@ export function makeFacturaFlow(deps: FacturaFlowDeps): Handler<typeof wsfe.fact
     );
   }
 
-  async function admitAndIssue(a: Attempt, mayResolve: boolean): Promise<Answer> {
+  async function admitAndIssue(a: Attempt<Req>, mayResolve: boolean): Promise<Answer> {
     const { idempotencyKey: key, fingerprint } = a.request;
     const admission = await deps.bus.request(
       billing.facturaAdmit,

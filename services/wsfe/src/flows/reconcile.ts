@@ -7,10 +7,10 @@ import {
   type Result,
 } from "@pasarela/errors";
 import type { Logger } from "@pasarela/telemetry";
-import type { WsfeAdapter, WsfeCaller } from "../adapters/wsfe.js";
+import type { VoucherAuthority } from "../adapters/voucher-authority.js";
+import type { WsfeCaller } from "../adapters/wsfe.js";
 import type { ComprobantesRepository, StoredComprobante } from "../db/repositories/comprobantes.js";
 import type { SeriesKey, SeriesRepository } from "../db/repositories/series.js";
-import { isSameVoucher } from "../domain/reconciliation.js";
 import type { VoucherEvents } from "./events.js";
 import type { HeldSeries } from "./series-writer.js";
 
@@ -30,7 +30,7 @@ export type Reconciler = (
 ) => Promise<Result<number>>;
 
 export interface ReconcilerDeps {
-  wsfe: Pick<WsfeAdapter, "consultar" | "solicitar" | "ultimoAutorizado">;
+  authority: Pick<VoucherAuthority, "comparar" | "solicitar" | "ultimoAutorizado">;
   comprobantes: Pick<
     ComprobantesRepository,
     | "markAuthorized"
@@ -98,25 +98,21 @@ export function makeReconciler(deps: ReconcilerDeps): Reconciler {
     held: HeldSeries,
   ): Promise<Result<void>> {
     const where = { comprobanteId: voucher.id, cbteNro: voucher.cbteNro, ultimoAutorizado: last };
-    const lookup = await deps.wsfe.consultar(caller, {
-      ptoVta: series.ptoVta,
-      cbteTipo: series.cbteTipo,
-      cbteNro: voucher.cbteNro,
-    });
+    const lookup = await deps.authority.comparar(caller, voucher);
     if (!lookup.ok) return lookup;
-    const authority = lookup.value;
-    if (authority === undefined) {
+    const found = lookup.value;
+    if (found.kind === "absent") {
       return fail(
         authorityUnavailable(
-          `FECompConsultar no encuentra el comprobante ${voucher.cbteNro} aunque el último autorizado es ${last}`,
+          `la AFIP no encuentra el comprobante ${voucher.cbteNro} aunque el último autorizado es ${last}`,
           { cbteNro: voucher.cbteNro, ultimoAutorizado: last },
         ),
       );
     }
-    if (isSameVoucher(voucher.sent, authority)) {
+    if (found.kind === "same") {
       const adopted = await deps.comprobantes.markAuthorized(voucher.id, {
-        cae: authority.codAutorizacion,
-        caeVencimiento: authority.fchVto ?? "",
+        cae: found.cae,
+        caeVencimiento: found.caeVencimiento,
         observaciones: [],
         eventos: [],
       });
@@ -125,7 +121,7 @@ export function makeReconciler(deps: ReconcilerDeps): Reconciler {
     } else {
       const settled = await deps.comprobantes.markConflict(
         voucher.id,
-        { reconciliation: "number used by another voucher", authority },
+        { reconciliation: "number used by another voucher", authority: found.authority },
         held.fence,
       );
       if (settled) await deps.events.publishOutcome(settled);
@@ -163,7 +159,7 @@ export function makeReconciler(deps: ReconcilerDeps): Reconciler {
     );
     if (!resending) return leaseLost();
     const mayStart = held.fence?.mayStart;
-    const outcome = await deps.wsfe.solicitar(
+    const outcome = await deps.authority.solicitar(
       caller,
       { ptoVta: series.ptoVta, cbteTipo: series.cbteTipo, detalles: [voucher.sent] },
       // as any send: only while the lease holds, and soon enough after the statement that
@@ -247,7 +243,7 @@ export function makeReconciler(deps: ReconcilerDeps): Reconciler {
         continue;
       }
       // 10016, "Transacción Activa", no answer: where does numbering stand now?
-      const fresh = await deps.wsfe.ultimoAutorizado(caller, {
+      const fresh = await deps.authority.ultimoAutorizado(caller, {
         ptoVta: series.ptoVta,
         cbteTipo: series.cbteTipo,
       });

@@ -1,6 +1,6 @@
 import { ok } from "@pasarela/errors";
 import type { Logger } from "@pasarela/telemetry";
-import type { WsfeAdapter } from "../adapters/wsfe.js";
+import type { VoucherAuthority } from "../adapters/voucher-authority.js";
 import type { ComprobantesRepository } from "../db/repositories/comprobantes.js";
 import type { VoucherEvents } from "./events.js";
 import type { Reconciler } from "./reconcile.js";
@@ -26,7 +26,7 @@ export interface ReconciliationSweep {
  * (a dead holder's), which `waitMs` must outlast. Events left unpublished are sent again.
  */
 export function startReconciliationSweep(deps: {
-  wsfe: Pick<WsfeAdapter, "ultimoAutorizado">;
+  authority: Pick<VoucherAuthority, "ultimoAutorizado">;
   comprobantes: Pick<ComprobantesRepository, "unresolvedSeries" | "unresolved" | "unpublished">;
   writer: SeriesWriter;
   reconcile: Reconciler;
@@ -50,7 +50,7 @@ export function startReconciliationSweep(deps: {
         const caller = { accountId, cuit: series.cuit, environment: series.environment, deadline };
         const open = await deps.comprobantes.unresolved(series);
         if (open.length === 0) return ok(undefined);
-        const last = await deps.wsfe.ultimoAutorizado(caller, series);
+        const last = await deps.authority.ultimoAutorizado(caller, series);
         if (!last.ok) return last;
         return deps.reconcile(caller, series, last.value, open, held);
       });

@@ -5,13 +5,17 @@ import { catalog, ticket, wsfe } from "@pasarela/contracts";
 import { authorityUnavailable, fail, ok, type Result } from "@pasarela/errors";
 import type { WsfeAdapter, WsfeCaller } from "../adapters/wsfe.js";
 import {
+  authorizedReply,
+  feCaeDetRequest,
   prepareIssuance,
   referencedIds,
+  type PreparedVoucher,
   type ResolvedReferences,
 } from "../domain/issuance/index.js";
+import { domesticSummary } from "../domain/voucher-summary.js";
 import { resolvePtoVta } from "../domain/point-of-sale.js";
 import type { SeriesKey } from "../db/repositories/series.js";
-import type { IssuanceJob, Issuer } from "./batches.js";
+import type { IssuanceJob, IssuanceReply, Issuer } from "./batches.js";
 
 /** What one admitted voucher is issued with (the time budget is the flow's: factura-issue.ts). */
 export interface VoucherIssueDeps {
@@ -22,13 +26,12 @@ export interface VoucherIssueDeps {
   now?: () => number;
 }
 
-/** The catalog's answers for the request's references; an id it does not find is left out. */
-async function resolveReferences(
+/** The catalog's answers for a request's references; an id it does not find is left out. */
+export async function resolveReferences(
   bus: Pick<Bus, "request">,
   headers: RequestOptions,
-  request: wsfe.FacturaIssueRequest,
+  { clienteId, productoIds }: { clienteId?: string | undefined; productoIds: readonly string[] },
 ): Promise<Result<ResolvedReferences>> {
-  const { clienteId, productoIds } = referencedIds(request);
   const [cliente, ...productos] = await Promise.all([
     clienteId === undefined
       ? undefined
@@ -42,6 +45,36 @@ async function resolveReferences(
     else if (producto && producto.error.code !== "PRODUCTO_NOT_FOUND") return producto;
   }
   return ok({ ...(cliente?.ok ? { cliente: cliente.value } : {}), productos: found });
+}
+
+/**
+ * What the issuer needs of a domestic voucher: the request stored beside it, its e-mail
+ * recipient, its FECAEDetRequest once numbered and its reply once authorized.
+ */
+export function domesticVoucher(
+  voucher: PreparedVoucher,
+  series: Pick<SeriesKey, "cuit" | "ptoVta">,
+  /** MonCotiz as sent: the voucher's own rate, or the authority's of the day */
+  cotizacion: string,
+): Pick<IssuanceJob<wsfe.FacturaIssueReply>, "request" | "emailTo" | "build" | "reply"> {
+  return {
+    request: voucher,
+    emailTo: voucher.email ?? null,
+    build: (cbteNro) => {
+      const sent = feCaeDetRequest(voucher, { cbteNro, cotizacion });
+      return { sent, summary: domesticSummary(sent) };
+    },
+    reply: (granted) =>
+      authorizedReply(voucher, {
+        cuit: series.cuit,
+        ptoVta: series.ptoVta,
+        cbteNro: granted.cbteNro,
+        cotizacion,
+        cae: granted.cae,
+        caeVencimiento: granted.caeVencimiento,
+        observaciones: granted.observaciones,
+      }),
+  };
 }
 
 /** The issuance as a caller of the issuer, with the call's deadline already settled. */
@@ -79,7 +112,7 @@ export function makeVoucherIssue(deps: VoucherIssueDeps) {
         { cuit: representada, environment, requireActiveCertificate: true },
         headers,
       ),
-      resolveReferences(deps.bus, headers, request),
+      resolveReferences(deps.bus, headers, referencedIds(request)),
     ]);
     if (!registered.ok) return registered;
     const ptoVta = resolvePtoVta(request.ptoVta, registered.value.ptoVta);
@@ -107,8 +140,7 @@ export function makeVoucherIssue(deps: VoucherIssueDeps) {
       accountId,
       caller,
       series,
-      voucher,
-      cotizacion,
+      ...domesticVoucher(voucher, series, cotizacion),
       idempotencyKey: request.idempotencyKey ?? null,
       requestId: ctx.requestId,
       deadline,
@@ -130,7 +162,7 @@ const issuances = counter(
  * The series and, once authorized, the number and CAE on the issuance's span (never secrets),
  * and the outcome in the metrics.
  */
-function annotateSpan(series: SeriesKey, result: Result<wsfe.FacturaIssueReply>): void {
+export function annotateSpan(series: SeriesKey, result: Result<IssuanceReply>): void {
   issuances.inc({
     environment: series.environment,
     outcome: result.ok ? "authorized" : result.error.code,

@@ -1,7 +1,8 @@
 import type { Handler } from "@pasarela/bus";
 import { AUTHORITY_QUERY_TIMEOUT_MS, DEADLINE_SLACK_MS, type wsfe } from "@pasarela/contracts";
 import { appError, authorityUnavailable, fail, ok } from "@pasarela/errors";
-import type { WsfeAdapter, WsfeCaller } from "../adapters/wsfe.js";
+import type { VoucherAuthority } from "../adapters/voucher-authority.js";
+import type { WsfeCaller } from "../adapters/wsfe.js";
 import type { ComprobantesRepository } from "../db/repositories/comprobantes.js";
 import { storedReply } from "../flows/events.js";
 import type { Reconciler } from "../flows/reconcile.js";
@@ -16,7 +17,7 @@ const UNSETTLED = new Set(["pending", "unknown"]);
  * authority holds it, and its event published.
  */
 export function makeFacturaGet(deps: {
-  wsfe: Pick<WsfeAdapter, "ultimoAutorizado">;
+  authority: Pick<VoucherAuthority, "ultimoAutorizado">;
   comprobantes: Pick<ComprobantesRepository, "byIdempotencyKey" | "unresolved">;
   writer: SeriesWriter;
   reconcile: Reconciler;
@@ -41,7 +42,7 @@ export function makeFacturaGet(deps: {
         // first one settles the whole series, the others find their voucher settled
         const unresolved = await deps.comprobantes.unresolved(series);
         if (!unresolved.some((v) => v.id === open.id)) return ok(undefined);
-        const last = await deps.wsfe.ultimoAutorizado(caller, {
+        const last = await deps.authority.ultimoAutorizado(caller, {
           ptoVta: series.ptoVta,
           cbteTipo: series.cbteTipo,
         });

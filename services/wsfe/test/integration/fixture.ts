@@ -17,6 +17,7 @@ import {
   type SeriesRepository,
 } from "../../src/db/repositories/series.js";
 import type { FECAEDetRequest } from "../../src/domain/issuance/index.js";
+import { domesticSummary } from "../../src/domain/voucher-summary.js";
 
 /** A test file's own database with the wsfe schema, and its repositories. */
 export interface WsfeStore {
@@ -85,15 +86,19 @@ export const voucher = (
   series: SeriesKey,
   cbteNro: number,
   extra: Partial<NewComprobante> = {},
-): NewComprobante => ({
-  id: randomUUID(),
-  accountId: randomUUID(),
-  series,
-  cbteNro,
-  sent: sent(cbteNro),
-  request: { items: [{ descripcion: "x" }] },
-  emailTo: null,
-  idempotencyKey: null,
-  requestId: randomUUID(),
-  ...extra,
-});
+): NewComprobante => {
+  const detail = (extra.sent as FECAEDetRequest | undefined) ?? sent(cbteNro);
+  return {
+    id: randomUUID(),
+    accountId: randomUUID(),
+    series,
+    cbteNro,
+    sent: detail,
+    summary: domesticSummary(detail),
+    request: { items: [{ descripcion: "x" }] },
+    emailTo: null,
+    idempotencyKey: null,
+    requestId: randomUUID(),
+    ...extra,
+  };
+};

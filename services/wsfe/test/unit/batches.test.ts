@@ -18,6 +18,8 @@ import {
   type IssuanceJob,
 } from "../../src/flows/batches.js";
 import type { SeriesWriter } from "../../src/flows/series-writer.js";
+import { domesticVoucher } from "../../src/flows/voucher-issue.js";
+import { viaWsfe } from "./via-wsfe.js";
 
 const NOW = new Date("2026-03-16T12:00:00Z");
 const logger = createLogger({ service: "test", level: "silent" });
@@ -163,7 +165,7 @@ function setup(authority = fakeAuthority()) {
   const repository = fakeRepository();
   const published: StoredComprobante[] = [];
   const deps: BatchIssuerDeps = {
-    wsfe: authority,
+    authority: viaWsfe(authority),
     comprobantes: repository,
     series: { flagReconciliation: () => Promise.resolve() },
     writer: localWriter,
@@ -186,8 +188,7 @@ function setup(authority = fakeAuthority()) {
     accountId: "a",
     caller,
     series: { ...series, cbteTipo },
-    voucher: voucher(total, cbteTipo),
-    cotizacion: "1",
+    ...domesticVoucher(voucher(total, cbteTipo), series, "1"),
     idempotencyKey: `k-${total}`,
     requestId: `r-${total}`,
     deadline: Date.now() + 60_000,
@@ -196,7 +197,7 @@ function setup(authority = fakeAuthority()) {
   return { issue, job, authority, repository, published };
 }
 
-const numberOf = (r: Result<wsfe.FacturaIssueReply>) => (r.ok ? r.value.cbteNro : r.error.code);
+const numberOf = (r: Result<{ cbteNro: number }>) => (r.ok ? r.value.cbteNro : r.error.code);
 
 describe("coalesced batches", () => {
   it("concurrent vouchers on one series go in one FECAESolicitar, consecutive, each answered", async () => {

@@ -115,7 +115,7 @@ function flow(
   bus: Pick<Bus, "request">,
   overrides: Partial<FacturaFlowDeps> = {},
 ): ReturnType<typeof makeFacturaFlow> {
-  return makeFacturaFlow({
+  return makeFacturaFlow<wsfe.FacturaIssueCall>({
     bus,
     events: fakeEvents().events,
     issueVoucher: (_request, ctx) => {

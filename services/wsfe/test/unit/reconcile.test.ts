@@ -2,6 +2,7 @@ import { ok } from "@pasarela/errors";
 import { createLogger } from "@pasarela/telemetry";
 import { describe, expect, it } from "vitest";
 import type { CaeOutcome, WsfeCaller } from "../../src/adapters/wsfe.js";
+import { viaWsfe } from "./via-wsfe.js";
 import type { StoredComprobante } from "../../src/db/repositories/comprobantes.js";
 import type { SeriesKey } from "../../src/db/repositories/series.js";
 import type { DecimalText } from "../../src/domain/amount.js";
@@ -238,7 +239,7 @@ function setup() {
   const repository = fakeRepository();
   const published: string[] = [];
   const reconcile = makeReconciler({
-    wsfe: authority,
+    authority: viaWsfe(authority),
     comprobantes: repository,
     series: { flagReconciliation: () => Promise.resolve() },
     events: {

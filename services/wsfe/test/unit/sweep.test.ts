@@ -1,3 +1,4 @@
+import { viaWsfe } from "./via-wsfe.js";
 import { ok } from "@pasarela/errors";
 import { capturingLogger } from "@pasarela/testing";
 import { describe, expect, it } from "vitest";
@@ -28,7 +29,7 @@ function sweepWithHeldSeries(options: { failAfterStop?: boolean } = {}) {
     },
   };
   const sweep = startReconciliationSweep({
-    wsfe: { ultimoAutorizado: () => Promise.resolve(ok(0)) },
+    authority: viaWsfe({ ultimoAutorizado: () => Promise.resolve(ok(0)) }),
     comprobantes: {
       unresolvedSeries: () =>
         Promise.resolve([

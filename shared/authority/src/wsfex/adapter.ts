@@ -10,7 +10,14 @@ import type { TicketedAttempt } from "../ticketed-call.js";
 import { makeAsmxService } from "../ticketed-service.js";
 import { describeTransportFailure } from "../transport-failure.js";
 import type { XmlObject } from "../xml-reader.js";
-import type { Environment } from "@pasarela/contracts";
+import {
+  authorizeTransportFailure,
+  fexCmpXml,
+  notStarted,
+  readAuthorizeAnswer,
+  type FexAuthorizeOutcome,
+} from "./authorize.js";
+import type { Environment, wsfex } from "@pasarela/contracts";
 import { fail, ok, type AppError, type Result } from "@pasarela/errors";
 
 // lower-case "fexv1": the namespace differs from WSFEv1's in more than the name
@@ -40,6 +47,19 @@ export interface WsfexAdapter {
     caller: WsfexCaller,
     query: { idPermiso: string; dstMerc: number },
   ) => Promise<Result<string>>;
+  /** FEXGetLast_ID: the highest request `Id` the authority received for the CUIT. */
+  ultimoId: (caller: WsfexCaller) => Promise<Result<number>>;
+  /**
+   * FEXAuthorize: one export voucher, its `Id` and number included. Never fails: what became
+   * of the request is the outcome, because after sending only the authority's answer can say
+   * whether the voucher was issued. `mayStart` is asked right before the request leaves
+   * (after the access ticket is at hand): false refuses it unsent.
+   */
+  authorize: (
+    caller: WsfexCaller,
+    cmp: wsfex.FexCmp,
+    options?: { mayStart?: () => boolean },
+  ) => Promise<FexAuthorizeOutcome>;
 }
 
 const WSFEX_CODES: AsmxErrCodes = {
@@ -136,6 +156,59 @@ export function makeWsfexAdapter(deps: {
         },
         ptoVta,
       );
+    },
+    ultimoId(caller) {
+      return run(
+        caller,
+        "FEXGetLast_ID",
+        (ticket) => `<Auth>${credentials(ticket)}</Auth>`,
+        (result, err) => {
+          if (err) return undefined;
+          const id = xmlString(xmlChild(result, "FEXResultGet"), "Id")?.trim();
+          return id !== undefined && /^\d+$/.test(id)
+            ? ok(Number(id))
+            : fail(unreadable("FEXGetLast_ID sin Id"));
+        },
+      );
+    },
+    async authorize(caller, cmp, options) {
+      const { cuit, environment } = caller;
+      const outcome = await wsfex.run(
+        caller,
+        async ({ client, ticket, timeoutMs }): Promise<TicketedAttempt<FexAuthorizeOutcome>> => {
+          if (options?.mayStart && !options.mayStart()) {
+            return { kind: "done", result: ok({ kind: "refused", error: notStarted }) };
+          }
+          const body = `<Auth>${credentials(ticket)}</Auth>${fexCmpXml(cmp)}`;
+          const answer = await client.call("FEXAuthorize", body, timeoutMs);
+          if (!answer.ok) return authorizeTransportFailure(answer.failure, deps.timeoutMs);
+          const err = errorOf(answer.result);
+          if (err && (err.code === WSFEX_CODES.token || WSFEX_CODES.notDelegated.has(err.code))) {
+            // not judged: a refused ticket is taken again once, anything else issued nothing
+            const classified = classifyWsfexError<FexAuthorizeOutcome>(err, {
+              cuit,
+              environment,
+              ptoVta: cmp.Punto_vta,
+              token: ticket.token,
+            });
+            if (classified.kind === "stale-ticket" || classified.result.ok) return classified;
+            return { kind: "done", result: ok({ kind: "refused", error: classified.result.error }) };
+          }
+          const read = readAuthorizeAnswer(answer.result, err, cmp);
+          return {
+            kind: "done",
+            result: ok(
+              read ?? {
+                kind: "unknown",
+                error: unreadable("FEXAuthorize sin FEXResultAuth ni FEXErr"),
+                over: true,
+              },
+            ),
+          };
+        },
+      );
+      // no TA, or the authority refused the fresh one as well: nothing was judged
+      return outcome.ok ? outcome.value : { kind: "refused", error: outcome.error };
     },
     permiso(caller, { idPermiso, dstMerc }) {
       return run(

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { defineEvent } from "../contract.js";
-import { facturaHttpReplySchema, facturaIssueReplySchema } from "./factura-reply.js";
+import { issuedHttpReplySchema, issuedReplySchema } from "./issued-reply.js";
 import { answeredErrorSchema } from "./issuance-events.js";
 import {
   environmentSchema,
@@ -60,12 +60,12 @@ export const comprobanteAutorizado = defineEvent({
      * never got the answer (a crash, a 502 later reconciled) replays it; absent when the
      * stored request cannot rebuild it
      */
-    reply: facturaIssueReplySchema.optional(),
+    reply: issuedReplySchema.optional(),
     /**
      * the 200 body the issuance answers for it, PDF link included: what its Idempotency-Key
      * replays, byte for byte; absent when the stored request cannot rebuild it
      */
-    answer: facturaHttpReplySchema.optional(),
+    answer: issuedHttpReplySchema.optional(),
   }),
 });
 

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { defineContract } from "../contract.js";
 import { AUTHORITY_QUERY_TIMEOUT_MS } from "../common/authority-query.js";
-import { facturaIssueReplySchema } from "./factura-reply.js";
+import { issuedReplySchema } from "./issued-reply.js";
 
 const noteSchema = z.object({ code: z.number().int(), msg: z.string() }).strict();
 
@@ -17,7 +17,7 @@ export const facturaGet = defineContract({
   subject: "wsfe.factura.get",
   request: z.object({ idempotencyKey: z.string().min(1).max(255) }).strict(),
   reply: z.discriminatedUnion("state", [
-    z.object({ state: z.literal("authorized"), reply: facturaIssueReplySchema }).strict(),
+    z.object({ state: z.literal("authorized"), reply: issuedReplySchema }).strict(),
     z
       .object({
         state: z.literal("rejected"),

@@ -84,3 +84,30 @@ export {
   comprobanteListItemSchema,
   type ComprobanteListItem,
 } from "./comprobante-list.js";
+export {
+  exportacionHttpReply,
+  exportacionHttpReplySchema,
+  exportacionIssueReplySchema,
+  type ExportacionHttpReply,
+  type ExportacionIssueReply,
+} from "./exportacion-reply.js";
+export {
+  issuedHttpReply,
+  issuedHttpReplySchema,
+  issuedReplySchema,
+  type IssuedHttpReply,
+  type IssuedReply,
+} from "./issued-reply.js";
+export {
+  ISSUED_CBTE_TIPOS,
+  isExportCbteTipo,
+  issuedCbteTipoSchema,
+} from "./issued-cbte-tipo.js";
+export {
+  exportacionIssue,
+  exportacionIssueAnswerSchema,
+  exportacionIssueCallSchema,
+  exportacionIssueRequestSchema,
+  type ExportacionIssueCall,
+  type ExportacionIssueRequest,
+} from "./exportacion-issue.js";

@@ -3,6 +3,7 @@ import * as comprobantesEmail from "./2026-11-22-01-comprobantes-email.js";
 import * as comprobantesYSeries from "./2026-12-01-01-comprobantes-y-series.js";
 import * as comprobantesListado from "./2026-12-12-01-comprobantes-listado.js";
 import * as enviosEnVuelo from "./2026-12-20-01-envios-en-vuelo.js";
+import * as exportacionIds from "./2026-12-27-01-exportacion-ids.js";
 
 export const schema = "wsfe";
 
@@ -12,4 +13,5 @@ export const migrations: Record<string, Migration> = {
   "2026-12-01-01-comprobantes-y-series": comprobantesYSeries,
   "2026-12-12-01-comprobantes-listado": comprobantesListado,
   "2026-12-20-01-envios-en-vuelo": enviosEnVuelo,
+  "2026-12-27-01-exportacion-ids": exportacionIds,
 };

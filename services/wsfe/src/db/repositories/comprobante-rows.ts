@@ -1,6 +1,6 @@
 import type { Selectable } from "kysely";
 import type { AuthorityMessage } from "../../domain/cae-answer.js";
-import type { FECAEDetRequest } from "../../domain/issuance/index.js";
+import type { SentVoucher } from "../../domain/voucher-summary.js";
 import type { ComprobanteState, ComprobantesTable } from "../database.js";
 import type { SeriesKey } from "./series.js";
 
@@ -28,7 +28,8 @@ export interface StoredComprobante {
   readonly moneda: { readonly id: string; readonly cotizacion: string };
   readonly totales: Totales;
   readonly request: unknown;
-  readonly sent: FECAEDetRequest;
+  /** what the authority was sent: a FECAEDetRequest, or a ClsFEXRequest (export) */
+  readonly sent: SentVoucher;
   readonly resultado: string | null;
   readonly cae: string | null;
   readonly caeVencimiento: string | null;
@@ -76,7 +77,7 @@ export function toStored(row: Selectable<ComprobantesTable>): StoredComprobante 
       impOpEx: row.imp_op_ex,
     },
     request: row.request,
-    sent: row.sent as FECAEDetRequest,
+    sent: row.sent as SentVoucher,
     resultado: row.resultado,
     cae: row.cae,
     caeVencimiento: row.cae_vencimiento,

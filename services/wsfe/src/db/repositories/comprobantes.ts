@@ -1,7 +1,7 @@
 import { isUniqueViolation } from "@pasarela/db";
 import { sql, type Kysely, type Selectable } from "kysely";
 import type { AuthorityMessage } from "../../domain/cae-answer.js";
-import type { FECAEDetRequest } from "../../domain/issuance/index.js";
+import type { SentVoucher, VoucherSummary } from "../../domain/voucher-summary.js";
 import type { ComprobantesTable, WsfeDatabase } from "../database.js";
 import { leaseHeld, msFromNow } from "./lease-fence.js";
 import type { LeaseFence, SeriesKey } from "./series.js";
@@ -17,7 +17,9 @@ export interface NewComprobante {
   readonly accountId: string;
   readonly series: SeriesKey;
   readonly cbteNro: number;
-  readonly sent: FECAEDetRequest;
+  readonly sent: SentVoucher;
+  /** the columns read without knowing the kind of voucher, taken from `sent` */
+  readonly summary: VoucherSummary;
   /** the request as resolved (receiver, items, tributos, opcionales) */
   readonly request: unknown;
   readonly emailTo: string | null;
@@ -119,7 +121,7 @@ export function makeComprobantesRepository(db: Kysely<WsfeDatabase>) {
           .insertInto("comprobantes")
           .values(
             vouchers.map((voucher) => {
-              const { sent, series } = voucher;
+              const { sent, series, summary } = voucher;
               return {
                 id: voucher.id,
                 account_id: voucher.accountId,
@@ -129,18 +131,18 @@ export function makeComprobantesRepository(db: Kysely<WsfeDatabase>) {
                 cbte_tipo: series.cbteTipo,
                 cbte_nro: voucher.cbteNro,
                 state: "pending",
-                concepto: sent.Concepto,
-                cbte_fch: sent.CbteFch,
-                doc_tipo: sent.DocTipo,
-                doc_nro: sent.DocNro,
-                moneda_id: sent.MonId,
-                moneda_cotizacion: sent.MonCotiz,
-                imp_total: sent.ImpTotal,
-                imp_neto: sent.ImpNeto,
-                imp_iva: sent.ImpIVA,
-                imp_trib: sent.ImpTrib,
-                imp_tot_conc: sent.ImpTotConc,
-                imp_op_ex: sent.ImpOpEx,
+                concepto: summary.concepto,
+                cbte_fch: summary.cbteFch,
+                doc_tipo: summary.docTipo,
+                doc_nro: summary.docNro,
+                moneda_id: summary.monedaId,
+                moneda_cotizacion: summary.monedaCotizacion,
+                imp_total: summary.impTotal,
+                imp_neto: summary.impNeto,
+                imp_iva: summary.impIVA,
+                imp_trib: summary.impTrib,
+                imp_tot_conc: summary.impTotConc,
+                imp_op_ex: summary.impOpEx,
                 request: voucher.request,
                 sent: sent,
                 email_to: voucher.emailTo,

@@ -1,4 +1,4 @@
-import type { SoapFailure } from "@pasarela/authority";
+import type { SoapFailure } from "./soap-failure.js";
 
 /**
  * Whether a request that failed this way can still reach the authority: not when an answer

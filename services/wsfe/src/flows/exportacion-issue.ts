@@ -1,0 +1,111 @@
+import type { Bus } from "@pasarela/bus";
+import type { WsfexAdapter } from "@pasarela/authority";
+import { ticket, type wsfe } from "@pasarela/contracts";
+import { authorityUnavailable, fail, type Result } from "@pasarela/errors";
+import type { WsfeCaller } from "../adapters/wsfe.js";
+import type { SeriesKey } from "../db/repositories/series.js";
+import {
+  exportacionReply,
+  fexCmp,
+  PESOS,
+  prepareExportacion,
+  referencedExportIds,
+  summaryOf,
+} from "../domain/exportacion/index.js";
+import { resolvePtoVta } from "../domain/point-of-sale.js";
+import type { Issuer } from "./batches.js";
+import type { VoucherOf } from "./factura-issue.js";
+import {
+  annotateSpan,
+  resolveReferences,
+  type VoucherIssueContext,
+} from "./voucher-issue.js";
+
+export interface ExportacionIssueDeps {
+  bus: Pick<Bus, "request">;
+  wsfex: Pick<WsfexAdapter, "cotizacion">;
+  /** numbers, stores and sends the voucher as its series' only writer */
+  issuer: Issuer;
+  now?: () => number;
+}
+
+/**
+ * One admitted export voucher: references through the catalog, the domain's judgement (every
+ * 400/422 before the authority), the rate of the day when the caller sent none
+ * (FEXGetPARAM_Ctz), then the issuer. There, as the series' only writer: the last number
+ * (FEXGetLast_CMP), reconciliation of anything left unsettled, a request `Id` of the CUIT and
+ * the voucher stored `pending` with both, FEXAuthorize, and the answer stored before its event
+ * is published and the caller answered. The same issuer, queue and reconciliation as domestic
+ * vouchers: only the authority's service differs.
+ */
+export function makeExportacionIssue(deps: ExportacionIssueDeps) {
+  const now = deps.now ?? Date.now;
+  return async (
+    request: VoucherOf<wsfe.ExportacionIssueCall>,
+    ctx: VoucherIssueContext,
+  ): Promise<Result<wsfe.ExportacionIssueReply>> => {
+    const { environment, representada, cbteTipo } = request;
+    const { accountId, deadline } = ctx;
+    const headers = { accountId, requestId: ctx.requestId, deadline };
+
+    const [registered, references] = await Promise.all([
+      deps.bus.request(
+        ticket.representadaGet,
+        { cuit: representada, environment, requireActiveCertificate: true },
+        headers,
+      ),
+      resolveReferences(deps.bus, headers, referencedExportIds(request)),
+    ]);
+    if (!registered.ok) return registered;
+    const ptoVta = resolvePtoVta(request.ptoVta, registered.value.ptoVta);
+    if (!ptoVta.ok) return ptoVta;
+    if (!references.ok) return references;
+    const prepared = prepareExportacion(request, references.value, new Date(now()));
+    if (!prepared.ok) return prepared;
+    // the issuer is copied as it is now: a later change of the profile never reaches it
+    const voucher = { ...prepared.value, emisor: registered.value.emisor };
+
+    const caller: WsfeCaller = { accountId, cuit: representada, environment, deadline };
+    let cotizacion = voucher.moneda.id === PESOS ? "1" : voucher.moneda.cotizacion;
+    if (cotizacion === undefined) {
+      const quote = await deps.wsfex.cotizacion(caller, { monedaId: voucher.moneda.id });
+      if (!quote.ok) return quote;
+      if (!/^\d+(\.\d+)?$/.test(quote.value.cotizacion) || Number(quote.value.cotizacion) === 0) {
+        return fail(authorityUnavailable(`cotización ilegible: ${quote.value.cotizacion}`));
+      }
+      cotizacion = quote.value.cotizacion;
+    }
+    const rate = cotizacion;
+    const series: SeriesKey = { environment, cuit: representada, ptoVta: ptoVta.value, cbteTipo };
+    const result = await deps.issuer({
+      accountId,
+      caller,
+      series,
+      request: voucher,
+      emailTo: voucher.email ?? null,
+      build: (cbteNro, id) => {
+        // the issuer takes an Id for every export voucher before building it
+        if (id === undefined) throw new Error("export voucher numbered without a request Id");
+        const sent = fexCmp(voucher, { id, cbteNro, ptoVta: ptoVta.value, cotizacion: rate });
+        return { sent, summary: summaryOf(sent) };
+      },
+      reply: (granted) =>
+        exportacionReply(voucher, {
+          cuit: representada,
+          ptoVta: ptoVta.value,
+          cbteNro: granted.cbteNro,
+          cotizacion: rate,
+          cae: granted.cae,
+          caeVencimiento: granted.caeVencimiento,
+          observaciones: granted.observaciones,
+        }),
+      idempotencyKey: request.idempotencyKey ?? null,
+      requestId: ctx.requestId,
+      deadline,
+      logger: ctx.logger,
+      ...(ctx.settled === undefined ? {} : { settled: ctx.settled }),
+    });
+    annotateSpan(series, result);
+    return result;
+  };
+}
