@@ -1,4 +1,5 @@
 import type { wsfe } from "@pasarela/contracts";
+import { emitidoOfExportacion, isExportacion } from "./exportacion/index.js";
 import { buildQrUrl, type PreparedVoucher } from "./issuance/index.js";
 
 /** What a stored voucher carries for it to be read back; the comprobantes repository's rows do. */
@@ -14,6 +15,8 @@ export interface StoredVoucher {
   readonly totales: Readonly<wsfe.Emitido["totales"]>;
   /** the request as resolved when it was sent */
   readonly request: unknown;
+  /** what was sent to the authority: an export voucher's ClsFEXRequest carries its request id */
+  readonly sent?: unknown;
   readonly cae: string | null;
   readonly caeVencimiento: string | null;
 }
@@ -24,6 +27,7 @@ export interface StoredVoucher {
  * were stored beside it. Only authorized and rejected vouchers are read.
  */
 export function emitidoOf(stored: StoredVoucher): wsfe.Emitido {
+  if (isExportacion(stored.series.cbteTipo)) return emitidoOfExportacion(stored);
   const voucher = stored.request as PreparedVoucher;
   const { series } = stored;
   return {

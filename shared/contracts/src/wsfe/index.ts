@@ -15,6 +15,23 @@ export {
   type Opcional,
 } from "./factura-body.js";
 export {
+  exportacionBodySchema,
+  exportacionFields,
+  INCOTERMS,
+  type ExportacionAsociado,
+  type ExportacionBody,
+  type ExportacionCliente,
+  type ExportacionItem,
+  type Permiso,
+} from "./exportacion-body.js";
+export {
+  exportacionHttpReply,
+  exportacionHttpReplySchema,
+  exportacionIssueReplySchema,
+  type ExportacionHttpReply,
+  type ExportacionIssueReply,
+} from "./exportacion-reply.js";
+export {
   facturaIssue,
   facturaIssueAnswerSchema,
   facturaIssueCallSchema,
