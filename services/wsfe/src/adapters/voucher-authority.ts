@@ -56,8 +56,10 @@ export interface VoucherAuthority {
 
 const isExport = contracts.isExportCbteTipo;
 
-/** FEXGetCMP's `FEXResultGet` as reconciliation compares it. */
-function heldExport(result: XmlObject): HeldExportacion | undefined {
+/** FEXGetCMP's `FEXResultGet` as reconciliation compares it, with the CAE's due date. */
+function heldExport(
+  result: XmlObject,
+): (HeldExportacion & { readonly caeVencimiento: string }) | undefined {
   const get = xmlChild(result, "FEXResultGet");
   if (!get) return undefined;
   const read = (name: string) => xmlString(get, name)?.trim() ?? "";

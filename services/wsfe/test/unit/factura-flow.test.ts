@@ -114,7 +114,7 @@ const link = () =>
 function flow(
   bus: Pick<Bus, "request">,
   overrides: Partial<FacturaFlowDeps> = {},
-): ReturnType<typeof makeFacturaFlow> {
+): ReturnType<typeof makeFacturaFlow<wsfe.FacturaIssueCall>> {
   return makeFacturaFlow<wsfe.FacturaIssueCall>({
     bus,
     events: fakeEvents().events,

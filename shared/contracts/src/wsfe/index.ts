@@ -102,13 +102,6 @@ export {
   type ComprobanteListItem,
 } from "./comprobante-list.js";
 export {
-  exportacionHttpReply,
-  exportacionHttpReplySchema,
-  exportacionIssueReplySchema,
-  type ExportacionHttpReply,
-  type ExportacionIssueReply,
-} from "./exportacion-reply.js";
-export {
   issuedHttpReply,
   issuedHttpReplySchema,
   issuedReplySchema,
