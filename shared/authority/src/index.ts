@@ -70,3 +70,12 @@ export {
   type WsfexAdapter,
   type WsfexCaller,
 } from "./wsfex/adapter.js";
+export {
+  argentinaDate,
+  fexDate,
+  makeWsfexParams,
+  type FexCotizacion,
+  type FexListTabla,
+  type FexParametroItem,
+  type WsfexParams,
+} from "./wsfex/params.js";

@@ -10,6 +10,7 @@ import type { TicketedAttempt } from "../ticketed-call.js";
 import { makeAsmxService } from "../ticketed-service.js";
 import { describeTransportFailure } from "../transport-failure.js";
 import type { XmlObject } from "../xml-reader.js";
+import { makeWsfexParams, type WsfexParams } from "./params.js";
 import type { Environment } from "@pasarela/contracts";
 import { fail, ok, type AppError, type Result } from "@pasarela/errors";
 
@@ -24,7 +25,8 @@ export interface WsfexCaller {
   readonly deadline?: number | undefined;
 }
 
-export interface WsfexAdapter {
+/** The queries, and the parameter tables (params.ts). */
+export interface WsfexAdapter extends WsfexParams {
   /** FEXGetLast_CMP: the last authorized number (0 when none yet). */
   ultimoComprobante: (
     caller: WsfexCaller,
@@ -102,6 +104,7 @@ export function makeWsfexAdapter(deps: {
   }
 
   return {
+    ...makeWsfexParams(run, (ticket) => `<Auth>${credentials(ticket)}</Auth>`),
     ultimoComprobante(caller, { ptoVta, cbteTipo }) {
       return run(
         caller,
