@@ -109,7 +109,10 @@ describe("/api/wsfex: export queries end to end against the simulator", () => {
 
   describe("parametros", () => {
     it.each([
-      ["tipos-comprobante", { id: 19, descripcion: "Facturas de Exportación", vigenciaHasta: null }],
+      [
+        "tipos-comprobante",
+        { id: 19, descripcion: "Facturas de Exportación", vigenciaHasta: null },
+      ],
       ["tipos-exportacion", { id: 2, descripcion: "Servicios" }],
       ["incoterms", { id: "FOB", descripcion: "FOB", vigenciaDesde: "20100101" }],
       ["idiomas", { id: 2, descripcion: "Inglés" }],
@@ -117,18 +120,21 @@ describe("/api/wsfex: export queries end to end against the simulator", () => {
       ["paises", { id: 203, descripcion: "BRASIL" }],
       ["cuit-paises", { id: "50000000016" }],
       ["monedas", { id: "DOL" }],
-    ])("%s answers {tabla, items} with ids of the type the export voucher takes", async (tabla, expected) => {
-      const response = await stack.post(`/api/wsfex/parametros/${tabla}`, auth, body());
-      expect(response.statusCode, response.body).toBe(200);
-      const result = response.json<{ tabla: string; items: Record<string, unknown>[] }>();
-      expect(result.tabla).toBe(tabla);
-      expect(result.items.length).toBeGreaterThan(0);
-      for (const item of result.items) {
-        expect(typeof item.id).toBe(typeof expected.id);
-        expect(typeof item.descripcion).toBe("string");
-      }
-      expect(result.items).toContainEqual(expect.objectContaining(expected));
-    });
+    ])(
+      "%s answers {tabla, items} with ids of the type the export voucher takes",
+      async (tabla, expected) => {
+        const response = await stack.post(`/api/wsfex/parametros/${tabla}`, auth, body());
+        expect(response.statusCode, response.body).toBe(200);
+        const result = response.json<{ tabla: string; items: Record<string, unknown>[] }>();
+        expect(result.tabla).toBe(tabla);
+        expect(result.items.length).toBeGreaterThan(0);
+        for (const item of result.items) {
+          expect(typeof item.id).toBe(typeof expected.id);
+          expect(typeof item.descripcion).toBe("string");
+        }
+        expect(result.items).toContainEqual(expect.objectContaining(expected));
+      },
+    );
 
     it("puntos-de-venta lists the export points of sale, and none as an empty list", async () => {
       const response = await stack.post("/api/wsfex/parametros/puntos-de-venta", auth, body());
@@ -147,16 +153,15 @@ describe("/api/wsfex: export queries end to end against the simulator", () => {
 
     it("monedas-con-cotizacion and cotizacion answer the rate as a JSON number and the day as AAAAMMDD", async () => {
       await stack.control.setCotizacion(env, { monId: "DOL", cotiz: 1045.25 });
-      const listed = await stack.post(
-        "/api/wsfex/parametros/monedas-con-cotizacion",
-        auth,
-        body(),
-      );
+      const listed = await stack.post("/api/wsfex/parametros/monedas-con-cotizacion", auth, body());
       expect(listed.statusCode, listed.body).toBe(200);
       const items = listed.json<{ items: { id: string; cotizacion: unknown; fecha: string }[] }>()
         .items;
       const dollar = items.find((item) => item.id === "DOL");
-      expect(dollar).toMatchObject({ cotizacion: 1045.25, fecha: expect.stringMatching(/^\d{8}$/) as unknown });
+      expect(dollar).toMatchObject({
+        cotizacion: 1045.25,
+        fecha: expect.stringMatching(/^\d{8}$/) as unknown,
+      });
       const quote = await stack.post(
         "/api/wsfex/parametros/cotizacion",
         auth,

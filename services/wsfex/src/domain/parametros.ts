@@ -1,4 +1,9 @@
-import type { FexParametroItem } from "@pasarela/authority";
+/** What a points-of-sale row says about whether it may be used. */
+export interface PointOfSaleState {
+  readonly bloqueado?: boolean | undefined;
+  /** yyyymmdd, or null when none */
+  readonly fechaBaja?: string | null | undefined;
+}
 
 /**
  * `puntos-de-venta` answers the points enabled for export web-service invoicing, while
@@ -8,7 +13,7 @@ import type { FexParametroItem } from "@pasarela/authority";
  * make a yyyymmdd of counts as withdrawn, since the table must not offer a point the authority
  * may refuse.
  */
-export function isEnabledPointOfSale(item: FexParametroItem, today: string): boolean {
+export function isEnabledPointOfSale(item: PointOfSaleState, today: string): boolean {
   if (item.bloqueado === true) return false;
   const baja = item.fechaBaja ?? null;
   if (baja === null) return true;

@@ -1,6 +1,6 @@
 import { makeWsfexAdapter } from "@pasarela/authority";
 import { asmxAnswer, fakeFetch, fakeTickets, xml } from "@pasarela/authority/testing";
-import type { HandlerContext } from "@pasarela/bus";
+import type { AccountContext } from "@pasarela/bus";
 import { wsfex } from "@pasarela/contracts";
 import { capturingLogger } from "@pasarela/testing";
 import { describe, expect, it } from "vitest";
@@ -11,7 +11,7 @@ const NS = "http://ar.gov.afip.dif.fexv1/";
 const OK =
   "<FEXErr><ErrCode>0</ErrCode><ErrMsg>OK</ErrMsg></FEXErr><FEXEvents><EventCode>0</EventCode><EventMsg>Ok</EventMsg></FEXEvents>";
 const urls = { homologacion: "http://homo.test/wsfexv1", produccion: "http://prod.test/wsfexv1" };
-const ctx: HandlerContext = {
+const ctx: AccountContext = {
   accountId: "acct-1",
   requestId: "req-1",
   subject: wsfex.parametrosGet.subject,
@@ -140,7 +140,12 @@ describe("wsfex.parametros.get request", () => {
 
   it("takes fecha with both tables of rates", () => {
     for (const tabla of ["monedas-con-cotizacion", "cotizacion"]) {
-      const body = { ...who, tabla, fecha: "20260101", ...(tabla === "cotizacion" ? { monedaId: "DOL" } : {}) };
+      const body = {
+        ...who,
+        tabla,
+        fecha: "20260101",
+        ...(tabla === "cotizacion" ? { monedaId: "DOL" } : {}),
+      };
       expect(wsfex.parametrosGet.request.safeParse(body).success).toBe(true);
     }
   });

@@ -82,7 +82,8 @@ export function argentinaDate(now: Date): string {
 export function fexDate(text: string | undefined): string | null | undefined {
   const value = text?.trim() ?? "";
   if (value === "" || value.toUpperCase() === "NULL") return null;
-  const compact = /^(\d{4})(\d{2})(\d{2})$/.exec(value) ?? /^(\d{4})-(\d{2})-(\d{2})(?:T|$)/.exec(value);
+  const compact =
+    /^(\d{4})(\d{2})(\d{2})$/.exec(value) ?? /^(\d{4})-(\d{2})-(\d{2})(?:T|$)/.exec(value);
   if (compact) return validDay(compact[1], compact[2], compact[3]);
   const invariant = /^(\d{1,2})\/(\d{1,2})\/(\d{4})(?:\s|$)/.exec(value);
   if (invariant) return validDay(invariant[3], invariant[1], invariant[2]);

@@ -121,7 +121,10 @@ describe("WSFEXv1 parameter tables against a scripted authority", () => {
     [
       "cuit-paises",
       "FEXGetPARAM_DST_CUIT",
-      row("ClsFEXResponse_DST_cuit", { DST_CUIT: "50000000016", DST_Ds: "URUGUAY - Persona Física" }),
+      row("ClsFEXResponse_DST_cuit", {
+        DST_CUIT: "50000000016",
+        DST_Ds: "URUGUAY - Persona Física",
+      }),
       { id: "50000000016", descripcion: "URUGUAY - Persona Física" },
     ],
     [
@@ -189,7 +192,10 @@ describe("WSFEXv1 parameter tables against a scripted authority", () => {
         }),
       )
       .join("");
-    const { adapter } = scripted("FEXGetPARAM_Cbte_Tipo", `<FEXResultGet>${rows}</FEXResultGet>${OK}`);
+    const { adapter } = scripted(
+      "FEXGetPARAM_Cbte_Tipo",
+      `<FEXResultGet>${rows}</FEXResultGet>${OK}`,
+    );
     const result = await adapter.parametros(caller, "tipos-comprobante");
     expect(result.ok && result.value.map((i) => i.id)).toEqual([19, 20, 21]);
   });
@@ -208,25 +214,25 @@ describe("WSFEXv1 parameter tables against a scripted authority", () => {
         Fecha_ctz: "12/3/2021",
       })}</FEXResultGet>${OK}`,
     );
-    expect(await adapter.parametros(caller, "monedas-con-cotizacion", { fecha: "20210721" })).toEqual(
-      {
-        ok: true,
-        value: [
-          {
-            id: "DOL",
-            descripcion: "Dólar Estadounidense",
-            cotizacion: "101.2020",
-            fecha: "20210721",
-          },
-          {
-            id: "060",
-            descripcion: "",
-            cotizacion: "0.1000000000000000055511151231257827",
-            fecha: "20211203",
-          },
-        ],
-      },
-    );
+    expect(
+      await adapter.parametros(caller, "monedas-con-cotizacion", { fecha: "20210721" }),
+    ).toEqual({
+      ok: true,
+      value: [
+        {
+          id: "DOL",
+          descripcion: "Dólar Estadounidense",
+          cotizacion: "101.2020",
+          fecha: "20210721",
+        },
+        {
+          id: "060",
+          descripcion: "",
+          cotizacion: "0.1000000000000000055511151231257827",
+          fecha: "20211203",
+        },
+      ],
+    });
     expect(sent[0]!.body).toContain(`${AUTH}<Fecha_CTZ>20210721</Fecha_CTZ>`);
   });
 
