@@ -87,9 +87,19 @@ export const parametrosOptionsSchema = z.object({
   environment: environmentSchema,
   representada: representadaSchema,
   /** cotizacion only, and there required: the currency's id as monedas lists it (DOL) */
-  monedaId: z.string().trim().min(1).max(3).optional(),
+  monedaId: z
+    .string()
+    .trim()
+    .min(1)
+    .max(3)
+    .optional()
+    .describe("Solo con cotizacion, y obligatorio allí: el id de la moneda (p. ej. DOL)"),
   /** monedas-con-cotizacion and cotizacion: the day (AAAAMMDD), today in Argentina by default */
-  fecha: yyyymmdd.optional(),
+  fecha: yyyymmdd
+    .optional()
+    .describe(
+      "Solo con monedas-con-cotizacion y cotizacion: el día, AAAAMMDD (hoy en la Argentina si falta)",
+    ),
 });
 
 /**
