@@ -392,6 +392,37 @@ describe("queries end to end: /api/wsfe and /api/wsfex through processes, CLIs a
       expect(valid.json()).toEqual({ status: "A" });
     });
 
+    it.each([
+      ["tipos-comprobante", { id: 19, descripcion: "Facturas de Exportación" }],
+      ["incoterms", { id: "FOB", descripcion: "FOB" }],
+      ["paises", { id: 203, descripcion: "BRASIL" }],
+      ["monedas", { id: "DOL" }],
+      ["puntos-de-venta", { id: 5, bloqueado: false, fechaBaja: null }],
+    ])(
+      "parametros/%s answers {tabla, items} with the authority's rows",
+      async (tabla, expected) => {
+        const response = await post(`/api/wsfex/parametros/${tabla}`, as(main));
+        expect(response.status, response.text).toBe(200);
+        const result = response.json<{ tabla: string; items: Record<string, unknown>[] }>();
+        expect(result.tabla).toBe(tabla);
+        expect(result.items).toContainEqual(expect.objectContaining(expected));
+      },
+    );
+
+    it("parametros/cotizacion answers {tabla, moneda, cotizacion, fecha} for monedaId", async () => {
+      const response = await post(
+        "/api/wsfex/parametros/cotizacion",
+        as(main, { monedaId: "DOL" }),
+      );
+      expect(response.status, response.text).toBe(200);
+      expect(response.json()).toEqual({
+        tabla: "cotizacion",
+        moneda: "DOL",
+        cotizacion: expect.any(Number) as unknown,
+        fecha: expect.stringMatching(/^\d{8}$/) as unknown,
+      });
+    });
+
     it("answers 400 with the authority's 1607 text for a point of sale not enabled for wsfex", async () => {
       const response = await post(
         "/api/wsfex/ultimo-comprobante",

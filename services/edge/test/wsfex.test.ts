@@ -107,6 +107,133 @@ describe("/api/wsfex: export queries end to end against the simulator", () => {
     expect(denied.json()).toEqual({ status: "NO" });
   });
 
+  describe("parametros", () => {
+    it.each([
+      [
+        "tipos-comprobante",
+        { id: 19, descripcion: "Facturas de Exportación", vigenciaHasta: null },
+      ],
+      ["tipos-exportacion", { id: 2, descripcion: "Servicios" }],
+      ["incoterms", { id: "FOB", descripcion: "FOB", vigenciaDesde: "20100101" }],
+      ["idiomas", { id: 2, descripcion: "Inglés" }],
+      ["unidades-medida", { id: 99, descripcion: "bonificación" }],
+      ["paises", { id: 203, descripcion: "BRASIL" }],
+      ["cuit-paises", { id: "50000000016" }],
+      ["monedas", { id: "DOL" }],
+    ])(
+      "%s answers {tabla, items} with ids of the type the export voucher takes",
+      async (tabla, expected) => {
+        const response = await stack.post(`/api/wsfex/parametros/${tabla}`, auth, body());
+        expect(response.statusCode, response.body).toBe(200);
+        const result = response.json<{ tabla: string; items: Record<string, unknown>[] }>();
+        expect(result.tabla).toBe(tabla);
+        expect(result.items.length).toBeGreaterThan(0);
+        for (const item of result.items) {
+          expect(typeof item.id).toBe(typeof expected.id);
+          expect(typeof item.descripcion).toBe("string");
+        }
+        expect(result.items).toContainEqual(expect.objectContaining(expected));
+      },
+    );
+
+    it("puntos-de-venta lists the export points of sale, and none as an empty list", async () => {
+      const response = await stack.post("/api/wsfex/parametros/puntos-de-venta", auth, body());
+      expect(response.json()).toEqual({
+        tabla: "puntos-de-venta",
+        items: [{ id: 5, bloqueado: false, fechaBaja: null }],
+      });
+      const none = await stack.register({ accountId, environment: env, delegate: ["wsfex"] });
+      const empty = await stack.post("/api/wsfex/parametros/puntos-de-venta", auth, {
+        environment: env,
+        representada: none.cuit,
+      });
+      expect(empty.statusCode, empty.body).toBe(200);
+      expect(empty.body).toBe('{"tabla":"puntos-de-venta","items":[]}');
+    });
+
+    it("monedas-con-cotizacion and cotizacion answer the rate as a JSON number and the day as AAAAMMDD", async () => {
+      await stack.control.setCotizacion(env, { monId: "DOL", cotiz: 1045.25 });
+      const listed = await stack.post("/api/wsfex/parametros/monedas-con-cotizacion", auth, body());
+      expect(listed.statusCode, listed.body).toBe(200);
+      const items = listed.json<{ items: { id: string; cotizacion: unknown; fecha: string }[] }>()
+        .items;
+      const dollar = items.find((item) => item.id === "DOL");
+      expect(dollar).toMatchObject({
+        cotizacion: 1045.25,
+        fecha: expect.stringMatching(/^\d{8}$/) as unknown,
+      });
+      const quote = await stack.post(
+        "/api/wsfex/parametros/cotizacion",
+        auth,
+        body({ monedaId: "DOL" }),
+      );
+      expect(quote.statusCode, quote.body).toBe(200);
+      expect(quote.json()).toEqual({
+        tabla: "cotizacion",
+        moneda: "DOL",
+        cotizacion: 1045.25,
+        fecha: dollar?.fecha,
+      });
+    });
+
+    it("answers a currency the authority does not quote as a 400 with its code and text", async () => {
+      const response = await stack.post(
+        "/api/wsfex/parametros/cotizacion",
+        auth,
+        body({ monedaId: "XYZ" }),
+      );
+      expect(response.statusCode).toBe(400);
+      const error = response.json<ErrorBody>();
+      expect(error.code).toBe("AUTHORITY_QUERY_REFUSED");
+      expect(error.error).toContain("1014");
+      expect(error.error).toContain("XYZ");
+    });
+
+    it("answers 400 listing the valid tables for an unknown one, without calling the authority", async () => {
+      const before = await stack.authorityCalls(env);
+      const response = await stack.post("/api/wsfex/parametros/alicuotas-iva", auth, body());
+      expect(response.statusCode).toBe(400);
+      const error = response.json<ErrorBody>();
+      expect(error.code).toBe("UNKNOWN_TABLA");
+      for (const tabla of wsfex.TABLAS) expect(error.error).toContain(tabla);
+      expect(await stack.authorityCalls(env)).toBe(before);
+    });
+
+    it.each([
+      ["cotizacion without monedaId", "cotizacion", {}, "monedaId"],
+      ["monedaId on another table", "monedas", { monedaId: "DOL" }, "monedaId"],
+      ["fecha on a table without rates", "paises", { fecha: "20260101" }, "fecha"],
+      ["fecha not AAAAMMDD", "monedas-con-cotizacion", { fecha: "2026-01-01" }, "fecha"],
+    ])("answers 400 naming the field: %s", async (_name, tabla, extra, field) => {
+      const before = await stack.authorityCalls(env);
+      const response = await stack.post(`/api/wsfex/parametros/${tabla}`, auth, body(extra));
+      expect(response.statusCode).toBe(400);
+      expect(response.json<ErrorBody>().error).toContain(field);
+      expect(await stack.authorityCalls(env)).toBe(before);
+    });
+
+    it("is documented with request examples the body takes", async () => {
+      const document = (await stack.edge.app.inject({ method: "GET", url: "/docs/json" })).json<{
+        paths: Record<
+          string,
+          {
+            post: {
+              requestBody: {
+                content: { "application/json": { examples: Record<string, { value: unknown }> } };
+              };
+            };
+          }
+        >;
+      }>();
+      const operation = document.paths["/api/wsfex/parametros/{tabla}"]!.post;
+      const examples = operation.requestBody.content["application/json"].examples;
+      expect(Object.keys(examples).sort()).toEqual(["cotizacion", "lista", "monedasConCotizacion"]);
+      for (const example of Object.values(examples)) {
+        expect(wsfex.parametrosOptionsSchema.strict().safeParse(example.value).success).toBe(true);
+      }
+    });
+  });
+
   it("answers 400 listing 19, 20, 21 for an unsupported cbteTipo, authority not called", async () => {
     const before = await stack.authorityCalls(env);
     for (const [url, extra] of [

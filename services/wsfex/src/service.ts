@@ -2,6 +2,7 @@ import { bind, type Binding } from "@pasarela/bus";
 import { wsfex } from "@pasarela/contracts";
 import type { WsfexAdapter } from "@pasarela/authority";
 import { makeComprobanteGet } from "./handlers/comprobante-get.js";
+import { makeParametrosGet } from "./handlers/parametros-get.js";
 import { makePermisoVerify } from "./handlers/permiso-verify.js";
 import { makeUltimoComprobanteLast } from "./handlers/ultimo-comprobante-last.js";
 
@@ -11,5 +12,6 @@ export function wsfexBindings(deps: { wsfex: WsfexAdapter }): Binding[] {
     bind(wsfex.ultimoComprobanteLast, makeUltimoComprobanteLast(deps)),
     bind(wsfex.comprobanteGet, makeComprobanteGet(deps)),
     bind(wsfex.permisoVerify, makePermisoVerify(deps)),
+    bind(wsfex.parametrosGet, makeParametrosGet(deps)),
   ];
 }

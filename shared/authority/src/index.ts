@@ -72,3 +72,12 @@ export {
 } from "./wsfex/adapter.js";
 export { fexCmpXml, motivosObs, type FexAuthorizeOutcome, type FexMessage } from "./wsfex/authorize.js";
 export { cannotLandAnyMore } from "./landing.js";
+export {
+  argentinaDate,
+  fexDate,
+  makeWsfexParams,
+  type FexCotizacion,
+  type FexListTabla,
+  type FexParametroItem,
+  type WsfexParams,
+} from "./wsfex/params.js";

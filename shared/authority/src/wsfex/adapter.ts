@@ -17,6 +17,7 @@ import {
   readAuthorizeAnswer,
   type FexAuthorizeOutcome,
 } from "./authorize.js";
+import { makeWsfexParams, type WsfexParams } from "./params.js";
 import type { Environment, wsfex } from "@pasarela/contracts";
 import { fail, ok, type AppError, type Result } from "@pasarela/errors";
 
@@ -31,7 +32,8 @@ export interface WsfexCaller {
   readonly deadline?: number | undefined;
 }
 
-export interface WsfexAdapter {
+/** The queries, and the parameter tables (params.ts). */
+export interface WsfexAdapter extends WsfexParams {
   /** FEXGetLast_CMP: the last authorized number (0 when none yet). */
   ultimoComprobante: (
     caller: WsfexCaller,
@@ -122,6 +124,7 @@ export function makeWsfexAdapter(deps: {
   }
 
   return {
+    ...makeWsfexParams(run, (ticket) => `<Auth>${credentials(ticket)}</Auth>`),
     ultimoComprobante(caller, { ptoVta, cbteTipo }) {
       return run(
         caller,
