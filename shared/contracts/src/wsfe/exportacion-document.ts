@@ -75,7 +75,8 @@ export const exportacionBodyDocument: JsonSchema = {
     },
     {
       description: "PES: cotizacion 1 y sin canMisMonExt (422)",
-      if: { properties: { moneda: { enum: ["PES", "pes"] } }, required: ["moneda"] },
+      // the currency is read in capitals
+      if: { properties: { moneda: { pattern: "^[Pp][Ee][Ss]$" } }, required: ["moneda"] },
       then: { properties: { cotizacion: { enum: [1, "1"] } }, not: has("canMisMonExt") },
     },
   ],

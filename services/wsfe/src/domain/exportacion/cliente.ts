@@ -41,16 +41,19 @@ export function resolveCliente(
   }
   const stored = clienteId === undefined ? undefined : cliente;
   const sent = request.cliente ?? {};
-  const hint = stored === undefined ? "enviálo en cliente, o usá clienteId" : "enviálo en cliente";
+  // a customer of the account always has a name; an address it may lack
   const razonSocial = sent.razonSocial ?? stored?.razonSocial;
-  if (razonSocial === undefined)
-    return fail(invalidField("cliente.razonSocial", `es obligatorio: ${hint}`));
+  if (razonSocial === undefined) {
+    return fail(
+      invalidField("cliente.razonSocial", "es obligatorio: enviálo en cliente, o usá clienteId"),
+    );
+  }
   const domicilio = sent.domicilio ?? stored?.domicilio ?? undefined;
   if (domicilio === undefined) {
     return fail(
       invalidField(
         "cliente.domicilio",
-        `es obligatorio en un comprobante de exportación: ${stored === undefined ? hint : "enviálo en cliente, o cargalo en el cliente"}`,
+        `es obligatorio en un comprobante de exportación: ${stored === undefined ? "enviálo en cliente, o usá clienteId" : "enviálo en cliente, o cargalo en el cliente"}`,
       ),
     );
   }
