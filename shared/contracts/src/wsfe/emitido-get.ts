@@ -18,7 +18,8 @@ export const emitidoItemSchema = z.object({
   alicuotaIva: z.string().optional(),
   bonificacion: decimal,
   unidadMedida: z.string().optional(),
-  importe: decimal,
+  /** negative on an export discount line (unit 99) */
+  importe: z.string().regex(/^-?\d+(\.\d+)?$/),
 });
 
 /**

@@ -79,7 +79,12 @@ export function makeComprobantesListadoRepository(db: Kysely<WsfeDatabase>) {
           "c.cbte_fch",
           "c.doc_tipo",
           "c.doc_nro",
-          sql<string | null>`c.request -> 'receptor' ->> 'razonSocial'`.as("razon_social"),
+          // an export voucher keeps its foreign customer's name under `cliente`
+          sql<
+            string | null
+          >`coalesce(c.request -> 'receptor' ->> 'razonSocial', c.request -> 'cliente' ->> 'razonSocial')`.as(
+            "razon_social",
+          ),
           sql<string>`c.imp_total::text`.as("imp_total"),
           "c.moneda_id",
           "c.cae",

@@ -1,4 +1,5 @@
 import { wsfe, wsfex } from "@pasarela/contracts";
+import type { VoucherSummary } from "../voucher-summary.js";
 import type { PreparedExportacion } from "./prepare.js";
 
 const EXPORT_TYPES: ReadonlySet<number> = new Set(wsfex.WSFEX_CBTE_TIPOS);
@@ -98,21 +99,6 @@ export function exportReceptorDoc(cuitPais: string | undefined): {
 /** `concepto` of an export voucher, in the domestic sense: goods 1, anything else services 2. */
 export const conceptoOfTipoExpo = (tipoExpo: number): 1 | 2 => (tipoExpo === 1 ? 1 : 2);
 
-/** The columns the voucher table keeps for every voucher, domestic or export. */
-export interface VoucherSummary {
-  readonly concepto: number;
-  readonly cbteFch: string;
-  readonly docTipo: number;
-  readonly docNro: string;
-  readonly monedaId: string;
-  readonly monedaCotizacion: string;
-  readonly impTotal: string;
-  readonly impNeto: string;
-  readonly impIVA: string;
-  readonly impTrib: string;
-  readonly impTotConc: string;
-  readonly impOpEx: string;
-}
 
 /** An export voucher's columns, from what was sent: it carries no VAT nor tributes. */
 export function summaryOf(cmp: wsfex.FexCmp): VoucherSummary {

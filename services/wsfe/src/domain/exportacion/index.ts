@@ -18,7 +18,6 @@ export {
   isExportacion,
   summaryOf,
   type ExportacionNumbering,
-  type VoucherSummary,
 } from "./cmp.js";
 export { exportacionQr, exportacionReply, type ExportacionAuthorization } from "./reply.js";
 export { emitidoOfExportacion } from "./emitido.js";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { referencedExportIds } from "../../src/domain/exportacion/index.js";
+import { referencedExportIds } from "../../../src/domain/exportacion/index.js";
 import {
   cliente,
   CUIT_URUGUAY,

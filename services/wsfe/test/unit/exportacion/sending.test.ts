@@ -1,13 +1,13 @@
 import { wsfe, wsfex } from "@pasarela/contracts";
 import { describe, expect, it } from "vitest";
-import { emitidoOf, type StoredVoucher } from "../../src/domain/emitido.js";
+import { emitidoOf, type StoredVoucher } from "../../../src/domain/emitido.js";
 import {
   exportacionReply,
   fexCmp,
   isSameExportacion,
   summaryOf,
   type HeldExportacion,
-} from "../../src/domain/exportacion/index.js";
+} from "../../../src/domain/exportacion/index.js";
 import { CUIT_URUGUAY, facturaE, notaCreditoE, prepared, REPRESENTADA, TODAY } from "./fixtures.js";
 
 const CAE = "76123456789012";

@@ -4,7 +4,7 @@ import {
   prepareExportacion,
   type ExportacionReferences,
   type PreparedExportacion,
-} from "../../src/domain/exportacion/index.js";
+} from "../../../src/domain/exportacion/index.js";
 
 // 2026-03-16 09:00 in Argentina
 export const NOW = new Date("2026-03-16T12:00:00Z");
