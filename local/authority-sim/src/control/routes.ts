@@ -227,6 +227,23 @@ export function handleControl(
       );
       return { status: 200, body: { series } };
     }
+    case "GET export-vouchers": {
+      // every WSFEXv1 voucher of the environment, per series (`cuit|ptoVta|cbteTipo`)
+      const series: Record<string, { last: number; vouchers: unknown[] }> = {};
+      for (const [key, s] of Object.entries(state.fex.series))
+        series[key] = { last: s.last, vouchers: [] };
+      for (const v of Object.values(state.fex.vouchers)) {
+        series[`${v.cuit}|${v.puntoVta}|${v.cbteTipo}`]?.vouchers.push({
+          cbteNro: v.cbteNro,
+          id: v.id,
+          cae: v.cae,
+          fechaCbte: v.fechaCbte,
+          monedaId: v.fields["Moneda_Id"] ?? "",
+          impTotal: Number(v.fields["Imp_total"] ?? 0),
+        });
+      }
+      return { status: 200, body: { series } };
+    }
     case "POST cert": {
       const p = schemas.cert.safeParse(body);
       if (!p.success) return bad(p.error);
