@@ -3,10 +3,8 @@ import type { FexItem } from "./request.js";
 import { between, isFactura, known, repeats, rule, VOUCHER_TYPES } from "./rule.js";
 import type { FexCheck, Rule } from "./rule.js";
 
-/**
- * The rules on FEXAuthorize's lists: items (and the total they add up to), associated
- * vouchers, shipping permits, opcionales and activities.
- */
+// The rules on FEXAuthorize's lists: items (and the total they add up to), associated
+// vouchers, shipping permits, opcionales and activities. validate.ts orders them with the rest.
 
 export const PAIS_CODES = known(PAISES.map((p) => Number(p.codigo)));
 const UNIDAD_IDS = known(UNIDADES.map((u) => Number(u.id)));
@@ -15,7 +13,7 @@ const OPCIONAL_IDS = known(OPCIONALES.map((o) => o.id));
 const SIMPLIFICADA = known(["2401", "2402"]);
 /** Units without quantity or price: 0 (none), 97 (down payment), 99 (discount line). */
 const SPECIAL_UNITS = known([0, 97, 99]);
-/** `99999AAXX999999A`: customs office and year digits, letters, 2 alphanumerics, 6 digits, check letter. */
+/** `99999AAXX999999A`: five digits, two letters, two letters or digits, six digits, a letter. */
 const PERMISO_RE = /^\d{5}[A-Z]{2}[A-Z0-9]{2}\d{6}[A-Z]$/;
 const TOLERANCE = 0.01;
 
