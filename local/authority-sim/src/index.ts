@@ -13,6 +13,8 @@ export type {
   FaultInput,
   PersonInput,
   SettingsInput,
+  SimExportVoucher,
+  SimExportVouchers,
   Stats,
 } from "./control/client.js";
 export {

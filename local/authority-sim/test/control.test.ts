@@ -23,6 +23,7 @@ import {
   rsaKey,
   signCms,
 } from "./helpers.js";
+import { fexCmp } from "./fex-helpers.js";
 import type { Identity, Ta } from "./helpers.js";
 
 const CUIT = "23123456785";
@@ -141,10 +142,7 @@ describe("fault injection", () => {
     expect(cons).toMatch(/<CodAutorizacion>\d{14}<\/CodAutorizacion>/);
 
     await control.setFault("homologacion", { service: "wsfex", mode: "drop-after-commit" });
-    const cmp =
-      `<Cmp><Id>77</Id><Cbte_Tipo>19</Cbte_Tipo><Punto_vta>9</Punto_vta><Cbte_nro>1</Cbte_nro><Tipo_expo>1</Tipo_expo>` +
-      `<Imp_total>10</Imp_total><Items><Item><Pro_ds>x</Pro_ds><Pro_qty>1</Pro_qty><Pro_umed>7</Pro_umed>` +
-      `<Pro_precio_uni>10</Pro_precio_uni><Pro_bonificacion>0</Pro_bonificacion><Pro_total_item>10</Pro_total_item></Item></Items></Cmp>`;
+    const cmp = fexCmp(77, 1, { Punto_vta: "9" });
     await expect(fex("FEXAuthorize", `${authXml(fexTa, CUIT)}${cmp}`)).rejects.toThrow();
     await control.setFault("homologacion", { service: "wsfex", mode: "none" });
     const again = resultOf(

@@ -6,6 +6,7 @@ import { startSimulator } from "../src/index.js";
 import { arToday, login, makeControlClient, makeIdentity } from "./helpers.js";
 import type { Ta } from "./helpers.js";
 import { detail, feCalls } from "./fe-helpers.js";
+import { caeOf, fexCalls } from "./fex-helpers.js";
 
 const dir = mkdtempSync(join(tmpdir(), "authority-sim-state-"));
 
@@ -96,6 +97,41 @@ describe("SIM_STATE_FILE", () => {
       const res = await fe.solicitar(1, 1, [detail(2)]);
       expect(res).toContain("<Resultado>A</Resultado>");
       expect(res).not.toContain("<Observaciones>");
+    } finally {
+      await second.close();
+    }
+  });
+
+  it("keeps FEXAuthorize's Ids across a restart, each CUIT's its own", async () => {
+    const file = join(dir, "fex-ids.json");
+    const [issuer, other] = ["20111111112", "30711111111"];
+    const first = await startSimulator({ port: 0, stateFile: file });
+    const tas: Record<string, Ta> = {};
+    let cae: string | undefined;
+    try {
+      const c = makeControlClient(first.url);
+      for (const cuit of [issuer, other]) {
+        const id = await makeIdentity(c, "produccion", cuit, `fex-${cuit}`, ["wsfex"]);
+        await c.enablePointOfSale("produccion", { cuit, ptoVta: 7, service: "wsfex" });
+        tas[cuit] = await login(first, "produccion", id, "wsfex");
+      }
+      const fex = fexCalls(first.endpoints("produccion").wsfex, tas[issuer] as Ta, issuer);
+      cae = caeOf(await fex.authorize(77, 1));
+      expect(cae).toBeDefined();
+    } finally {
+      await first.close();
+    }
+
+    const second = await startSimulator({ port: 0, stateFile: file });
+    try {
+      const url = second.endpoints("produccion").wsfex;
+      const again = await fexCalls(url, tas[issuer] as Ta, issuer).authorize(77, 1);
+      expect(again).toContain("<Reproceso>S</Reproceso>");
+      expect(caeOf(again)).toBe(cae);
+      // the same Id from another CUIT is another request
+      const theirs = await fexCalls(url, tas[other] as Ta, other).authorize(77, 1);
+      expect(theirs).toContain("<Reproceso>N</Reproceso>");
+      expect(caeOf(theirs)).not.toBe(cae);
     } finally {
       await second.close();
     }

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { isValidCuit, startSimulator } from "../src/index.js";
 import type { ControlClient, Simulator } from "../src/index.js";
 import {
+  FE_NS,
   FEX_NS,
   arToday,
   asmx,
@@ -221,6 +222,41 @@ describe("WSFEXv1 FEXGetPARAM_*", () => {
     );
   });
 
+  it("Opcionales lists the opcional ids FEXAuthorize accepts, the simplified export's among them", async () => {
+    expect(await param("FEXGetPARAM_Opcionales")).toBe(
+      "<FEXResultGet>" +
+        "<ClsFEXResponse_Opc><Opc_Id>2401</Opc_Id><Opc_Ds>Exportación simplificada: número de documento aduanero</Opc_Ds>" +
+        "<Opc_vig_desde>20190101</Opc_vig_desde><Opc_vig_hasta>NULL</Opc_vig_hasta></ClsFEXResponse_Opc>" +
+        "<ClsFEXResponse_Opc><Opc_Id>2402</Opc_Id><Opc_Ds>Exportación simplificada: monto FOB en dólares</Opc_Ds>" +
+        "<Opc_vig_desde>20190101</Opc_vig_desde><Opc_vig_hasta>NULL</Opc_vig_hasta></ClsFEXResponse_Opc>" +
+        `</FEXResultGet>${OK}`,
+    );
+  });
+
+  it("Actividades lists the issuer's registry activities in order, as WSFE's FEParamGetActividades does; none is an empty result", async () => {
+    expect(await param("FEXGetPARAM_Actividades")).toBe(
+      "<FEXResultGet>" +
+        "<ClsFEXResponse_Act><Id>620100</Id><Orden>1</Orden><Desc>SERVICIOS DE CONSULTORES EN INFORMATICA</Desc></ClsFEXResponse_Act>" +
+        "<ClsFEXResponse_Act><Id>702092</Id><Orden>2</Orden><Desc>SERVICIOS DE ASESORAMIENTO EMPRESARIAL</Desc></ClsFEXResponse_Act>" +
+        `</FEXResultGet>${OK}`,
+    );
+    const fe = await asmx(
+      sim.endpoints("homologacion").wsfe,
+      FE_NS,
+      "FEParamGetActividades",
+      authXml(feTa, CUIT),
+    );
+    expect(resultOf(fe.text, "FEParamGetActividades")).toBe(
+      "<ResultGet>" +
+        "<ActividadesTipo><Id>620100</Id><Orden>1</Orden><Desc>SERVICIOS DE CONSULTORES EN INFORMATICA</Desc></ActividadesTipo>" +
+        "<ActividadesTipo><Id>702092</Id><Orden>2</Orden><Desc>SERVICIOS DE ASESORAMIENTO EMPRESARIAL</Desc></ActividadesTipo>" +
+        "</ResultGet>",
+    );
+    expect(await param("FEXGetPARAM_Actividades", "", { ta: noPosTa, cuit: NO_POS })).toBe(
+      `<FEXResultGet />${OK}`,
+    );
+  });
+
   it("checks the token like every WSFEX operation: FEXErr 1000/1001 and no result block", async () => {
     for (const op of [
       "FEXGetPARAM_Cbte_Tipo",
@@ -234,6 +270,8 @@ describe("WSFEXv1 FEXGetPARAM_*", () => {
       "FEXGetPARAM_MON_CON_COTIZACION",
       "FEXGetPARAM_Ctz",
       "FEXGetPARAM_PtoVenta",
+      "FEXGetPARAM_Opcionales",
+      "FEXGetPARAM_Actividades",
     ]) {
       const wrongService = await param(op, "", { ta: feTa, cuit: CUIT });
       expect(wrongService, op).toMatch(
@@ -250,10 +288,16 @@ describe("WSFEXv1 FEXGetPARAM_*", () => {
       "FEXGetPARAM_Cbte_Tipo",
       "FEXGetPARAM_MON_CON_COTIZACION",
       "FEXGetPARAM_PtoVenta",
+      "FEXGetPARAM_Opcionales",
+      "FEXGetPARAM_Actividades",
     ]) {
       expect(wsdl).toContain(`soapAction="${FEX_NS}${op}"`);
     }
     expect(wsdl).toContain('<s:complexType name="ArrayOfClsFEXResponse_UMed">');
+    expect(wsdl).toContain('<s:complexType name="ArrayOfActividad">');
+    expect(wsdl).toMatch(
+      /name="Moneda_ctz" type="s:decimal"\/><s:element [^>]*name="CanMisMonExt"/,
+    );
     expect(wsdl).toContain(
       '<s:element minOccurs="1" maxOccurs="1" name="DST_CUIT" type="s:long"/>',
     );

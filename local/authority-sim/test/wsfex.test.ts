@@ -14,6 +14,7 @@ import {
   soapCall,
 } from "./helpers.js";
 import type { Ta } from "./helpers.js";
+import { fexCmp } from "./fex-helpers.js";
 
 const CUIT = "20111111112";
 const STRANGER = "20333333334";
@@ -44,39 +45,9 @@ afterAll(async () => {
 const call = (op: string, inner: string, version: "1.1" | "1.2" = "1.1") =>
   asmx(url, FEX_NS, op, inner, version);
 
-function cmp(id: number, nro: number, over: Record<string, string> = {}): string {
-  const f: Record<string, string> = {
-    Id: String(id),
-    Fecha_cbte: arToday(),
-    Cbte_Tipo: "19",
-    Punto_vta: "7",
-    Cbte_nro: String(nro),
-    Tipo_expo: "1",
-    Permiso_existente: "N",
-    Dst_cmp: "203",
-    Cliente: "Joao Da Silva",
-    Cuit_pais_cliente: "50000000016",
-    Domicilio_cliente: "Rua 76 km 34.5 Alagoas",
-    Id_impositivo: "PJ54482221-l",
-    Moneda_Id: "DOL",
-    Moneda_ctz: "101.202",
-    Imp_total: "100.00",
-    Forma_pago: "Contado",
-    Incoterms: "FOB",
-    Idioma_cbte: "1",
-    Items:
-      "<Item><Pro_codigo>PRO1</Pro_codigo><Pro_ds>Producto</Pro_ds><Pro_qty>2</Pro_qty><Pro_umed>7</Pro_umed>" +
-      "<Pro_precio_uni>50</Pro_precio_uni><Pro_bonificacion>0</Pro_bonificacion><Pro_total_item>100</Pro_total_item></Item>",
-    ...over,
-  };
-  return `<Cmp>${Object.entries(f)
-    .map(([k, v]) => `<${k}>${v}</${k}>`)
-    .join("")}</Cmp>`;
-}
-
 const authorize = async (id: number, nro: number, over: Record<string, string> = {}) =>
   resultOf(
-    (await call("FEXAuthorize", `${authXml(ta, CUIT)}${cmp(id, nro, over)}`)).text,
+    (await call("FEXAuthorize", `${authXml(ta, CUIT)}${fexCmp(id, nro, over)}`)).text,
     "FEXAuthorize",
   );
 
@@ -200,13 +171,15 @@ describe("WSFEXv1", () => {
     );
   });
 
-  it("FEXAuthorize validations: 1530, 1510, 1535, 1610", async () => {
+  it("FEXAuthorize rejections answer one FEXErr and no FEXResultAuth: 1530, 1510, 1535, 1610", async () => {
     expect(await authorize(2001, 2, { Cbte_Tipo: "1" })).toContain("<ErrCode>1530</ErrCode>");
     expect(await authorize(2002, 1, { Punto_vta: "3" })).toContain("<ErrCode>1510</ErrCode>");
     expect(await authorize(2003, 5)).toContain("<ErrCode>1535</ErrCode>");
     const r = await authorize(2004, 2, { Imp_total: "99" });
-    expect(r).toContain("<ErrCode>1610</ErrCode>");
-    expect(r).toContain("<Resultado>R</Resultado>");
+    expect(r).toBe(
+      "<FEXErr><ErrCode>1610</ErrCode><ErrMsg>El campo Imp_total debe ser igual a la suma de los Pro_total_item de los items.</ErrMsg></FEXErr>" +
+        "<FEXEvents><EventCode>0</EventCode><EventMsg>Ok</EventMsg></FEXEvents>",
+    );
   });
 
   it("FEXCheck_Permiso answers OK by default and NO for registered permits", async () => {
@@ -260,7 +233,7 @@ describe("WSFEXv1", () => {
     );
     const bad = await call(
       "FEXAuthorize",
-      `${authXml(ta, CUIT)}${cmp(3001, 2, { Cbte_nro: "dos" })}`,
+      `${authXml(ta, CUIT)}${fexCmp(3001, 2, { Cbte_nro: "dos" })}`,
     );
     expect(bad.status).toBe(500);
     expect(bad.text).toContain("Server was unable to read request.");

@@ -31,6 +31,21 @@ export interface SimVouchers {
   series: Record<string, { last: number; vouchers: SimVoucher[] }>;
 }
 
+/** One WSFEXv1 (export) voucher the simulator holds; `id` is the request Id it came with. */
+export interface SimExportVoucher {
+  cbteNro: number;
+  id: number;
+  cae: string;
+  fechaCbte: string;
+  monedaId: string;
+  impTotal: number;
+}
+
+/** Every series of WSFEXv1 vouchers, keyed `cuit|ptoVta|cbteTipo`, in the order issued. */
+export interface SimExportVouchers {
+  series: Record<string, { last: number; vouchers: SimExportVoucher[] }>;
+}
+
 export interface FaultInput {
   service: FaultService;
   mode: FaultMode;
@@ -135,6 +150,7 @@ export interface ControlClient {
   stats(environment: Environment): Promise<Stats>;
   /** every WSFEv1 voucher the simulator holds, per series */
   vouchers(environment: Environment): Promise<SimVouchers>;
+  exportVouchers(environment: Environment): Promise<SimExportVouchers>;
   reset(environment: Environment): Promise<{ ok: true }>;
   settings(environment: Environment, input: SettingsInput): Promise<{ ok: true }>;
   forgetTas(environment: Environment): Promise<{ ok: true }>;
@@ -214,6 +230,7 @@ export function makeControlClient(baseUrl: string): ControlClient {
     setFault: (env, input) => call("POST", `/${env}/faults`, input),
     stats: (env) => call("GET", `/${env}/stats`),
     vouchers: (env) => call("GET", `/${env}/vouchers`),
+    exportVouchers: (env) => call("GET", `/${env}/export-vouchers`),
     reset: (env) => call("POST", `/${env}/reset`, {}),
     settings: (env, input) => call("POST", `/${env}/settings`, input),
     forgetTas: (env) => call("POST", `/${env}/forget-tas`, {}),

@@ -11,6 +11,7 @@ import {
 } from "../state.js";
 import type { Environment, Person } from "../state.js";
 import type { World } from "../world.js";
+import { domesticSeries, exportSeries } from "./vouchers.js";
 
 export interface ControlResponse {
   status: number;
@@ -207,26 +208,10 @@ export function handleControl(
       const total = Object.values(state.stats.requests).reduce((a, b) => a + b, 0);
       return { status: 200, body: { ...state.stats, total } };
     }
-    case "GET vouchers": {
-      // every WSFEv1 voucher of the environment, per series (`cuit|ptoVta|cbteTipo`)
-      const series = Object.fromEntries(
-        Object.entries(state.fe).map(([key, s]) => [
-          key,
-          {
-            last: s.last,
-            vouchers: Object.entries(s.vouchers).map(([nro, v]) => ({
-              cbteNro: Number(nro),
-              cae: v.cae,
-              cbteFch: v.cbteFch,
-              docTipo: v.docTipo,
-              docNro: v.docNro,
-              impTotal: v.impTotal,
-            })),
-          },
-        ]),
-      );
-      return { status: 200, body: { series } };
-    }
+    case "GET vouchers":
+      return { status: 200, body: { series: domesticSeries(state) } };
+    case "GET export-vouchers":
+      return { status: 200, body: { series: exportSeries(state) } };
     case "POST cert": {
       const p = schemas.cert.safeParse(body);
       if (!p.success) return bad(p.error);

@@ -4,7 +4,7 @@ import type { Domicilio, Person } from "../state.js";
  * The version of the seed below: a state file written before it grew gets the persons it
  * lacks when loaded (state.ts `upgrade`), without touching the ones it has.
  */
-export const REGISTRY_SEED = 1;
+export const REGISTRY_SEED = 2;
 
 const caba = (direccion: string, codigoPostal: string, extra: Partial<Domicilio> = {}) => ({
   tipoDomicilio: "FISCAL",
@@ -25,6 +25,9 @@ const SOFTWARE = { id: 620100, orden: 1, desc: "SERVICIOS DE CONSULTORES EN INFO
  * - 30000000007 is the receiver of a recorded real FECAESolicitar request,
  *   authorized as a Factura A in homologation: a VAT-registered active company;
  * - 33693450239 is AFIP itself, which the real homologation registry answers for;
+ * - 20111111112 is the issuer the walkthrough and the simulator's own tests represent: a
+ *   VAT-registered individual with two activities, so FEParamGetActividades and
+ *   FEXGetPARAM_Actividades answer for it (added in seed version 2);
  * - responsables inscriptos (a company with two addresses, an individual), a monotributista,
  *   an exempt foundation, an association outside VAT, an individual not registered in VAT, a
  *   final consumer (a CUIL, no taxes);
@@ -70,6 +73,23 @@ export function seededPersons(): Record<string, Person> {
       ],
       domicilios: [
         caba("HIPOLITO YRIGOYEN 370", "1086", { calle: "HIPOLITO YRIGOYEN", numero: 370 }),
+      ],
+    },
+    {
+      cuit: "20111111112",
+      tipoPersona: "FISICA",
+      apellido: "FERNANDEZ",
+      nombre: "LUCIA",
+      documento: { tipo: "DNI", numero: "11111111" },
+      fechaNacimiento: "1980-04-12",
+      estadoClave: "ACTIVO",
+      condicionIva: "responsable_inscripto",
+      actividades: [
+        { ...SOFTWARE, periodo: 201501 },
+        { id: 702092, orden: 2, desc: "SERVICIOS DE ASESORAMIENTO EMPRESARIAL", periodo: 201803 },
+      ],
+      domicilios: [
+        caba("AV DE MAYO 1370 Piso:3", "1085", { calle: "AV DE MAYO", numero: 1370, piso: "3" }),
       ],
     },
     {

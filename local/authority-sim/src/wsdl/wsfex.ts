@@ -16,7 +16,7 @@ const AUTH_FIELDS: readonly Field[] = [
 ];
 
 /** The run of fields ClsFEXRequest (FEXAuthorize) and ClsFEXGetCMPR (FEXGetCMP) share. */
-const CMP_FIELDS: readonly Field[] = [
+const CMP_HEAD: readonly Field[] = [
   ["Tipo_expo", "short"],
   ["Permiso_existente", "string"],
   ["Permisos", "ArrayOfPermiso"],
@@ -27,6 +27,9 @@ const CMP_FIELDS: readonly Field[] = [
   ["Id_impositivo", "string"],
   ["Moneda_Id", "string"],
   ["Moneda_ctz", "decimal"],
+];
+
+const CMP_TAIL: readonly Field[] = [
   ["Obs_comerciales", "string"],
   ["Imp_total", "decimal"],
   ["Obs", "string"],
@@ -119,6 +122,16 @@ const PARAMS: Readonly<Record<string, ParamSpec>> = {
       ["Pve_FchBaja", "string"],
     ],
   },
+  Opcionales: { response: "FEXResponse_Opc", row: "Opc", fields: vigencia("Opc", "string") },
+  Actividades: {
+    response: "FEXResponse_Act",
+    row: "Act",
+    fields: [
+      ["Id", "long"],
+      ["Orden", "int"],
+      ["Desc", "string"],
+    ],
+  },
 };
 
 const paramTypes: Record<string, readonly Field[]> = {};
@@ -160,9 +173,13 @@ export const WSFEX_WSDL: AsmxWsdlSpec = {
       ["Cbte_Tipo", "short"],
       ["Punto_vta", "int"],
       ["Cbte_nro", "long"],
-      ...CMP_FIELDS,
+      ...CMP_HEAD,
+      // CanMisMonExt and Actividades came with later versions of the request, where they sit
+      ["CanMisMonExt", "string"],
+      ...CMP_TAIL,
       ["Opcionales", "ArrayOfOpcional"],
       ["Fecha_pago", "string"],
+      ["Actividades", "ArrayOfActividad"],
     ],
     ...withArray("Permiso", [
       ["Id_permiso", "string"],
@@ -187,6 +204,7 @@ export const WSFEX_WSDL: AsmxWsdlSpec = {
       ["Id", "string"],
       ["Valor", "string"],
     ]),
+    ...withArray("Actividad", [["Id", "long"]]),
     FEXResponseAuthorize: [["FEXResultAuth", "ClsFEXOutAuthorize"], ...ERR_EVT],
     ClsFEXOutAuthorize: [
       ["Id", "long"],
@@ -213,7 +231,8 @@ export const WSFEX_WSDL: AsmxWsdlSpec = {
       ["Cbte_tipo", "short"],
       ["Punto_vta", "int"],
       ["Cbte_nro", "long"],
-      ...CMP_FIELDS,
+      ...CMP_HEAD,
+      ...CMP_TAIL,
       ["Fecha_cbte_cae", "string"],
       ["Fch_venc_Cae", "string"],
       ["Cae", "string"],

@@ -2,6 +2,8 @@ import { escapeXml } from "../soap/xml.js";
 import type { OpContext } from "../soap/service.js";
 import { checkToken } from "../token.js";
 
+export const WSFEX_NS = "http://ar.gov.afip.dif.fexv1/";
+
 /** Every result ends in FEXErr and FEXEvents, success included (code 0). */
 export function fexErr(code: number, msg: string): string {
   return (

@@ -9,6 +9,7 @@ import {
   CUITS_PAIS,
   IDIOMAS,
   INCOTERMS,
+  OPCIONALES,
   PAISES,
   TIPOS_EXPO,
   UNIDADES,
@@ -172,6 +173,29 @@ function ptoVenta(ctx: OpContext): string {
   );
 }
 
+/**
+ * The issuer's own activities, from the registry, in their order. Like the points of sale,
+ * none on record is an empty result rather than an error.
+ */
+function actividades(ctx: OpContext): string {
+  const a = authenticate(ctx);
+  if ("err" in a) return a.err;
+  const own = [...(ctx.world.state.persons[a.cuit]?.actividades ?? [])].sort(
+    (x, y) => x.orden - y.orden,
+  );
+  return (
+    resultGet(
+      own.map((x) =>
+        row("ClsFEXResponse_Act", [
+          ["Id", String(x.id)],
+          ["Orden", String(x.orden)],
+          ["Desc", x.desc],
+        ]),
+      ),
+    ) + OK_TAIL
+  );
+}
+
 export const PARAM_OPERATIONS: Readonly<Record<string, Operation>> = {
   FEXGetPARAM_Cbte_Tipo: vigenciaTable("ClsFEXResponse_Cbte_Tipo", "Cbte", CBTE_TIPOS),
   FEXGetPARAM_Tipo_Expo: vigenciaTable("ClsFEXResponse_Tex", "Tex", TIPOS_EXPO),
@@ -184,4 +208,6 @@ export const PARAM_OPERATIONS: Readonly<Record<string, Operation>> = {
   FEXGetPARAM_MON_CON_COTIZACION: monConCotizacion,
   FEXGetPARAM_Ctz: paramCtz,
   FEXGetPARAM_PtoVenta: ptoVenta,
+  FEXGetPARAM_Opcionales: vigenciaTable("ClsFEXResponse_Opc", "Opc", OPCIONALES),
+  FEXGetPARAM_Actividades: actividades,
 };

@@ -133,3 +133,12 @@ export const CUITS_PAIS: readonly CuitPais[] = [
   ["55000004269", "REINO UNIDO - Persona Jurídica"],
   ["55000004382", "ALEMANIA, REP. FED. - Persona Jurídica"],
 ].map(([cuit, desc]) => ({ cuit: cuit ?? "", desc: desc ?? "" }));
+
+/**
+ * The opcionales FEXAuthorize accepts: those of a simplified export, the customs document
+ * (2401) and its FOB amount in dollars (2402).
+ */
+export const OPCIONALES: ParamTable = [
+  p(2401, "Exportación simplificada: número de documento aduanero", "20190101"),
+  p(2402, "Exportación simplificada: monto FOB en dólares", "20190101"),
+];
