@@ -30,7 +30,11 @@ type IssuanceSubject = typeof wsfe.facturaIssue.subject | typeof wsfe.exportacio
  * unknown and that a retry with the same Idempotency-Key tells it, once the series' next
  * writer has settled the voucher.
  */
-function issuanceFailure(a: Attempt<IssuanceBody>, subject: IssuanceSubject, error: AppError): AppError {
+function issuanceFailure(
+  a: Attempt<IssuanceBody>,
+  subject: IssuanceSubject,
+  error: AppError,
+): AppError {
   const { details } = error;
   if (
     error.code !== "SERVICE_UNAVAILABLE" ||

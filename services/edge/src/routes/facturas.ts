@@ -125,7 +125,9 @@ export const facturasRoutes: RouteModule = {
           headers,
           body: exportacionBody,
           response: {
-            200: wsfe.exportacionHttpReplySchema.describe("Autorizado: CAE, total, moneda, cotización y QR"),
+            200: wsfe.exportacionHttpReplySchema.describe(
+              "Autorizado: CAE, total, moneda, cotización y QR",
+            ),
             ...issuanceErrors("wsfex"),
             422: z
               .union([

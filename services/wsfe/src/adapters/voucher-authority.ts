@@ -139,7 +139,10 @@ export function makeVoucherAuthority(deps: {
     },
     async perRequest(caller, cbteTipo) {
       // FEXAuthorize takes one voucher; FCE goes one at a time
-      if (isExport(cbteTipo) || (contracts.FCE_CBTE_TIPOS as readonly number[]).includes(cbteTipo)) {
+      if (
+        isExport(cbteTipo) ||
+        (contracts.FCE_CBTE_TIPOS as readonly number[]).includes(cbteTipo)
+      ) {
         return ok(1);
       }
       const known = perEnvironment.get(caller.environment);
@@ -174,7 +177,11 @@ export function makeVoucherAuthority(deps: {
         if (authority === undefined) return ok({ kind: "absent" });
         return ok(
           isSameVoucher(voucher.sent as FECAEDetRequest, authority)
-            ? { kind: "same", cae: authority.codAutorizacion, caeVencimiento: authority.fchVto ?? "" }
+            ? {
+                kind: "same",
+                cae: authority.codAutorizacion,
+                caeVencimiento: authority.fchVto ?? "",
+              }
             : { kind: "other", authority },
         );
       }

@@ -207,7 +207,13 @@ export function makeBatchIssuer(deps: BatchIssuerDeps): Issuer {
       const numbered: Numbered[] = members.map((w, i) => {
         const cbteNro = from + i;
         const built = w.job.build(cbteNro, firstId === undefined ? undefined : firstId + i);
-        return { waiting: w, id: randomUUID(), cbteNro, detalle: built.sent, summary: built.summary };
+        return {
+          waiting: w,
+          id: randomUUID(),
+          cbteNro,
+          detalle: built.sent,
+          summary: built.summary,
+        };
       });
       const rows: NewComprobante[] = numbered.map((n) => ({
         id: n.id,

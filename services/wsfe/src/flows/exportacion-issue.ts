@@ -15,11 +15,7 @@ import {
 import { resolvePtoVta } from "../domain/point-of-sale.js";
 import type { Issuer } from "./batches.js";
 import type { VoucherOf } from "./factura-issue.js";
-import {
-  annotateSpan,
-  resolveReferences,
-  type VoucherIssueContext,
-} from "./voucher-issue.js";
+import { annotateSpan, resolveReferences, type VoucherIssueContext } from "./voucher-issue.js";
 
 export interface ExportacionIssueDeps {
   bus: Pick<Bus, "request">;

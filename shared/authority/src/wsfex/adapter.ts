@@ -195,7 +195,10 @@ export function makeWsfexAdapter(deps: {
               token: ticket.token,
             });
             if (classified.kind === "stale-ticket" || classified.result.ok) return classified;
-            return { kind: "done", result: ok({ kind: "refused", error: classified.result.error }) };
+            return {
+              kind: "done",
+              result: ok({ kind: "refused", error: classified.result.error }),
+            };
           }
           const read = readAuthorizeAnswer(answer.result, err, cmp);
           return {

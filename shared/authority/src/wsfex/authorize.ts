@@ -117,7 +117,9 @@ function eventsOf(result: XmlObject): FexMessage[] {
   const events = xmlList(result, "FEXEvents");
   return events.flatMap((e) => {
     const code = Number(xmlString(e, "EventCode"));
-    return Number.isFinite(code) && code !== 0 ? [{ code, msg: text(xmlString(e, "EventMsg")) }] : [];
+    return Number.isFinite(code) && code !== 0
+      ? [{ code, msg: text(xmlString(e, "EventMsg")) }]
+      : [];
   });
 }
 

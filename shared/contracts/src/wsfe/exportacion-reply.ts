@@ -33,7 +33,9 @@ export type ExportacionIssueReply = z.output<typeof exportacionIssueReplySchema>
 export const exportacionHttpReplySchema = z
   .object({
     ...replyShape(
-      z.number().describe("Importe total: número JSON con el valor decimal exacto, a dos decimales"),
+      z
+        .number()
+        .describe("Importe total: número JSON con el valor decimal exacto, a dos decimales"),
       z.number().describe("Número JSON con el valor decimal exacto"),
     ),
     pdfUrl: z

@@ -108,11 +108,7 @@ export {
   type IssuedHttpReply,
   type IssuedReply,
 } from "./issued-reply.js";
-export {
-  ISSUED_CBTE_TIPOS,
-  isExportCbteTipo,
-  issuedCbteTipoSchema,
-} from "./issued-cbte-tipo.js";
+export { ISSUED_CBTE_TIPOS, isExportCbteTipo, issuedCbteTipoSchema } from "./issued-cbte-tipo.js";
 export {
   exportacionIssue,
   exportacionIssueAnswerSchema,
