@@ -1,10 +1,4 @@
-import {
-  condicionIva,
-  fecha,
-  isFce,
-  nombreComprobante,
-  tipoDocumento,
-} from "@pasarela/formato";
+import { condicionIva, fecha, isFce, nombreComprobante, tipoDocumento } from "@pasarela/formato";
 import { FCE_OPCIONALES, type CopiaImpresa } from "../../domain/tables.js";
 import { asociado } from "./asociado.js";
 import { drawCliente } from "./exportacion.js";

@@ -19,11 +19,23 @@ export interface Column {
 const alicuotaTexto = (rate: string): string =>
   rate === "exento" ? "Exento" : rate === "no_gravado" ? "No gravado" : porcentaje(rate);
 
+/** How an export voucher's unit reads (by name) and the room its longer titles and units take. */
+interface Medidas {
+  readonly unidad: (item: Item) => string;
+  readonly cantidadWidth: number;
+  readonly unidadWidth: number;
+}
+
+const DOMESTICA: Medidas = {
+  unidad: (i) => i.unidadMedida ?? "",
+  cantidadWidth: 48,
+  unidadWidth: 45,
+};
+
 const commonColumns = (
   descripcionWidth: number,
   { columnas }: Etiquetas,
-  unidad: (item: Item) => string = (i) => i.unidadMedida ?? "",
-  unidadWidth = 45,
+  { unidad, cantidadWidth, unidadWidth }: Medidas = DOMESTICA,
 ): Column[] => [
   { title: columnas.codigo, width: 50, align: "left", value: (i) => i.codigo ?? "" },
   {
@@ -33,7 +45,12 @@ const commonColumns = (
     value: (i) => i.descripcion,
     wraps: true,
   },
-  { title: columnas.cantidad, width: 48, align: "right", value: (i) => decimal(i.cantidad) },
+  {
+    title: columnas.cantidad,
+    width: cantidadWidth,
+    align: "right",
+    value: (i) => decimal(i.cantidad),
+  },
   { title: columnas.unidad, width: unidadWidth, align: "left", value: unidad },
   {
     title: columnas.precio,
@@ -59,7 +76,11 @@ export function columnsFor(sheet: Pick<Sheet, "letra" | "etiquetas" | "idioma">)
   const { letra, etiquetas, idioma } = sheet;
   if (letra === "E") {
     const unidad = (i: Item) => unidadExportacion(i.unidadMedida, idioma);
-    return commonColumns(WIDTH - 304 - 20, etiquetas, unidad, 65);
+    return commonColumns(WIDTH - 304 - 25, etiquetas, {
+      unidad,
+      cantidadWidth: 56,
+      unidadWidth: 62,
+    });
   }
   if (letra !== "A" && letra !== "M") return commonColumns(WIDTH - 304, etiquetas);
   return [
