@@ -4,6 +4,8 @@ declare module "fontkit" {
   export interface Font {
     readonly postscriptName: string;
     layout(text: string): unknown;
+    /** the glyph of a code point, kept by the font with that character (fonts.ts) */
+    glyphForCodePoint(codePoint: number): unknown;
   }
   export function create(buffer: Uint8Array, postscriptName?: string): Font;
 }

@@ -14,9 +14,5 @@ export const FCE_OPCIONALES: Readonly<Record<string, string>> = {
 /** Tributes that count as other national indirect taxes (Ley 27.743): national and internal. */
 export const TRIBUTOS_NACIONALES_INDIRECTOS: ReadonlySet<number> = new Set([1, 4]);
 
-export const COPIAS_IMPRESAS = {
-  original: "ORIGINAL",
-  duplicado: "DUPLICADO",
-  triplicado: "TRIPLICADO",
-} as const;
-export type CopiaImpresa = keyof typeof COPIAS_IMPRESAS;
+/** The copies a voucher is printed in; their names are each language's (etiquetas.ts). */
+export type CopiaImpresa = "original" | "duplicado" | "triplicado";

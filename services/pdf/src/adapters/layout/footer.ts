@@ -10,7 +10,7 @@ export interface PageRange {
 
 /** QR, CAE and page x/y at the foot of each page of one copy. */
 export function drawFooters(sheet: Sheet, range: PageRange): void {
-  const { pen, emitido } = sheet;
+  const { pen, emitido, etiquetas } = sheet;
   const { doc } = pen;
   const total = range.to - range.from;
   for (let index = range.from; index < range.to; index++) {
@@ -20,24 +20,25 @@ export function drawFooters(sheet: Sheet, range: PageRange): void {
     if (emitido.qr) drawQr(doc, emitido.qr, MARGIN + 4, y + 4, 88);
     const textX = MARGIN + 100;
     pen.font(true, 10);
-    pen.text("Comprobante Autorizado", textX, y + 14, 200);
+    pen.text(etiquetas.autorizado, textX, y + 14, 200);
     pen.font(false, 6.5);
-    doc.text(
-      "Esta Administración Federal no se responsabiliza por los datos ingresados en el detalle de la operación",
-      textX,
-      y + 30,
-      { width: 200 },
-    );
+    doc.text(etiquetas.descargo, textX, y + 30, { width: 200 });
     const rightX = MARGIN + WIDTH - 200;
-    pen.field("CAE N°", emitido.cae ?? "", rightX, y + 14, 192);
+    pen.field(etiquetas.cae, emitido.cae ?? "", rightX, y + 14, 192);
     pen.field(
-      "Fecha de Vto. de CAE",
+      etiquetas.vtoCae,
       emitido.caeVencimiento ? fecha(emitido.caeVencimiento) : "",
       rightX,
       y + 28,
       192,
     );
     pen.font(true, 8);
-    pen.text(`Pág. ${index - range.from + 1}/${total}`, CENTER - 40, y + 78, 80, "center");
+    pen.text(
+      `${etiquetas.pagina} ${index - range.from + 1}/${total}`,
+      CENTER - 40,
+      y + 78,
+      80,
+      "center",
+    );
   }
 }

@@ -1,13 +1,7 @@
-import { numeroComprobante } from "@pasarela/contracts";
-import {
-  condicionIva,
-  fecha,
-  isFce,
-  letraComprobante,
-  nombreComprobante,
-  tipoDocumento,
-} from "@pasarela/formato";
-import { COPIAS_IMPRESAS, FCE_OPCIONALES, type CopiaImpresa } from "../../domain/tables.js";
+import { condicionIva, fecha, isFce, nombreComprobante, tipoDocumento } from "@pasarela/formato";
+import { FCE_OPCIONALES, type CopiaImpresa } from "../../domain/tables.js";
+import { asociado } from "./asociado.js";
+import { drawCliente } from "./exportacion.js";
 import { CENTER, MARGIN, pad, WIDTH, type Sheet } from "./page.js";
 
 /** Not part of the stored voucher: FCE is sold on account, anything else in cash. */
@@ -17,10 +11,10 @@ function condicionVenta(sheet: Sheet): string {
 
 /** Associated vouchers, FCE data and the currency, one line each. */
 function receiverExtras(sheet: Sheet): [string, string][] {
-  const { emitido } = sheet;
+  const { emitido, etiquetas } = sheet;
   const lines: [string, string][] = emitido.comprobantesAsociados.map((a) => [
-    "Comprobante Asociado",
-    `${nombreComprobante(a.cbteTipo)} ${letraComprobante(a.cbteTipo)} N° ${numeroComprobante(a.ptoVta, a.cbteNro)}${a.cbteFch ? ` del ${fecha(a.cbteFch)}` : ""}${a.cuit ? ` (CUIT ${a.cuit})` : ""}`,
+    etiquetas.comprobanteAsociado,
+    asociado(a, etiquetas),
   ]);
   for (const opcional of emitido.opcionales) {
     const label = FCE_OPCIONALES[opcional.id];
@@ -31,7 +25,7 @@ function receiverExtras(sheet: Sheet): [string, string][] {
 
 /** The issuer's side of the header box: the logo (or its name), then its profile. */
 function drawIssuer(sheet: Sheet, y: number, leftX: number): void {
-  const { pen, emitido, perfil, logo } = sheet;
+  const { pen, emitido, perfil, logo, etiquetas } = sheet;
   const leftWidth = CENTER - 30 - leftX;
   let left = y + 8;
   if (logo) {
@@ -42,37 +36,39 @@ function drawIssuer(sheet: Sheet, y: number, leftX: number): void {
     pen.text(perfil?.razonSocial ?? emitido.cuit, leftX, left + 6, leftWidth);
     left += 40;
   }
-  left += pen.field("Razón Social", perfil?.razonSocial ?? "", leftX, left, leftWidth, 2);
+  left += pen.field(etiquetas.razonSocial, perfil?.razonSocial ?? "", leftX, left, leftWidth, 2);
   left += pen.field(
-    "Domicilio Comercial",
+    etiquetas.domicilioComercial,
     perfil?.domicilioComercial ?? "",
     leftX,
     left,
     leftWidth,
     2,
   );
-  pen.field("Condición frente al IVA", perfil?.condicionIva ?? "", leftX, left, leftWidth);
+  pen.field(etiquetas.condicionIva, perfil?.condicionIva ?? "", leftX, left, leftWidth);
 }
 
 /** The voucher's side of the header box: its name, number, date and the issuer's ids. */
 function drawVoucher(sheet: Sheet, y: number): void {
-  const { pen, emitido, perfil } = sheet;
+  const { pen, emitido, perfil, etiquetas } = sheet;
   const rightX = CENTER + 30;
   const rightWidth = MARGIN + WIDTH - 8 - rightX;
   // the name on one line: the largest size, up to 16 pt, that fits
-  const nombre = nombreComprobante(emitido.cbteTipo);
+  const nombre =
+    (sheet.letra === "E" ? etiquetas.titulos[emitido.cbteTipo] : undefined) ??
+    nombreComprobante(emitido.cbteTipo);
   let size = 16;
   while (size > 7 && pen.font(true, size).widthOfString(nombre) > rightWidth) size -= 0.5;
   pen.text(nombre, rightX, y + 10, rightWidth);
   let right = y + 40;
-  pen.field("Punto de Venta", pad(emitido.ptoVta, 5), rightX, right, 110);
-  pen.field("Comp. Nro", pad(emitido.cbteNro, 8), rightX + 110, right, rightWidth - 110);
+  pen.field(etiquetas.puntoVenta, pad(emitido.ptoVta, 5), rightX, right, 110);
+  pen.field(etiquetas.compNro, pad(emitido.cbteNro, 8), rightX + 110, right, rightWidth - 110);
   right += 14;
-  pen.field("Fecha de Emisión", fecha(emitido.cbteFch), rightX, right, rightWidth);
-  pen.field("CUIT", emitido.cuit, rightX, right + 14, rightWidth);
-  pen.field("Ingresos Brutos", perfil?.ingresosBrutos ?? "", rightX, right + 28, rightWidth);
+  pen.field(etiquetas.fechaEmision, fecha(emitido.cbteFch), rightX, right, rightWidth);
+  pen.field(etiquetas.cuit, emitido.cuit, rightX, right + 14, rightWidth);
+  pen.field(etiquetas.ingresosBrutos, perfil?.ingresosBrutos ?? "", rightX, right + 28, rightWidth);
   pen.field(
-    "Fecha de Inicio de Actividades",
+    etiquetas.inicioActividades,
     perfil?.inicioActividades ? fecha(perfil.inicioActividades) : "",
     rightX,
     right + 42,
@@ -82,24 +78,18 @@ function drawVoucher(sheet: Sheet, y: number): void {
 
 /** The service period and payment due date, when the voucher has any; answers where it ends. */
 function drawPeriod(sheet: Sheet, y: number, leftX: number): number {
-  const { pen, emitido } = sheet;
+  const { pen, emitido, etiquetas } = sheet;
   if (!emitido.fchServDesde && !emitido.fchServHasta && !emitido.fchVtoPago) return y;
   pen.doc.rect(MARGIN, y, WIDTH, 18).stroke();
   const third = WIDTH / 3;
   if (emitido.fchServDesde) {
-    pen.field("Período Facturado Desde", fecha(emitido.fchServDesde), leftX, y + 5, third);
+    pen.field(etiquetas.periodoDesde, fecha(emitido.fchServDesde), leftX, y + 5, third);
   }
   if (emitido.fchServHasta) {
-    pen.field("Hasta", fecha(emitido.fchServHasta), leftX + third, y + 5, third);
+    pen.field(etiquetas.periodoHasta, fecha(emitido.fchServHasta), leftX + third, y + 5, third);
   }
   if (emitido.fchVtoPago) {
-    pen.field(
-      "Fecha de Vto. para el pago",
-      fecha(emitido.fchVtoPago),
-      leftX + 2 * third - 20,
-      y + 5,
-      third,
-    );
+    pen.field(etiquetas.vtoPago, fecha(emitido.fchVtoPago), leftX + 2 * third - 20, y + 5, third);
   }
   return y + 18;
 }
@@ -143,7 +133,7 @@ export function drawHeader(sheet: Sheet, copia: CopiaImpresa): number {
   let y = MARGIN;
   doc.lineWidth(0.8).rect(MARGIN, y, WIDTH, 18).stroke();
   pen.font(true, 11);
-  pen.text(COPIAS_IMPRESAS[copia], MARGIN, y + 4, WIDTH, "center");
+  pen.text(sheet.etiquetas.copias[copia], MARGIN, y + 4, WIDTH, "center");
   y += 18;
 
   const boxHeight = 112;
@@ -164,5 +154,5 @@ export function drawHeader(sheet: Sheet, copia: CopiaImpresa): number {
   drawVoucher(sheet, y);
   y += boxHeight;
   y = drawPeriod(sheet, y, leftX);
-  return drawReceiver(sheet, y, leftX);
+  return sheet.letra === "E" ? drawCliente(sheet, y, leftX) : drawReceiver(sheet, y, leftX);
 }

@@ -1,9 +1,11 @@
 import { numeroComprobante } from "@pasarela/contracts";
 import type { Font } from "fontkit";
 import PDFDocument from "pdfkit";
+import { idiomaDe, letraComprobante, nombreComprobante } from "@pasarela/formato";
+import { ETIQUETAS } from "../../domain/etiquetas.js";
 import type { Impresion } from "../../domain/impresion.js";
-import { letraComprobante, nombreComprobante } from "@pasarela/formato";
 import type { CopiaImpresa } from "../../domain/tables.js";
+import { drawNotas, notas, notasHeight } from "./exportacion.js";
 import { drawFooters, type PageRange } from "./footer.js";
 import { drawHeader } from "./header.js";
 import { columnsFor, drawRow, drawTableHeader, rowHeight, type Column } from "./items.js";
@@ -27,14 +29,17 @@ class Printer {
 
   constructor(doc: Doc, impresion: Impresion) {
     const letra = letraComprobante(impresion.emitido.cbteTipo);
+    const idioma = letra === "E" ? idiomaDe(impresion.emitido.exportacion?.idioma) : "es";
     this.sheet = {
       pen: new Pen(doc),
       emitido: impresion.emitido,
       perfil: impresion.perfil,
       logo: impresion.logo ?? null,
       letra,
+      idioma,
+      etiquetas: ETIQUETAS[idioma],
     };
-    this.columns = columnsFor(letra);
+    this.columns = columnsFor(this.sheet);
   }
 
   /** One copy: as many pages as its items need, header on each, totals on the last. */
@@ -47,12 +52,17 @@ class Printer {
       if (this.y + height > FOOTER_TOP - 6) this.startPage(copia, false);
       this.y = drawRow(pen, this.columns, item, this.y, height);
     }
-    const lines = [...totalLines(emitido, letra)];
+    const lines = totalLines(this.sheet);
     const extra = transparencia(emitido, letra);
+    const observaciones = notas(this.sheet);
     const totalsHeight =
-      (lines.length + (extra.length ? extra.length + 1.5 : 0)) * LINE + monedaHeight(emitido) + 16;
+      (lines.length + (extra.length ? extra.length + 1.5 : 0)) * LINE +
+      monedaHeight(this.sheet) +
+      notasHeight(pen, observaciones) +
+      16;
     if (this.y + totalsHeight > FOOTER_TOP - 6) this.startPage(copia, false);
-    this.y = drawTotals(pen, emitido, lines, extra, this.y);
+    this.y = drawTotals(this.sheet, lines, extra, this.y);
+    this.y = drawNotas(pen, observaciones, this.y + 4);
     return { from, to: this.pages };
   }
 
@@ -81,7 +91,12 @@ function creationDate(cbteFch: string): Date {
  */
 export function renderComprobante(impresion: Impresion, fonts: Fonts): Promise<Buffer> {
   const { emitido } = impresion;
-  const titulo = `${nombreComprobante(emitido.cbteTipo)} ${letraComprobante(emitido.cbteTipo)} ${numeroComprobante(emitido.ptoVta, emitido.cbteNro)}`;
+  const letra = letraComprobante(emitido.cbteTipo);
+  const nombre =
+    (letra === "E"
+      ? ETIQUETAS[idiomaDe(emitido.exportacion?.idioma)].tipos[emitido.cbteTipo]
+      : undefined) ?? `${nombreComprobante(emitido.cbteTipo)} ${letra}`;
+  const titulo = `${nombre} ${numeroComprobante(emitido.ptoVta, emitido.cbteNro)}`;
   const doc = new PDFDocument({
     size: A4,
     margin: 0,

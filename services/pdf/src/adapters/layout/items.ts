@@ -1,7 +1,8 @@
 import type { wsfe } from "@pasarela/contracts";
-import { decimal, importe, porcentaje } from "@pasarela/formato";
+import { decimal, importe, porcentaje, unidadExportacion } from "@pasarela/formato";
+import type { Etiquetas } from "../../domain/etiquetas.js";
 import { conIva } from "../../domain/format.js";
-import { MARGIN, ROW_FONT, WIDTH, type Pen } from "./page.js";
+import { MARGIN, ROW_FONT, WIDTH, type Pen, type Sheet } from "./page.js";
 
 type Item = wsfe.Emitido["items"][number];
 
@@ -11,31 +12,79 @@ export interface Column {
   readonly width: number;
   readonly align: "left" | "right";
   readonly value: (item: Item) => string;
+  /** the description: wraps onto as many lines as it needs */
+  readonly wraps?: boolean;
 }
 
 const alicuotaTexto = (rate: string): string =>
   rate === "exento" ? "Exento" : rate === "no_gravado" ? "No gravado" : porcentaje(rate);
 
-const commonColumns = (descripcionWidth: number): Column[] => [
-  { title: "Código", width: 50, align: "left", value: (i) => i.codigo ?? "" },
+/** How an export voucher's unit reads (by name) and the room its longer titles and units take. */
+interface Medidas {
+  readonly unidad: (item: Item) => string;
+  readonly cantidadWidth: number;
+  readonly unidadWidth: number;
+}
+
+const DOMESTICA: Medidas = {
+  unidad: (i) => i.unidadMedida ?? "",
+  cantidadWidth: 48,
+  unidadWidth: 45,
+};
+
+const commonColumns = (
+  descripcionWidth: number,
+  { columnas }: Etiquetas,
+  { unidad, cantidadWidth, unidadWidth }: Medidas = DOMESTICA,
+): Column[] => [
+  { title: columnas.codigo, width: 50, align: "left", value: (i) => i.codigo ?? "" },
   {
-    title: "Producto / Servicio",
+    title: columnas.descripcion,
     width: descripcionWidth,
     align: "left",
     value: (i) => i.descripcion,
+    wraps: true,
   },
-  { title: "Cantidad", width: 48, align: "right", value: (i) => decimal(i.cantidad) },
-  { title: "U. Medida", width: 45, align: "left", value: (i) => i.unidadMedida ?? "" },
-  { title: "Precio Unit.", width: 58, align: "right", value: (i) => decimal(i.precioUnitario) },
-  { title: "Bonif.", width: 45, align: "right", value: (i) => importe(i.bonificacion) },
-  { title: "Subtotal", width: 58, align: "right", value: (i) => importe(i.importe) },
+  {
+    title: columnas.cantidad,
+    width: cantidadWidth,
+    align: "right",
+    value: (i) => decimal(i.cantidad),
+  },
+  { title: columnas.unidad, width: unidadWidth, align: "left", value: unidad },
+  {
+    title: columnas.precio,
+    width: 58,
+    align: "right",
+    value: (i) => decimal(i.precioUnitario),
+  },
+  {
+    title: columnas.bonificacion,
+    width: 45,
+    align: "right",
+    value: (i) => importe(i.bonificacion),
+  },
+  { title: columnas.subtotal, width: 58, align: "right", value: (i) => importe(i.importe) },
 ];
 
-/** Class A (and M) show each line's rate and its amount with VAT; the others do not. */
-export function columnsFor(letra: string): Column[] {
-  if (letra !== "A" && letra !== "M") return commonColumns(WIDTH - 304);
+/**
+ * Class A (and M) show each line's rate and its amount with VAT; B and C do not; an export
+ * voucher (E) has no VAT, names its units (the authority's codes) in its language and titles
+ * its columns so.
+ */
+export function columnsFor(sheet: Pick<Sheet, "letra" | "etiquetas" | "idioma">): Column[] {
+  const { letra, etiquetas, idioma } = sheet;
+  if (letra === "E") {
+    const unidad = (i: Item) => unidadExportacion(i.unidadMedida, idioma);
+    return commonColumns(WIDTH - 304 - 25, etiquetas, {
+      unidad,
+      cantidadWidth: 56,
+      unidadWidth: 62,
+    });
+  }
+  if (letra !== "A" && letra !== "M") return commonColumns(WIDTH - 304, etiquetas);
   return [
-    ...commonColumns(WIDTH - 304 - 108),
+    ...commonColumns(WIDTH - 304 - 108, etiquetas),
     {
       title: "Alíc. IVA",
       width: 46,
@@ -71,7 +120,7 @@ export function drawTableHeader(pen: Pen, columns: readonly Column[], y: number)
 /** The height an item's row takes: its description wraps, the other cells do not. */
 export function rowHeight(pen: Pen, columns: readonly Column[], item: Item): number {
   pen.font(false, ROW_FONT);
-  const description = columns[1]!;
+  const description = columns.find((column) => column.wraps) ?? columns[1]!;
   const height = pen.doc.heightOfString(item.descripcion, { width: description.width - 4 });
   return Math.max(height, ROW_FONT + 2) + 4;
 }
@@ -88,7 +137,7 @@ export function drawRow(
   let x = MARGIN;
   for (const column of columns) {
     const value = column.value(item);
-    if (column.title === "Producto / Servicio") {
+    if (column.wraps) {
       pen.doc.text(value, x + 2, y + 2, { width: column.width - 4 });
     } else {
       pen.text(value, x + 2, y + 2, column.width - 4, column.align);

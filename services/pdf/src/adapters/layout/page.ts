@@ -1,4 +1,6 @@
 import type { ticket, wsfe } from "@pasarela/contracts";
+import type { Idioma } from "@pasarela/formato";
+import type { Etiquetas } from "../../domain/etiquetas.js";
 
 /** The page every copy is printed on, and where its parts go. */
 export const A4: [number, number] = [595.28, 841.89];
@@ -12,13 +14,18 @@ export const LINE = 11;
 
 export type Doc = PDFKit.PDFDocument;
 
-/** What every part of a page reads: the voucher, its issuer and its class letter. */
+/**
+ * What every part of a page reads: the voucher, its issuer, its class letter and the language
+ * it is printed in with its labels (Spanish but for an export voucher in another language).
+ */
 export interface Sheet {
   readonly pen: Pen;
   readonly emitido: wsfe.Emitido;
   readonly perfil: ticket.Emisor | null;
   readonly logo: Uint8Array | null;
   readonly letra: string;
+  readonly idioma: Idioma;
+  readonly etiquetas: Etiquetas;
 }
 
 export const pad = (value: number, width: number) => String(value).padStart(width, "0");

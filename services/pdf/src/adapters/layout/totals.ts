@@ -9,7 +9,7 @@ import {
 } from "@pasarela/formato";
 import { enPesos, isPositive, suma } from "../../domain/format.js";
 import { TRIBUTOS_NACIONALES_INDIRECTOS } from "../../domain/tables.js";
-import { LINE, MARGIN, WIDTH, type Pen } from "./page.js";
+import { LINE, MARGIN, WIDTH, type Sheet } from "./page.js";
 
 export interface TotalLine {
   readonly label: string;
@@ -17,9 +17,15 @@ export interface TotalLine {
   readonly bold?: boolean;
 }
 
-/** Net taxed, one line per VAT rate, other taxes, exempt and non-taxed where present, total. */
-export function totalLines(emitido: wsfe.Emitido, letra: string): TotalLine[] {
+/**
+ * Net taxed, one line per VAT rate, other taxes, exempt and non-taxed where present, total. An
+ * export voucher has no VAT nor taxes: its total alone, in its language.
+ */
+export function totalLines(sheet: Pick<Sheet, "emitido" | "letra" | "etiquetas">): TotalLine[] {
+  const { emitido, letra, etiquetas } = sheet;
   const { totales } = emitido;
+  if (letra === "E")
+    return [{ label: etiquetas.importeTotal, amount: totales.impTotal, bold: true }];
   const lines: TotalLine[] = [];
   if (letra === "C") lines.push({ label: "Subtotal", amount: totales.impNeto });
   else {
@@ -53,19 +59,25 @@ export function transparencia(emitido: wsfe.Emitido, letra: string): TotalLine[]
   ];
 }
 
-/** The currency's two lines under the totals, when it is not pesos. */
-export function monedaHeight(emitido: wsfe.Emitido): number {
-  return emitido.moneda.id === PESOS ? 0 : 2 * LINE;
+/**
+ * The currency's two lines under the totals, when it is not pesos; an export voucher says its
+ * currency and rate in the client's box and its total in its own currency only.
+ */
+const conMoneda = (sheet: Pick<Sheet, "emitido" | "letra">): boolean =>
+  sheet.emitido.moneda.id !== PESOS && sheet.letra !== "E";
+
+export function monedaHeight(sheet: Pick<Sheet, "emitido" | "letra">): number {
+  return conMoneda(sheet) ? 2 * LINE : 0;
 }
 
 /** The totals at `y`, right-aligned, then the currency and transparency lines; answers the end. */
 export function drawTotals(
-  pen: Pen,
-  emitido: wsfe.Emitido,
+  sheet: Sheet,
   lines: readonly TotalLine[],
   extra: readonly TotalLine[],
   top: number,
 ): number {
+  const { pen, emitido } = sheet;
   const symbol = emitido.moneda.id === PESOS ? "$" : emitido.moneda.id;
   const x = MARGIN + WIDTH - 300;
   let y = top + 8;
@@ -75,7 +87,7 @@ export function drawTotals(
     pen.text(`${symbol} ${importe(line.amount)}`, x + 196, y, 96, "right");
     y += line.bold ? LINE + 3 : LINE;
   }
-  if (emitido.moneda.id !== PESOS) {
+  if (conMoneda(sheet)) {
     pen.font(false, 8);
     pen.text(
       `Moneda: ${nombreMoneda(emitido.moneda.id)} (${emitido.moneda.id}) — Tipo de cambio: ${decimal(emitido.moneda.cotizacion)}`,
