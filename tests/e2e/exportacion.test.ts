@@ -66,7 +66,7 @@ describe("export vouchers end to end", { timeout: 180_000 }, () => {
       delegate: ["wsfex"],
       pos: [{ ptoVta: PTO_VTA, service: "wsfex" }],
     });
-    await control.setCotizacion(env, { monId: "DOL", cotizacion: DOLAR });
+    await control.setCotizacion(env, { monId: "DOL", cotiz: Number(DOLAR) });
   });
 
   afterAll(async () => {
@@ -276,7 +276,7 @@ describe("export vouchers end to end", { timeout: 180_000 }, () => {
     ["tipoExpo inválido", () => servicios({ tipoExpo: 3 }), 400, "tipoExpo"],
     ["idioma inválido", () => servicios({ idioma: 4 }), 400, "idioma"],
   ])(
-    "%s: %i naming the field, and the simulator is not called",
+    "%s: answered naming the field, and the simulator is not called",
     async (_name, body, status, field) => {
       const before = await authorizeCalls();
       const answer = await issue(body(), `rule-${randomUUID()}`);

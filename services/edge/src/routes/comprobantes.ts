@@ -17,7 +17,7 @@ const listQuery = z
       .describe("Solo los de este punto de venta"),
     cbteTipo: z.coerce
       .number()
-      .pipe(wsfe.cbteTipoSchema)
+      .pipe(wsfe.issuedCbteTipoSchema)
       .optional()
       .describe("Solo los de este tipo de comprobante"),
     desde: fechaSchema.optional().describe("cbteFch desde (AAAAMMDD, inclusive)"),

@@ -34,7 +34,7 @@ const listQuery = z
     ptoVta: z.coerce.number().pipe(wsfe.ptoVtaSchema).optional().describe("Punto de venta"),
     cbteTipo: z.coerce
       .number()
-      .pipe(wsfe.cbteTipoSchema)
+      .pipe(wsfe.issuedCbteTipoSchema)
       .optional()
       .describe("Tipo de comprobante"),
     cbteNro: z.coerce

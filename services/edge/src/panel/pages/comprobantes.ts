@@ -120,7 +120,7 @@ export function registerComprobantePages(app: FastifyInstance, ctx: PanelContext
             value="${filters.representada}"
           />
         </div>
-        <div><label for="tipo">Tipo</label>${tipoSelect(wsfe.WSFE_CBTE_TIPOS, filters.tipo)}</div>
+        <div><label for="tipo">Tipo</label>${tipoSelect(wsfe.ISSUED_CBTE_TIPOS, filters.tipo)}</div>
         ${dateRangeFields(filters)}
         <div>
           <label for="estado">Estado</label
