@@ -70,7 +70,12 @@ export {
   type WsfexAdapter,
   type WsfexCaller,
 } from "./wsfex/adapter.js";
-export { fexCmpXml, motivosObs, type FexAuthorizeOutcome, type FexMessage } from "./wsfex/authorize.js";
+export {
+  fexCmpXml,
+  motivosObs,
+  type FexAuthorizeOutcome,
+  type FexMessage,
+} from "./wsfex/authorize.js";
 export { cannotLandAnyMore } from "./landing.js";
 export {
   argentinaDate,

@@ -21,8 +21,8 @@ interface Attempt<B extends IssuanceBody = wsfe.FacturaBody> {
   key: string | undefined;
 }
 
-/** The subject that owns each kind of issuance. */
-type IssuanceSubject = typeof wsfe.facturaIssue.subject | typeof wsfe.exportacionIssue.subject;
+/** The subject that owns the issuance (wsfe.factura.issue, or wsfe.exportacion.issue). */
+type IssuanceSubject = string;
 
 /**
  * The wsfe instance that had the issuance stopped answering mid-way (it died, or the call's

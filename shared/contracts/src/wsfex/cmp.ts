@@ -22,7 +22,10 @@ export const fexCmpSchema = z
     Permisos: z.array(z.object({ Id_permiso: z.string(), Dst_merc: z.number().int() }).strict()),
     Dst_cmp: z.number().int(),
     Cliente: z.string(),
-    Cuit_pais_cliente: z.string().regex(/^\d{11}$/).optional(),
+    Cuit_pais_cliente: z
+      .string()
+      .regex(/^\d{11}$/)
+      .optional(),
     Domicilio_cliente: z.string(),
     Id_impositivo: z.string().optional(),
     Moneda_Id: z.string(),
@@ -37,7 +40,10 @@ export const fexCmpSchema = z
           Cbte_tipo: z.number().int(),
           Cbte_punto_vta: z.number().int(),
           Cbte_nro: z.number().int(),
-          Cbte_cuit: z.string().regex(/^\d{11}$/).optional(),
+          Cbte_cuit: z
+            .string()
+            .regex(/^\d{11}$/)
+            .optional(),
         })
         .strict(),
     ),
@@ -59,7 +65,10 @@ export const fexCmpSchema = z
         .strict(),
     ),
     Opcionales: z.array(z.object({ Id: z.string(), Valor: z.string() }).strict()),
-    Fecha_pago: z.string().regex(/^\d{8}$/).optional(),
+    Fecha_pago: z
+      .string()
+      .regex(/^\d{8}$/)
+      .optional(),
     Actividades: z.array(z.object({ Id: z.number().int() }).strict()),
   })
   .strict();

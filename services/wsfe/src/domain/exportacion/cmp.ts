@@ -99,7 +99,6 @@ export function exportReceptorDoc(cuitPais: string | undefined): {
 /** `concepto` of an export voucher, in the domestic sense: goods 1, anything else services 2. */
 export const conceptoOfTipoExpo = (tipoExpo: number): 1 | 2 => (tipoExpo === 1 ? 1 : 2);
 
-
 /** An export voucher's columns, from what was sent: it carries no VAT nor tributes. */
 export function summaryOf(cmp: wsfex.FexCmp): VoucherSummary {
   return {

@@ -1,6 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { fexCmp } from "../../../src/domain/exportacion/index.js";
-import { asSent, propertySeed, randomDecimal, seededRng, type Rng } from "../../issuance-generator.js";
+import {
+  asSent,
+  propertySeed,
+  randomDecimal,
+  seededRng,
+  type Rng,
+} from "../../issuance-generator.js";
 import { facturaE, prepare } from "./fixtures.js";
 
 /** A decimal as integer units of 10^-scale, apart from big.js and the domain. */
