@@ -8,6 +8,9 @@
 // against POST /api/wsfe/facturas, whose difference is the gateway's own time per voucher.
 // Then BATCH_SIZE issuances sent at once on one series, which the gateway coalesces into
 // batches (FECAESolicitar with CantReg > 1), against the one-at-a-time rate.
+// Then export vouchers (POST /api/wsfex/facturas, FEXAuthorize: one voucher per call) with the
+// simulator at 300 ms: one at a time, EXPORT_CONCURRENT callers at once on one series (its one
+// writer sends them in turn) and the same callers spread over EXPORT_SERIES series.
 // Last, printed vouchers: POST /api/wsfe/comprobantes/pdf rendering a 1-item and a 200-item
 // voucher (its stored file removed before each call) and served from storage.
 // The query path is also measured through a second edge with usage recording off, to show
@@ -38,6 +41,10 @@ const AUTHORITY_LATENCIES_MS = [0, 300];
 /** concurrent issuances on one series (a point of sale of their own) */
 const BATCH_SIZE = Number(process.env.BENCH_BATCH_SIZE ?? 500);
 const BATCH_PTO_VTA = 5;
+/** export issuance: points of sale of their own (WSFEXv1), callers at once */
+const EXPORT_PTO_VTAS = [7, 8, 9, 10];
+const EXPORT_CONCURRENT = Number(process.env.BENCH_EXPORT_CONCURRENT ?? 16);
+const EXPORT_LATENCY_MS = 300;
 /**
  * BENCH_PROFILE_DIR: run the query scenarios only, with every process of the stack under
  * `--cpu-prof`, and print where each spends its time (profiles kept in that folder).
@@ -105,6 +112,10 @@ async function main(): Promise<void> {
     await control.enablePointOfSale("homologacion", { cuit: CUIT, ptoVta: PTO_VTA });
     await control.enablePointOfSale("homologacion", { cuit: CUIT, ptoVta: BARE_ISSUE_PTO_VTA });
     await control.enablePointOfSale("homologacion", { cuit: CUIT, ptoVta: BATCH_PTO_VTA });
+    await control.delegate("homologacion", { cuit: CUIT, alias: "bench", service: "wsfex" });
+    for (const ptoVta of EXPORT_PTO_VTAS) {
+      await control.enablePointOfSale("homologacion", { cuit: CUIT, ptoVta, service: "wsfex" });
+    }
     const writer = must(await bus.request(billing.keyCreate, { accountId, scope: "read_write" }));
 
     // The one WSAA login of the run, through the ticket service; the bare loop reuses its TA.
@@ -356,6 +367,80 @@ async function main(): Promise<void> {
     }
     await control.setFault("homologacion", { service: "wsfe", mode: "none", latencyMs: 0 });
 
+    // export vouchers: a Factura E of services in dollars, the rate given
+    const exportacion = (ptoVta: number) =>
+      JSON.stringify({
+        environment: "homologacion",
+        representada: CUIT,
+        ptoVta,
+        cbteTipo: 19,
+        tipoExpo: 2,
+        dstCmp: 212,
+        cliente: {
+          razonSocial: "Acme Inc.",
+          domicilio: "500 Market St, San Francisco",
+          cuitPais: "50000002124",
+        },
+        moneda: "DOL",
+        cotizacion: "1050.25",
+        idioma: 2,
+        formaPago: "Wire transfer",
+        fechaPago: argentinaToday(),
+        items: [{ descripcion: "Services", cantidad: 1, unidadMedida: 7, precioUnitario: "100" }],
+      });
+    const exportIssue = (ptoVta: number) => {
+      const body = exportacion(ptoVta);
+      return async () => {
+        const answer = await httpPost(
+          `${stack.edgeUrl}/api/wsfex/facturas`,
+          { authorization: `Bearer ${writer.secret}`, "content-type": "application/json" },
+          body,
+          60_000,
+        );
+        return answer.status === 200;
+      };
+    };
+    await control.setFault("homologacion", {
+      service: "wsfex",
+      mode: "none",
+      latencyMs: EXPORT_LATENCY_MS,
+    });
+    if (!(await exportIssue(EXPORT_PTO_VTAS[0]!)())) {
+      throw new Error("an export voucher could not be issued (/api/wsfex/facturas)");
+    }
+    const exportSerial = await load(
+      `gateway /api/wsfex/facturas, one at a time, simulator at ${EXPORT_LATENCY_MS} ms`,
+      1,
+      exportIssue(EXPORT_PTO_VTAS[0]!),
+    );
+    /** EXPORT_CONCURRENT callers at once over `series` points of sale */
+    const exportBurst = async (series: readonly number[]) => {
+      const authorizeBefore = (await control.stats("homologacion")).requests.FEXAuthorize ?? 0;
+      const started = performance.now();
+      const answers = await Promise.all(
+        Array.from({ length: EXPORT_CONCURRENT }, (_, i) =>
+          exportIssue(series[i % series.length]!)().catch(() => false),
+        ),
+      );
+      const seconds = (performance.now() - started) / 1000;
+      const rps = EXPORT_CONCURRENT / seconds;
+      return {
+        series: series.length,
+        vouchers: answers.filter(Boolean).length,
+        errors: answers.filter((a) => !a).length,
+        seconds: Math.round(seconds * 100) / 100,
+        rps: Math.round(rps * 10) / 10,
+        fexAuthorize:
+          ((await control.stats("homologacion")).requests.FEXAuthorize ?? 0) - authorizeBefore,
+        speedup: Math.round((rps / exportSerial.rps) * 10) / 10,
+      };
+    };
+    const exportBursts = [
+      await exportBurst(EXPORT_PTO_VTAS.slice(1, 2)),
+      await exportBurst(EXPORT_PTO_VTAS),
+    ];
+    await control.setFault("homologacion", { service: "wsfex", mode: "none", latencyMs: 0 });
+
     // printed vouchers: a 1-item and a 200-item voucher of the issuance series
     const issueWith = async (items: unknown[]) => {
       const answer = await httpPost(
@@ -457,6 +542,15 @@ async function main(): Promise<void> {
       ),
       `coalesced batches at 300 ms: ${batches.find((b) => b.latencyMs === 300)?.speedup ?? "?"}× one at a time (target ≥ 25×)`,
       "",
+      `| export issuance, simulator at ${EXPORT_LATENCY_MS} ms | series | authorized | errors | seconds | vouchers/s | FEXAuthorize calls | vs one at a time |`,
+      `|---|---|---|---|---|---|---|---|`,
+      `| one at a time | 1 | ${exportSerial.requests} | ${exportSerial.errors} | ${DURATION_MS / 1000} | ${exportSerial.rps} | | 1× |`,
+      ...exportBursts.map(
+        (b) =>
+          `| ${EXPORT_CONCURRENT} at once | ${b.series} | ${b.vouchers} | ${b.errors} | ${b.seconds} | ${b.rps} | ${b.fexAuthorize} | ${b.speedup}× |`,
+      ),
+      `export issuance at ${EXPORT_LATENCY_MS} ms: ${exportSerial.rps} vouchers/s one at a time (p50 ${exportSerial.p50} ms); ${EXPORT_CONCURRENT} callers at once: ${exportBursts.map((b) => `${b.speedup}× on ${b.series} series`).join(", ")}`,
+      "",
       `| POST /api/wsfe/comprobantes/pdf | concurrency | requests | errors | req/s | p50 ms | p99 ms |`,
       `|---|---|---|---|---|---|---|`,
       ...printing.map(
@@ -478,6 +572,7 @@ async function main(): Promise<void> {
           issuance,
           printing,
           batches,
+          exportacion: { serial: exportSerial, bursts: exportBursts },
           logins: stats.logins,
         },
         null,

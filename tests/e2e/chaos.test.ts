@@ -18,8 +18,9 @@ import { sleep } from "../support/wait.js";
  * The proof of exactly-once issuance: two wsfe processes, an
  * authority that drops 10% of its connections after committing and fails 5% of its calls with
  * error 501, at random latencies, one wsfe process killed twice mid-run, and clients that retry
- * with their Idempotency-Key until they get a final answer (200 or 422). At the end the
- * simulator's vouchers and the gateway's records must tell the same story.
+ * with their Idempotency-Key until they get a final answer (200 or 422). A quarter of the
+ * issuances are export vouchers (FEXAuthorize) on series of their own, under the same faults.
+ * At the end the simulator's vouchers and the gateway's records must tell the same story.
  */
 const ISSUANCES = Number(process.env.CHAOS_ISSUANCES ?? 2_000);
 const CLIENTS = Number(process.env.CHAOS_CLIENTS ?? 160);
@@ -35,8 +36,13 @@ interface Series {
   account: Account;
   environment: Environment;
   ptoVta: number;
-  cbteTipo: 6 | 11;
+  /** 19: an export invoice (WSFEXv1) */
+  cbteTipo: 6 | 11 | 19;
 }
+
+/** The export point of sale of each representada. */
+const EXPORT_PTO_VTA = 7;
+const isExport = (s: Series) => s.cbteTipo === 19;
 
 interface Outcome {
   key: string;
@@ -49,6 +55,10 @@ interface Outcome {
 }
 
 const jitter = (ms: number) => sleep(ms / 2 + Math.random() * ms);
+
+/** Today in Argentina (UTC−3), AAAAMMDD: an export service's payment date. */
+const argentinaToday = () =>
+  new Date(Date.now() - 3 * 3_600_000).toISOString().slice(0, 10).replaceAll("-", "");
 
 describe("chaos: exactly-once issuance under authority faults and a killed wsfe", () => {
   let stack: E2EStack;
@@ -97,13 +107,17 @@ describe("chaos: exactly-once issuance under authority faults and a killed wsfe"
       const who = await register(stack, dir, {
         accountId: account.accountId,
         environment,
-        delegate: ["wsfe"],
-        pos: [1, 2].map((ptoVta) => ({ ptoVta, service: "wsfe" as const })),
+        delegate: ["wsfe", "wsfex"],
+        pos: [
+          ...[1, 2].map((ptoVta) => ({ ptoVta, service: "wsfe" as const })),
+          { ptoVta: EXPORT_PTO_VTA, service: "wsfex" as const },
+        ],
       });
       for (const [ptoVta, cbteTipo] of [
         [1, 11],
         [2, 11],
         [1, 6],
+        [EXPORT_PTO_VTA, 19],
       ] as const) {
         series.push({ who, account, environment, ptoVta, cbteTipo });
       }
@@ -126,6 +140,30 @@ describe("chaos: exactly-once issuance under authority faults and a killed wsfe"
     const cents = String(100 + ((i * 7919) % 90_000));
     const precio = `${cents.slice(0, -2)}.${cents.slice(-2)}`;
     const rejected = i % REJECT_EVERY === REJECT_EVERY - 1;
+    if (isExport(s)) {
+      return {
+        environment: s.environment,
+        representada: s.who.cuit,
+        ptoVta: s.ptoVta,
+        cbteTipo: s.cbteTipo,
+        tipoExpo: 2,
+        // a destination the authority does not know: it rejects the voucher (1560)
+        dstCmp: rejected ? 999 : 212,
+        cliente: {
+          razonSocial: "Acme Software Inc.",
+          domicilio: "500 Market St, San Francisco",
+          cuitPais: "50000002124",
+        },
+        moneda: "DOL",
+        cotizacion: "1050.25",
+        idioma: 2,
+        formaPago: "Wire transfer",
+        fechaPago: argentinaToday(),
+        items: [
+          { descripcion: `Service ${i}`, cantidad: 1, unidadMedida: 7, precioUnitario: precio },
+        ],
+      };
+    }
     return {
       environment: s.environment,
       representada: s.who.cuit,
@@ -153,7 +191,8 @@ describe("chaos: exactly-once issuance under authority faults and a killed wsfe"
       let status = 0;
       let text = "";
       try {
-        const response = await fetch(`${stack.edgeUrl}/api/wsfe/facturas`, {
+        const path = isExport(outcome.series) ? "/api/wsfex/facturas" : "/api/wsfe/facturas";
+        const response = await fetch(`${stack.edgeUrl}${path}`, {
           method: "POST",
           headers: {
             authorization: outcome.series.account.rw,
@@ -181,16 +220,18 @@ describe("chaos: exactly-once issuance under authority faults and a killed wsfe"
     }
   }
 
-  it(`${ISSUANCES} issuances over ${6} series and two accounts end exactly once`, async () => {
+  it(`${ISSUANCES} issuances over 8 series and two accounts end exactly once`, async () => {
     for (const environment of ["produccion", "homologacion"] as const) {
-      await control.setFault(environment, {
-        service: "wsfe",
-        mode: "drop-after-commit",
-        rate: 0.1,
-        mix: [{ mode: "error-501", rate: 0.05 }],
-        latencyMs: 0,
-        latencyMaxMs: 120,
-      });
+      for (const service of ["wsfe", "wsfex"] as const) {
+        await control.setFault(environment, {
+          service,
+          mode: "drop-after-commit",
+          rate: 0.1,
+          mix: [{ mode: "error-501", rate: 0.05 }],
+          latencyMs: 0,
+          latencyMaxMs: 120,
+        });
+      }
     }
     const started = Date.now();
     const until = started + RUN_BUDGET_MS;
@@ -226,6 +267,7 @@ describe("chaos: exactly-once issuance under authority faults and a killed wsfe"
     } finally {
       for (const environment of ["produccion", "homologacion"] as const) {
         await control.setFault(environment, { service: "wsfe", mode: "none" });
+        await control.setFault(environment, { service: "wsfex", mode: "none" });
       }
     }
     const issuedMs = Date.now() - started;
@@ -292,9 +334,10 @@ describe("chaos: exactly-once issuance under authority faults and a killed wsfe"
     let atAuthority = 0;
     for (const environment of ["produccion", "homologacion"] as const) {
       const { series: held } = await control.vouchers(environment);
+      const { series: heldExport } = await control.exportVouchers(environment);
       for (const s of series.filter((x) => x.environment === environment)) {
         const key = `${s.who.cuit}|${s.ptoVta}|${s.cbteTipo}`;
-        const vouchers = held[key]?.vouchers ?? [];
+        const vouchers = (isExport(s) ? heldExport[key] : held[key])?.vouchers ?? [];
         atAuthority += vouchers.length;
         const numbers = vouchers.map((v) => v.cbteNro).sort((a, b) => a - b);
         expect(numbers, key).toEqual(numbers.map((_, i) => i + 1));
@@ -349,6 +392,9 @@ describe("chaos: exactly-once issuance under authority faults and a killed wsfe"
       issuances: ISSUANCES,
       authorized: outcomes.filter((o) => o.final === 200).length,
       rejected: outcomes.filter((o) => o.final === 422).length,
+      exportAuthorized: outcomes.filter((o) => o.final === 200 && isExport(o.series)).length,
+      exportRejected: outcomes.filter((o) => o.final === 422 && isExport(o.series)).length,
+      fexAuthorize: sum((s) => s.requests.FEXAuthorize ?? 0),
       attempts: outcomes.reduce((a, o) => a + o.attempts, 0),
       answers502: count(502),
       answers503: count(503),
@@ -372,5 +418,7 @@ describe("chaos: exactly-once issuance under authority faults and a killed wsfe"
     expect(figures.dropAfterCommit).toBeGreaterThan(0);
     expect(figures.error501).toBeGreaterThan(0);
     expect(figures.rejected).toBeGreaterThan(0);
+    expect(figures.exportAuthorized).toBeGreaterThan(0);
+    expect(figures.exportRejected).toBeGreaterThan(0);
   }, 660_000);
 });

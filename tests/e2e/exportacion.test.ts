@@ -382,6 +382,40 @@ describe("export vouchers end to end", { timeout: 180_000 }, () => {
     expect(qr).toBe(servicesInvoice.qr);
   });
 
+  it("every request example of the API document for POST /api/wsfex/facturas is issued", async () => {
+    const document = (await (await fetch(`${stack.edgeUrl}/docs/json`)).json()) as {
+      paths: Record<
+        string,
+        Record<string, { requestBody?: { content?: Record<string, { examples?: object }> } }>
+      >;
+    };
+    const examples = Object.entries(
+      document.paths["/api/wsfex/facturas"]?.post?.requestBody?.content?.["application/json"]
+        ?.examples ?? {},
+    ) as [string, { value: Record<string, unknown> }][];
+    expect(examples.map(([name]) => name)).toEqual(["servicios", "bienes", "notaDeCredito"]);
+    for (const [name, { value }] of examples) {
+      // this run's representada and point of sale; a payment date and a note's invoice that
+      // exist today
+      const body = {
+        ...value,
+        representada: rep.cuit,
+        ptoVta: PTO_VTA,
+        ...(value.fechaPago === undefined ? {} : { fechaPago: today() }),
+        ...(value.comprobantesAsociados === undefined
+          ? {}
+          : {
+              comprobantesAsociados: [
+                { cbteTipo: 19, ptoVta: PTO_VTA, cbteNro: servicesInvoice.cbteNro, cuit: rep.cuit },
+              ],
+            }),
+      };
+      const issued = await issue(body);
+      expect(issued.status, `${name}: ${issued.text}`).toBe(200);
+      expect(issued.json<Issued>().cae).toMatch(/^\d{14}$/);
+    }
+  });
+
   it("the lookup answers the authority's copy, and the list shows export vouchers with the others", async () => {
     const lookup = await http(stack, "POST", "/api/wsfex/comprobante", account.ro, {
       environment: env,

@@ -49,6 +49,20 @@ const checks: Record<string, (out: string) => void> = {
     expect(answer.cae).toMatch(/^\d{14}$/);
     expect(answer.pdfUrl).toMatch(/\/comprobantes\/[\w-]+\.pdf$/);
   },
+  "factura-e": (out) => {
+    const answer = JSON.parse(out) as Record<string, unknown>;
+    expect(answer).toMatchObject({
+      resultado: "A",
+      cbteNro: 1,
+      ptoVta: 7,
+      cbteTipo: 19,
+      moneda: "DOL",
+      impTotal: documented("factura-e", "impTotal"),
+    });
+    expect(answer.cae).toMatch(/^\d{14}$/);
+    expect(answer.cotizacion).toEqual(expect.any(Number));
+    expect(answer.pdfUrl).toMatch(/\/comprobantes\/[\w-]+\.pdf$/);
+  },
   "factura-a": (out) => {
     const answer = JSON.parse(out) as Record<string, unknown>;
     expect(answer).toMatchObject({ resultado: "A", cbteNro: 1, ptoVta: 3, cbteTipo: 1 });
@@ -164,6 +178,7 @@ describe("the docs' walk-throughs, run as written", () => {
       "account",
       "first-query",
       "factura-b",
+      "factura-e",
       "factura-a",
       "pdf",
       "email",
