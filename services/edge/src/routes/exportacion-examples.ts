@@ -69,7 +69,7 @@ export const exportacionExamples = {
       cotizacion: "1050.25",
       idioma: 3,
       incoterms: "FOB",
-      incotermsDs: "Puerto de Buenos Aires",
+      incotermsDs: "Puerto Buenos Aires",
       formaPago: "Carta de crédito",
       items: [
         {

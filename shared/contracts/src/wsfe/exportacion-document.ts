@@ -25,6 +25,12 @@ export const exportacionBodyDocument: JsonSchema = {
       title: "Cliente explícito",
       description: "cliente con razonSocial, domicilio y cuitPais o idImpositivo",
       required: ["cliente"],
+      properties: {
+        cliente: {
+          required: ["razonSocial", "domicilio"],
+          anyOf: [{ required: ["cuitPais"] }, { required: ["idImpositivo"] }],
+        },
+      },
     },
     {
       title: "Cliente por clienteId",
