@@ -15,6 +15,7 @@ import {
   type Registered,
   type Scratch,
 } from "../support/operator.js";
+import { newUser, PanelClient } from "../support/panel.js";
 import { startE2EStack, type E2EStack } from "../support/stack.js";
 
 const env = "homologacion" as const;
@@ -437,5 +438,29 @@ describe("export vouchers end to end", { timeout: 180_000 }, () => {
     const items = listed.json<{ items: { cbteNro: number; cae: string | null }[] }>().items;
     expect(items.map((i) => i.cbteNro)).toContain(goodsInvoice.cbteNro);
     expect(listed.text).toContain("Importadora Paulista Ltda.");
+  });
+
+  it("the panel's Comprobantes page shows them by name, with their currency", async () => {
+    const user = newUser("Exportadora");
+    await stack.admin(
+      "user",
+      "add",
+      "--account",
+      account.accountId,
+      "--email",
+      user.email,
+      "--name",
+      user.name,
+      "--password",
+      user.password,
+    );
+    const panel = new PanelClient(stack.edgeUrl);
+    const login = await panel.login(user.email, user.password);
+    expect(login.status, login.text).toBe(303);
+    const page = await panel.get(`/panel/comprobantes?entorno=${env}&tipo=19`);
+    expect(page.status, page.text).toBe(200);
+    expect(page.text).toContain("Factura E");
+    expect(page.text).toContain("Importadora Paulista Ltda.");
+    expect(page.text).toMatch(/US\$|DOL/);
   });
 });
