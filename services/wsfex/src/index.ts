@@ -45,7 +45,7 @@ export async function startWsfex(
       });
       return Promise.resolve({
         tickets,
-        bindings: wsfexBindings({ wsfex }),
+        bindings: wsfexBindings({ wsfex, bus }),
         stop: () => Promise.resolve(certificates.stop()),
       });
     },
