@@ -60,6 +60,8 @@ describe("e-mail of export vouchers end to end", { timeout: 180_000 }, () => {
         LOG_LEVEL: "warn",
         AUTHORITY_TIMEOUT_MS: "5000",
       },
+      // each process as its own NATS user: wsfex must be granted wsfe.email.get
+      withNatsGrants: true,
     });
     dir = scratch();
     account = await newAccount(stack, "Exportadora");
