@@ -9,6 +9,7 @@ import type { ComprobantesListadoRepository } from "./db/repositories/comprobant
 import type { ComprobantesRepository } from "./db/repositories/comprobantes.js";
 import { makeComprobanteList } from "./handlers/comprobante-list.js";
 import { makeComprobanteGet } from "./handlers/comprobante-get.js";
+import { makeEmailGet } from "./handlers/email-get.js";
 import { makeEmailSend, makeEmailUpdate } from "./handlers/email-send.js";
 import { makeEmitidoGet } from "./handlers/emitido-get.js";
 import { makeFacturaGet } from "./handlers/factura-get.js";
@@ -96,5 +97,6 @@ export function wsfeBindings(deps: {
       makeEmailSend({ emails: deps.emails, comprobantes: deps.comprobantes, bus: deps.bus }),
     ),
     bind(wsfe.emailUpdate, makeEmailUpdate({ emails: deps.emails })),
+    bind(wsfe.emailGet, makeEmailGet({ emails: deps.emails })),
   ];
 }

@@ -18,8 +18,8 @@ export interface WsfexDeps {
 }
 
 /**
- * Starts the wsfex service on the bus; used by main.ts and by tests in-process. Stateless for
- * queries: export vouchers issued through the gateway will bring its schema.
+ * Starts the wsfex service on the bus; used by main.ts and by tests in-process. Stateless:
+ * export vouchers are issued and stored by wsfe, which the lookup asks for a voucher's e-mail.
  */
 export async function startWsfex(
   config: WsfexConfig,
@@ -45,7 +45,7 @@ export async function startWsfex(
       });
       return Promise.resolve({
         tickets,
-        bindings: wsfexBindings({ wsfex }),
+        bindings: wsfexBindings({ wsfex, bus }),
         stop: () => Promise.resolve(certificates.stop()),
       });
     },

@@ -113,7 +113,8 @@ export const natsGrants = {
   },
   wsfex: {
     serves: wsfex,
-    calls: [ticket.accessGet],
+    // the export lookup shows the e-mail record wsfe keeps for the voucher
+    calls: [ticket.accessGet, wsfe.emailGet],
     publishes: [],
     listens: [ticket.certificadoActivado],
   },

@@ -83,7 +83,8 @@ export const wsfexRoutes: RouteModule = {
         schema: {
           summary: "Comprobante de exportación por número (FEXGetCMP)",
           description:
-            "Encontrado: {found: true, comprobante: {FEXGetCMPResult}} tal como lo devuelve la AFIP. No encontrado: {found: false, comprobante: null}.",
+            "Encontrado: {found: true, comprobante: {FEXGetCMPResult}} tal como lo devuelve la AFIP, y email {to, status, error} si la pasarela registró un envío " +
+            "(status pending, sent o failed; error: el motivo del fallo o null). No encontrado: {found: false, comprobante: null}.",
           tags,
           body: wsfex.comprobanteGet.request,
           response: { 200: wsfex.comprobanteReplySchema, ...errors },

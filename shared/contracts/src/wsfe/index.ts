@@ -95,6 +95,12 @@ export {
   type EmailSendBody,
 } from "./email-send.js";
 export {
+  emailGet,
+  emailGetReplySchema,
+  type EmailGetReply,
+  type EmailGetRequest,
+} from "./email-get.js";
+export {
   comprobanteEstadoSchema,
   comprobanteList,
   comprobanteListFilters,
