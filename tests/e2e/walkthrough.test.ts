@@ -50,7 +50,8 @@ const checks: Record<string, (out: string) => void> = {
     expect(answer.pdfUrl).toMatch(/\/comprobantes\/[\w-]+\.pdf$/);
   },
   "factura-e": (out) => {
-    const answer = JSON.parse(out) as Record<string, unknown>;
+    // after what the simulator's commands print, the issuance's answer
+    const answer = JSON.parse(out.trim().split("\n").at(-1)!) as Record<string, unknown>;
     expect(answer).toMatchObject({
       resultado: "A",
       cbteNro: 1,
