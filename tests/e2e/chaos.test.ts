@@ -12,6 +12,7 @@ import {
   type Scratch,
 } from "../support/operator.js";
 import { startE2EStack, type E2EStack } from "../support/stack.js";
+import { argentinaToday } from "../support/exportacion.js";
 import { sleep } from "../support/wait.js";
 
 /**
@@ -55,10 +56,6 @@ interface Outcome {
 }
 
 const jitter = (ms: number) => sleep(ms / 2 + Math.random() * ms);
-
-/** Today in Argentina (UTC−3), AAAAMMDD: an export service's payment date. */
-const argentinaToday = () =>
-  new Date(Date.now() - 3 * 3_600_000).toISOString().slice(0, 10).replaceAll("-", "");
 
 describe("chaos: exactly-once issuance under authority faults and a killed wsfe", () => {
   let stack: E2EStack;

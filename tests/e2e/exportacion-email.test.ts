@@ -13,6 +13,7 @@ import {
 } from "../support/operator.js";
 import { startTestSmtp, type ReceivedMail, type TestSmtp } from "../support/smtp.js";
 import { startE2EStack, type E2EStack } from "../support/stack.js";
+import { facturaEServicios } from "../support/exportacion.js";
 import { eventually } from "../support/wait.js";
 
 const env = "homologacion" as const;
@@ -32,10 +33,6 @@ interface Lookup {
   comprobante: { FEXGetCMPResult: Record<string, unknown> } | null;
   email?: { to: string; status: string; error: string | null };
 }
-
-/** Today in Argentina, AAAAMMDD. */
-const today = () =>
-  new Date(Date.now() - 3 * 3_600_000).toISOString().slice(0, 10).replaceAll("-", "");
 
 /**
  * The e-mail of export vouchers through the running stack: issued with `email`, the Factura E
@@ -99,32 +96,8 @@ describe("e-mail of export vouchers end to end", { timeout: 180_000 }, () => {
     cbteTipo: issued.cbteTipo,
     cbteNro: issued.cbteNro,
   });
-  const facturaE = (extra: Record<string, unknown> = {}) => ({
-    environment: env,
-    representada: rep.cuit,
-    ptoVta: PTO_VTA,
-    cbteTipo: 19,
-    tipoExpo: 2,
-    dstCmp: 212,
-    cliente: {
-      razonSocial: "Acme Software Inc.",
-      domicilio: "500 Market St, San Francisco, CA 94105, USA",
-      cuitPais: "50000002124",
-    },
-    moneda: "DOL",
-    idioma: 2,
-    formaPago: "Wire transfer, 30 days",
-    fechaPago: today(),
-    items: [
-      {
-        descripcion: "Software development services",
-        cantidad: 2,
-        unidadMedida: 98,
-        precioUnitario: "150.00",
-      },
-    ],
-    ...extra,
-  });
+  const facturaE = (extra: Record<string, unknown> = {}) =>
+    facturaEServicios({ environment: env, representada: rep.cuit, ptoVta: PTO_VTA }, extra);
   async function issue(body: unknown): Promise<Issued> {
     const response = await post("/api/wsfex/facturas", body);
     expect(response.status, response.text).toBe(200);

@@ -17,31 +17,14 @@ import {
 } from "../support/operator.js";
 import { newUser, PanelClient } from "../support/panel.js";
 import { startE2EStack, type E2EStack } from "../support/stack.js";
+import { argentinaToday, facturaEServicios, type IssuedExport } from "../support/exportacion.js";
 
 const env = "homologacion" as const;
 const PTO_VTA = 7;
 /** the simulator's rate of the day for DOL, set by the test */
 const DOLAR = "1052.75";
 
-interface Issued {
-  resultado: "A";
-  cae: string;
-  caeVencimiento: string;
-  cbteNro: number;
-  ptoVta: number;
-  cbteTipo: number;
-  cbteFch: string;
-  impTotal: number;
-  moneda: string;
-  cotizacion: number;
-  observaciones: unknown[];
-  qr: string;
-  pdfUrl?: string;
-}
-
-/** Today in Argentina, AAAAMMDD. */
-const today = () =>
-  new Date(Date.now() - 3 * 3_600_000).toISOString().slice(0, 10).replaceAll("-", "");
+type Issued = IssuedExport;
 
 /**
  * Export vouchers through the running stack: POST /api/wsfex/facturas numbers, sends
@@ -75,35 +58,8 @@ describe("export vouchers end to end", { timeout: 180_000 }, () => {
     dir?.remove();
   });
 
-  const servicios = (extra: Record<string, unknown> = {}) => ({
-    environment: env,
-    representada: rep.cuit,
-    ptoVta: PTO_VTA,
-    cbteTipo: 19,
-    tipoExpo: 2,
-    dstCmp: 212,
-    cliente: {
-      razonSocial: "Acme Software Inc.",
-      domicilio: "500 Market St, San Francisco, CA 94105, USA",
-      cuitPais: "50000002124",
-      idImpositivo: "94-1234567",
-    },
-    moneda: "DOL",
-    idioma: 2,
-    formaPago: "Wire transfer, 30 days",
-    fechaPago: today(),
-    items: [
-      {
-        codigo: "DEV",
-        descripcion: "Software development services",
-        cantidad: 3,
-        unidadMedida: 98,
-        precioUnitario: "33.33",
-        bonificacion: "0.99",
-      },
-    ],
-    ...extra,
-  });
+  const servicios = (extra: Record<string, unknown> = {}) =>
+    facturaEServicios({ environment: env, representada: rep.cuit, ptoVta: PTO_VTA }, extra);
 
   const bienes = (extra: Record<string, unknown> = {}) => ({
     environment: env,
@@ -402,7 +358,7 @@ describe("export vouchers end to end", { timeout: 180_000 }, () => {
         ...value,
         representada: rep.cuit,
         ptoVta: PTO_VTA,
-        ...(value.fechaPago === undefined ? {} : { fechaPago: today() }),
+        ...(value.fechaPago === undefined ? {} : { fechaPago: argentinaToday() }),
         ...(value.comprobantesAsociados === undefined
           ? {}
           : {

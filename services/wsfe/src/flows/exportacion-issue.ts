@@ -1,6 +1,6 @@
 import type { Bus } from "@pasarela/bus";
 import type { WsfexAdapter } from "@pasarela/authority";
-import { ticket, type wsfe } from "@pasarela/contracts";
+import type { wsfe } from "@pasarela/contracts";
 import { authorityUnavailable, fail, type Result } from "@pasarela/errors";
 import type { WsfeCaller } from "../adapters/wsfe.js";
 import type { SeriesKey } from "../db/repositories/series.js";
@@ -12,10 +12,9 @@ import {
   referencedExportIds,
   summaryOf,
 } from "../domain/exportacion/index.js";
-import { resolvePtoVta } from "../domain/point-of-sale.js";
 import type { Issuer } from "./batches.js";
 import type { VoucherOf } from "./factura-issue.js";
-import { annotateSpan, resolveReferences, type VoucherIssueContext } from "./voucher-issue.js";
+import { annotateSpan, issuerAndReferences, type VoucherIssueContext } from "./voucher-issue.js";
 
 export interface ExportacionIssueDeps {
   bus: Pick<Bus, "request">;
@@ -42,24 +41,13 @@ export function makeExportacionIssue(deps: ExportacionIssueDeps) {
   ): Promise<Result<wsfe.ExportacionIssueReply>> => {
     const { environment, representada, cbteTipo } = request;
     const { accountId, deadline } = ctx;
-    const headers = { accountId, requestId: ctx.requestId, deadline };
-
-    const [registered, references] = await Promise.all([
-      deps.bus.request(
-        ticket.representadaGet,
-        { cuit: representada, environment, requireActiveCertificate: true },
-        headers,
-      ),
-      resolveReferences(deps.bus, headers, referencedExportIds(request)),
-    ]);
-    if (!registered.ok) return registered;
-    const ptoVta = resolvePtoVta(request.ptoVta, registered.value.ptoVta);
-    if (!ptoVta.ok) return ptoVta;
-    if (!references.ok) return references;
-    const prepared = prepareExportacion(request, references.value, new Date(now()));
+    const known = await issuerAndReferences(deps.bus, ctx, request, referencedExportIds(request));
+    if (!known.ok) return known;
+    const { emisor, ptoVta, references } = known.value;
+    const prepared = prepareExportacion(request, references, new Date(now()));
     if (!prepared.ok) return prepared;
     // the issuer is copied as it is now: a later change of the profile never reaches it
-    const voucher = { ...prepared.value, emisor: registered.value.emisor };
+    const voucher = { ...prepared.value, emisor };
 
     const caller: WsfeCaller = { accountId, cuit: representada, environment, deadline };
     let cotizacion = voucher.moneda.id === PESOS ? "1" : voucher.moneda.cotizacion;
@@ -72,7 +60,7 @@ export function makeExportacionIssue(deps: ExportacionIssueDeps) {
       cotizacion = quote.value.cotizacion;
     }
     const rate = cotizacion;
-    const series: SeriesKey = { environment, cuit: representada, ptoVta: ptoVta.value, cbteTipo };
+    const series: SeriesKey = { environment, cuit: representada, ptoVta: ptoVta, cbteTipo };
     const result = await deps.issuer({
       accountId,
       caller,
@@ -82,13 +70,13 @@ export function makeExportacionIssue(deps: ExportacionIssueDeps) {
       build: (cbteNro, id) => {
         // the issuer takes an Id for every export voucher before building it
         if (id === undefined) throw new Error("export voucher numbered without a request Id");
-        const sent = fexCmp(voucher, { id, cbteNro, ptoVta: ptoVta.value, cotizacion: rate });
+        const sent = fexCmp(voucher, { id, cbteNro, ptoVta: ptoVta, cotizacion: rate });
         return { sent, summary: summaryOf(sent) };
       },
       reply: (granted) =>
         exportacionReply(voucher, {
           cuit: representada,
-          ptoVta: ptoVta.value,
+          ptoVta: ptoVta,
           cbteNro: granted.cbteNro,
           cotizacion: rate,
           cae: granted.cae,

@@ -1,7 +1,7 @@
 import { trace } from "@opentelemetry/api";
 import type { Bus, HandlerContext, RequestOptions } from "@pasarela/bus";
 import { counter } from "@pasarela/telemetry";
-import { catalog, ticket, wsfe } from "@pasarela/contracts";
+import { catalog, ticket, wsfe, type Environment } from "@pasarela/contracts";
 import { authorityUnavailable, fail, ok, type Result } from "@pasarela/errors";
 import type { WsfeAdapter, WsfeCaller } from "../adapters/wsfe.js";
 import {
@@ -77,6 +77,43 @@ export function domesticVoucher(
   };
 }
 
+/**
+ * What an issuance learns before judging its voucher, asked together: the representada (with
+ * an active certificate: its 403s answer before anything the references say), its issuer
+ * profile and point of sale, and the catalog's answers for the request's references.
+ */
+export async function issuerAndReferences(
+  bus: Pick<Bus, "request">,
+  ctx: Pick<VoucherIssueContext, "accountId" | "requestId" | "deadline">,
+  request: { environment: Environment; representada: string; ptoVta?: number | undefined },
+  ids: { clienteId?: string | undefined; productoIds: readonly string[] },
+): Promise<
+  Result<{ emisor: ticket.Emisor | undefined; ptoVta: number; references: ResolvedReferences }>
+> {
+  const headers = { accountId: ctx.accountId, requestId: ctx.requestId, deadline: ctx.deadline };
+  const [registered, references] = await Promise.all([
+    bus.request(
+      ticket.representadaGet,
+      {
+        cuit: request.representada,
+        environment: request.environment,
+        requireActiveCertificate: true,
+      },
+      headers,
+    ),
+    resolveReferences(bus, headers, ids),
+  ]);
+  if (!registered.ok) return registered;
+  const ptoVta = resolvePtoVta(request.ptoVta, registered.value.ptoVta);
+  if (!ptoVta.ok) return ptoVta;
+  if (!references.ok) return references;
+  return ok({
+    emisor: registered.value.emisor,
+    ptoVta: ptoVta.value,
+    references: references.value,
+  });
+}
+
 /** The issuance as a caller of the issuer, with the call's deadline already settled. */
 export interface VoucherIssueContext {
   accountId: string;
@@ -103,25 +140,13 @@ export function makeVoucherIssue(deps: VoucherIssueDeps) {
   ): Promise<Result<wsfe.FacturaIssueReply>> => {
     const { environment, representada, cbteTipo } = request;
     const { accountId, deadline } = ctx;
-    const headers = { accountId, requestId: ctx.requestId, deadline };
-
-    // asked together; the representada's 403s answer before anything the references say
-    const [registered, references] = await Promise.all([
-      deps.bus.request(
-        ticket.representadaGet,
-        { cuit: representada, environment, requireActiveCertificate: true },
-        headers,
-      ),
-      resolveReferences(deps.bus, headers, referencedIds(request)),
-    ]);
-    if (!registered.ok) return registered;
-    const ptoVta = resolvePtoVta(request.ptoVta, registered.value.ptoVta);
-    if (!ptoVta.ok) return ptoVta;
-    if (!references.ok) return references;
-    const prepared = prepareIssuance(request, references.value, new Date(now()));
+    const known = await issuerAndReferences(deps.bus, ctx, request, referencedIds(request));
+    if (!known.ok) return known;
+    const { emisor, ptoVta, references } = known.value;
+    const prepared = prepareIssuance(request, references, new Date(now()));
     if (!prepared.ok) return prepared;
     // the issuer is copied as it is now: a later change of the profile never reaches it
-    const voucher = { ...prepared.value, emisor: registered.value.emisor };
+    const voucher = { ...prepared.value, emisor };
 
     const caller: WsfeCaller = { accountId, cuit: representada, environment, deadline };
     let cotizacion = voucher.moneda.cotizacion;
@@ -135,7 +160,7 @@ export function makeVoucherIssue(deps: VoucherIssueDeps) {
         return fail(authorityUnavailable(`cotización ilegible: ${quote.value.cotizacion}`));
       }
     }
-    const series: SeriesKey = { environment, cuit: representada, ptoVta: ptoVta.value, cbteTipo };
+    const series: SeriesKey = { environment, cuit: representada, ptoVta, cbteTipo };
     const result = await deps.issuer({
       accountId,
       caller,

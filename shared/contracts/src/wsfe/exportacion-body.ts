@@ -3,8 +3,7 @@ import { environmentSchema, representadaSchema } from "../common/fields.js";
 import { catalogIdSchema, emailSchema } from "../catalog/fields.js";
 import { decimalSchema } from "../common/decimal.js";
 import { cbteTipoSchema } from "../wsfex/fields.js";
-import { facturaFields, required } from "./factura-body.js";
-import { digitsDocument } from "./factura-document.js";
+import { facturaFields, opcionalSchemaOf, required } from "./factura-body.js";
 import {
   exportacionBodyDocument,
   exportacionClienteDocument,
@@ -184,31 +183,12 @@ const exportacionAsociadoSchema = z
   .strict();
 export type ExportacionAsociado = z.output<typeof exportacionAsociadoSchema>;
 
-const opcionalIdProblem = 'debe ser el id de FEXGetPARAM_Opcionales (p. ej. "2401")';
 /** A raw `Opcionales/Opcional`. */
-const exportacionOpcionalSchema = z
-  .object({
-    id: z
-      .union([z.string(), z.number()], { error: required(opcionalIdProblem) })
-      .transform((value, ctx) => {
-        const id = typeof value === "number" ? String(value) : value;
-        if (!/^\d{1,6}$/.test(id)) {
-          ctx.addIssue({ code: "custom", message: opcionalIdProblem, input: value });
-          return z.NEVER;
-        }
-        return id;
-      })
-      .meta({
-        description: "Id de FEXGetPARAM_Opcionales",
-        examples: ["2401"],
-        ...digitsDocument(6),
-      }),
-    valor: z
-      .string({ error: required("debe ser un texto de hasta 250 caracteres") })
-      .min(1, "no puede estar vacío")
-      .max(250, "admite hasta 250 caracteres"),
-  })
-  .strict();
+const exportacionOpcionalSchema = opcionalSchemaOf(
+  "FEXGetPARAM_Opcionales",
+  "Id de FEXGetPARAM_Opcionales",
+  "2401",
+);
 
 /**
  * The body of `POST /api/wsfex/facturas` (Factura E 19, Nota de Débito E 20, Nota de Crédito

@@ -1,15 +1,8 @@
 import { z } from "zod";
-import { keyScopeSchema } from "../billing/key-scope.js";
 import { defineContract } from "../contract.js";
 import { exportacionFields } from "./exportacion-body.js";
 import { exportacionHttpReplySchema } from "./exportacion-reply.js";
-import { required } from "./factura-body.js";
-
-/** The `Idempotency-Key` header's value, as the edge passes it. */
-const idempotencyKeySchema = z
-  .string({ error: required("debe ser un texto de 1 a 255 caracteres") })
-  .min(1, "no puede estar vacío")
-  .max(255, "admite hasta 255 caracteres");
+import { idempotencyKeySchema, issuanceCallFields } from "./factura-issue.js";
 
 /** The export voucher asked for: the HTTP body plus the `Idempotency-Key` header's value. */
 export const exportacionIssueRequestSchema = z
@@ -19,12 +12,7 @@ export type ExportacionIssueRequest = z.output<typeof exportacionIssueRequestSch
 
 /** The NATS request: the voucher, the fingerprint of the body the key binds, the key's scope. */
 export const exportacionIssueCallSchema = z
-  .object({
-    ...exportacionIssueRequestSchema.shape,
-    /** sha256 of the canonical body, as the edge validated it; required with a key */
-    fingerprint: z.string().min(1).max(128).optional(),
-    keyScope: keyScopeSchema,
-  })
+  .object({ ...exportacionIssueRequestSchema.shape, ...issuanceCallFields })
   .strict();
 export type ExportacionIssueCall = z.output<typeof exportacionIssueCallSchema>;
 

@@ -217,31 +217,39 @@ const comprobanteAsociadoSchema = z
   .strict();
 export type ComprobanteAsociado = z.output<typeof comprobanteAsociadoSchema>;
 
-const opcionalIdProblem = 'debe ser el id de FEParamGetTiposOpcional (p. ej. "2101")';
+/**
+ * A raw `Opcionales/Opcional`: an id of the authority's table `table` (digits, as text or a
+ * number) and its value.
+ */
+export function opcionalSchemaOf(table: string, description: string, example: string) {
+  const problem = `debe ser el id de ${table} (p. ej. "${example}")`;
+  return z
+    .object({
+      id: z
+        .union([z.string(), z.number()], { error: required(problem) })
+        .transform((value, ctx) => {
+          const id = typeof value === "number" ? String(value) : value;
+          if (!/^\d{1,6}$/.test(id)) {
+            ctx.addIssue({ code: "custom", message: problem, input: value });
+            return z.NEVER;
+          }
+          return id;
+        })
+        .meta({ description, examples: [example], ...digitsDocument(6) }),
+      valor: z
+        .string({ error: required("debe ser un texto de hasta 250 caracteres") })
+        .min(1, "no puede estar vacío")
+        .max(250, "admite hasta 250 caracteres"),
+    })
+    .strict();
+}
+
 /** A raw `Opcionales/Opcional`, ids as `tipos-opcional` publishes them. */
-const opcionalSchema = z
-  .object({
-    id: z
-      .union([z.string(), z.number()], { error: required(opcionalIdProblem) })
-      .transform((value, ctx) => {
-        const id = typeof value === "number" ? String(value) : value;
-        if (!/^\d{1,6}$/.test(id)) {
-          ctx.addIssue({ code: "custom", message: opcionalIdProblem, input: value });
-          return z.NEVER;
-        }
-        return id;
-      })
-      .meta({
-        description: "Id de /api/wsfe/parametros/tipos-opcional",
-        examples: ["23"],
-        ...digitsDocument(6),
-      }),
-    valor: z
-      .string({ error: required("debe ser un texto de hasta 250 caracteres") })
-      .min(1, "no puede estar vacío")
-      .max(250, "admite hasta 250 caracteres"),
-  })
-  .strict();
+const opcionalSchema = opcionalSchemaOf(
+  "FEParamGetTiposOpcional",
+  "Id de /api/wsfe/parametros/tipos-opcional",
+  "2101",
+);
 export type Opcional = z.output<typeof opcionalSchema>;
 
 /**

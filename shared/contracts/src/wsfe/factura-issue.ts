@@ -5,10 +5,17 @@ import { facturaFields, required } from "./factura-body.js";
 import { facturaHttpReplySchema } from "./factura-reply.js";
 
 /** The `Idempotency-Key` header's value, as the edge passes it. */
-const idempotencyKeySchema = z
+export const idempotencyKeySchema = z
   .string({ error: required("debe ser un texto de 1 a 255 caracteres") })
   .min(1, "no puede estar vacío")
   .max(255, "admite hasta 255 caracteres");
+
+/** What every issuance call carries besides its voucher and key. */
+export const issuanceCallFields = {
+  /** sha256 of the canonical body, as the edge validated it; required with a key */
+  fingerprint: z.string().min(1).max(128).optional(),
+  keyScope: keyScopeSchema,
+};
 
 /** The voucher asked for: the HTTP body plus the `Idempotency-Key` header's value, if any. */
 export const facturaIssueRequestSchema = z
@@ -22,12 +29,7 @@ export type FacturaIssueRequest = z.output<typeof facturaIssueRequestSchema>;
  * travel in the headers.
  */
 export const facturaIssueCallSchema = z
-  .object({
-    ...facturaIssueRequestSchema.shape,
-    /** sha256 of the canonical body, as the edge validated it; required with a key */
-    fingerprint: z.string().min(1).max(128).optional(),
-    keyScope: keyScopeSchema,
-  })
+  .object({ ...facturaIssueRequestSchema.shape, ...issuanceCallFields })
   .strict();
 export type FacturaIssueCall = z.output<typeof facturaIssueCallSchema>;
 
