@@ -16,11 +16,14 @@ import {
   type Scratch,
 } from "../support/operator.js";
 import { newUser, PanelClient } from "../support/panel.js";
+import { seeder, type Seeder } from "../support/seed.js";
 import { startE2EStack, type E2EStack } from "../support/stack.js";
 import { argentinaToday, facturaEServicios, type IssuedExport } from "../support/exportacion.js";
 
 const env = "homologacion" as const;
 const PTO_VTA = 7;
+/** a point of sale another system also issues on */
+const SHARED_PTO_VTA = 8;
 /** the simulator's rate of the day for DOL, set by the test */
 const DOLAR = "1052.75";
 
@@ -38,6 +41,7 @@ describe("export vouchers end to end", { timeout: 180_000 }, () => {
   let control: ControlClient;
   let account: Account;
   let rep: Registered;
+  let seed: Seeder;
 
   beforeAll(async () => {
     stack = await startE2EStack({ env: { LOG_LEVEL: "warn", AUTHORITY_TIMEOUT_MS: "5000" } });
@@ -48,12 +52,17 @@ describe("export vouchers end to end", { timeout: 180_000 }, () => {
       accountId: account.accountId,
       environment: env,
       delegate: ["wsfex"],
-      pos: [{ ptoVta: PTO_VTA, service: "wsfex" }],
+      pos: [
+        { ptoVta: PTO_VTA, service: "wsfex" },
+        { ptoVta: SHARED_PTO_VTA, service: "wsfex" },
+      ],
     });
+    seed = await seeder(stack);
     await control.setCotizacion(env, { monId: "DOL", cotiz: Number(DOLAR) });
   });
 
   afterAll(async () => {
+    await seed?.close();
     await stack?.teardown();
     dir?.remove();
   });
@@ -243,6 +252,20 @@ describe("export vouchers end to end", { timeout: 180_000 }, () => {
     },
   );
 
+  it("a rejection by the authority is a 422 with resultado R and its code; numbering moves on", async () => {
+    const before = await heldBySimulator();
+    // a destination the authority's country table does not have: FEXAuthorize answers 1560
+    const rejected = await issue(servicios({ dstCmp: 999 }), `rechazo-${randomUUID()}`);
+    expect(rejected.status, rejected.text).toBe(422);
+    const body = rejected.json<{ resultado: string; errores: { code: number; msg: string }[] }>();
+    expect(body.resultado).toBe("R");
+    expect(body.errores.map((e) => e.code)).toEqual([1560]);
+    expect(await heldBySimulator()).toEqual(before);
+    const next = await issue(servicios());
+    expect(next.status, next.text).toBe(200);
+    expect(next.json<Issued>().cbteNro).toBe(before.length + 1);
+  });
+
   it("a read-only key cannot issue", async () => {
     const response = await fetch(`${stack.edgeUrl}/api/wsfex/facturas`, {
       method: "POST",
@@ -297,6 +320,38 @@ describe("export vouchers end to end", { timeout: 180_000 }, () => {
     expect(again.json<Issued>().cae).toBe(granted.cae);
   });
 
+  it("a stranger's voucher on the number is a conflict: never adopted, the voucher issued anew", async () => {
+    const key = `stranger-${randomUUID()}`;
+    const body = servicios({ ptoVta: SHARED_PTO_VTA });
+    await control.setFault(env, { service: "wsfex", mode: "timeout", operation: "FEXAuthorize" });
+    let lost: HttpAnswer;
+    try {
+      lost = await issue(body, key);
+    } finally {
+      await control.setFault(env, { service: "wsfex", mode: "none" });
+    }
+    expect(lost.status, lost.text).toBe(502);
+    expect(lost.json<ErrorBody>().details).toMatchObject({ outcome: "unknown", cbteNro: 1 });
+    // another system takes that number at the authority, for another client and amount
+    await seed.facturaE(
+      { accountId: account.accountId, cuit: rep.cuit, environment: env },
+      SHARED_PTO_VTA,
+      1,
+    );
+    const series = `${rep.cuit}|${SHARED_PTO_VTA}|19`;
+    const stranger = (await control.exportVouchers(env)).series[series]!.vouchers[0]!;
+    const retried = await issue(body, key);
+    expect(retried.status, retried.text).toBe(200);
+    const issued = retried.json<Issued>();
+    expect(issued.cbteNro).toBe(2);
+    expect(issued.cae).not.toBe(stranger.cae);
+    const held = (await control.exportVouchers(env)).series[series]!.vouchers;
+    expect(held.map((v) => [v.cbteNro, v.cae])).toEqual([
+      [1, stranger.cae],
+      [2, issued.cae],
+    ]);
+  });
+
   it("the PDF says FACTURA E in English, with the customer's country, tax id, currency, rate and QR", async () => {
     const printed = await fetch(`${stack.edgeUrl}/api/wsfe/comprobantes/pdf`, {
       method: "POST",
@@ -314,7 +369,7 @@ describe("export vouchers end to end", { timeout: 180_000 }, () => {
     writeFileSync(file, Buffer.from(await printed.arrayBuffer()));
     const text = execFileSync("pdftotext", ["-layout", file, "-"], { encoding: "utf8" });
     expect(text).toContain("E");
-    expect(text).toMatch(/EXPORT INVOICE|INVOICE/i);
+    expect(text).toContain("EXPORT INVOICE");
     expect(text).toContain("Acme Software Inc.");
     expect(text).toContain("94-1234567");
     expect(text).toMatch(/ESTADOS UNIDOS|UNITED STATES/i);
