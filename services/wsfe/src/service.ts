@@ -15,7 +15,7 @@ import { makeEmitidoGet } from "./handlers/emitido-get.js";
 import { makeFacturaGet } from "./handlers/factura-get.js";
 import { makeParametrosGet } from "./handlers/parametros-get.js";
 import { makePointOfSaleResolver } from "./handlers/point-of-sale.js";
-import type { Issuer } from "./flows/batches.js";
+import type { Issuer } from "./flows/issuance-job.js";
 import type { VoucherEvents } from "./flows/events.js";
 import type { Reconciler } from "./flows/reconcile.js";
 import type { SeriesWriter } from "./flows/series-writer.js";

@@ -11,7 +11,7 @@ import type { ComprobantesRepository, StoredComprobante } from "../db/repositori
 import type { LeaseFence, SeriesKey, SeriesRepository } from "../db/repositories/series.js";
 import type { CaeDetalleRespuesta } from "../domain/cae-answer.js";
 import type { SentVoucher, VoucherSummary } from "../domain/voucher-summary.js";
-import type { Waiting } from "./batches.js";
+import type { Waiting } from "./issuance-job.js";
 import type { VoucherEvents } from "./events.js";
 
 /** A waiting voucher with the number, row id and detail it is sent with. */

@@ -13,16 +13,17 @@ import {
 import { histogram, type Logger } from "@pasarela/telemetry";
 import type { VoucherAuthority } from "../adapters/voucher-authority.js";
 import type { WsfeCaller } from "../adapters/wsfe.js";
-import type {
-  ComprobantesRepository,
-  NewComprobante,
-  StoredComprobante,
-} from "../db/repositories/comprobantes.js";
+import type { ComprobantesRepository, NewComprobante } from "../db/repositories/comprobantes.js";
 import type { SeriesKey, SeriesRepository } from "../db/repositories/series.js";
-import type { AuthorityMessage } from "../domain/cae-answer.js";
-import type { SentVoucher, VoucherSummary } from "../domain/voucher-summary.js";
 import { settleBatch, type Numbered } from "./batch-outcome.js";
 import type { VoucherEvents } from "./events.js";
+import type {
+  IssuanceJob,
+  IssuanceReply,
+  IssuanceResult,
+  Issuer,
+  Waiting,
+} from "./issuance-job.js";
 import type { Reconciler } from "./reconcile.js";
 import type { HeldSeries, SeriesWriter } from "./series-writer.js";
 
@@ -33,53 +34,6 @@ import type { HeldSeries, SeriesWriter } from "./series-writer.js";
  * issue again.
  */
 export const SEND_MARGIN_MS = 2_000;
-
-/** What the authority granted a voucher, as its reply is made of. */
-export interface Granted {
-  readonly cbteNro: number;
-  readonly cae: string;
-  readonly caeVencimiento: string;
-  readonly observaciones: readonly AuthorityMessage[];
-}
-
-/** What an authorized voucher answers: a domestic voucher's reply, or an export one's. */
-export type IssuanceReply = wsfe.FacturaIssueReply | wsfe.ExportacionIssueReply;
-
-/** One voucher ready to be numbered and sent, and whom to answer. */
-export interface IssuanceJob<R extends IssuanceReply = IssuanceReply> {
-  readonly accountId: string;
-  readonly caller: WsfeCaller;
-  readonly series: SeriesKey;
-  /** the request as resolved, stored beside the voucher (what its reply and PDF are made of) */
-  readonly request: unknown;
-  /** who gets the voucher by e-mail once authorized */
-  readonly emailTo: string | null;
-  /**
-   * The voucher as the authority is sent it with number `cbteNro` (and, for an export voucher,
-   * FEXAuthorize's request Id), and the columns stored for it.
-   */
-  readonly build: (
-    cbteNro: number,
-    requestId: number | undefined,
-  ) => { readonly sent: SentVoucher; readonly summary: VoucherSummary };
-  /** the reply of the voucher once authorized */
-  readonly reply: (granted: Granted) => R;
-  readonly idempotencyKey: string | null;
-  readonly requestId: string;
-  /** the API call's deadline (epoch ms) */
-  readonly deadline: number;
-  readonly logger: Logger;
-  /**
-   * Takes the stored voucher once it reached a final state, before the caller is answered:
-   * whoever waits for it publishes its event. Without it, the batch publishes the event.
-   */
-  readonly settled?: (stored: StoredComprobante) => void;
-}
-
-export type IssuanceResult = Result<IssuanceReply>;
-
-/** Issues one voucher, coalesced with the others waiting on its series. */
-export type Issuer = <R extends IssuanceReply>(job: IssuanceJob<R>) => Promise<Result<R>>;
 
 export interface BatchIssuerDeps {
   authority: Pick<VoucherAuthority, "ultimoAutorizado" | "solicitar" | "perRequest" | "requestIds">;
@@ -109,13 +63,6 @@ export interface BatchIssuerDeps {
   inFlightMs?: number;
   logger: Logger;
   now?: () => number;
-}
-
-export interface Waiting {
-  readonly job: IssuanceJob;
-  readonly answer: (result: IssuanceResult) => void;
-  /** an unexpected throw: the caller's handler turns it into INTERNAL */
-  readonly crash: (error: unknown) => void;
 }
 
 const keyOf = (k: SeriesKey) => `${k.environment}|${k.cuit}|${k.ptoVta}|${k.cbteTipo}`;

@@ -6,7 +6,7 @@ import type { Logger } from "@pasarela/telemetry";
 import type { ComprobantesRepository, StoredComprobante } from "../db/repositories/comprobantes.js";
 import { exportacionReply, type PreparedExportacion } from "../domain/exportacion/index.js";
 import { authorizedReply, type PreparedVoucher } from "../domain/issuance/index.js";
-import type { IssuanceReply } from "./batches.js";
+import type { IssuanceReply } from "./issuance-job.js";
 
 /** An issuance's outcome event, tagged as billing takes it (`billing.factura.settle`). */
 export type OutcomeEvent = billing.FacturaOutcomeEvent;

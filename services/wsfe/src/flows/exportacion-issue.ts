@@ -12,7 +12,7 @@ import {
   referencedExportIds,
   summaryOf,
 } from "../domain/exportacion/index.js";
-import type { Issuer } from "./batches.js";
+import type { Issuer } from "./issuance-job.js";
 import type { VoucherOf } from "./factura-issue.js";
 import { annotateSpan, issuerAndReferences, type VoucherIssueContext } from "./voucher-issue.js";
 

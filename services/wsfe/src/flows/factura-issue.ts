@@ -13,7 +13,7 @@ import {
 } from "@pasarela/errors";
 import type { StoredComprobante } from "../db/repositories/comprobantes.js";
 import type { OutcomeEvent, VoucherEvents } from "./events.js";
-import type { IssuanceReply } from "./batches.js";
+import type { IssuanceReply } from "./issuance-job.js";
 import type { VoucherIssueContext } from "./voucher-issue.js";
 
 /** What an issuance answers: the authorized voucher's 200 body (domestic or export). */

@@ -15,7 +15,7 @@ import {
 import { domesticSummary } from "../domain/voucher-summary.js";
 import { resolvePtoVta } from "../domain/point-of-sale.js";
 import type { SeriesKey } from "../db/repositories/series.js";
-import type { IssuanceJob, IssuanceReply, Issuer } from "./batches.js";
+import type { IssuanceJob, IssuanceReply, Issuer } from "./issuance-job.js";
 
 /** What one admitted voucher is issued with (the time budget is the flow's: factura-issue.ts). */
 export interface VoucherIssueDeps {

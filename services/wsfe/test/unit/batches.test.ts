@@ -11,12 +11,8 @@ import {
   type FECAEDetRequest,
   type PreparedVoucher,
 } from "../../src/domain/issuance/index.js";
-import {
-  judgeBatch,
-  makeBatchIssuer,
-  type BatchIssuerDeps,
-  type IssuanceJob,
-} from "../../src/flows/batches.js";
+import { judgeBatch, makeBatchIssuer, type BatchIssuerDeps } from "../../src/flows/batches.js";
+import type { IssuanceJob } from "../../src/flows/issuance-job.js";
 import type { SeriesWriter } from "../../src/flows/series-writer.js";
 import { domesticVoucher } from "../../src/flows/voucher-issue.js";
 import { viaWsfe } from "./via-wsfe.js";
