@@ -4,6 +4,7 @@ import { join } from "node:path";
 import {
   billing,
   contractsOf,
+  wsfex,
   natsAuthorization,
   natsGrants,
   natsPasswordVariable,
@@ -148,5 +149,41 @@ describe("least-privilege NATS: each identity gets only its grants", () => {
     await expect(received).resolves.toBe(event.keyId);
     const forged = { ...event, id: "00000000-0000-4000-8000-000000000009" };
     await expect(bus("edge").publish(billing.keyRevoked, forged)).rejects.toThrow(/permission/i);
+  });
+
+  it("carries an answer that takes several progress periods: progress messages, then the reply", async () => {
+    // wsfex answers slowly from now on: a handler at work sends progress to the inbox every
+    // 750 ms before it replies, and the server must let all of them through
+    await bus("wsfex").close();
+    const slow = await connectBus({
+      url: nats.url,
+      prefix,
+      name: "wsfex",
+      credentials: { user: "wsfex", password: passwords.wsfex },
+      logger,
+      tracer,
+    });
+    buses.set("wsfex", slow);
+    slow.serve(
+      { name: "wsfex" },
+      contractsOf(wsfex).map((contract) =>
+        bind(contract, async () => {
+          await new Promise((resolve) => setTimeout(resolve, 2_500));
+          return fail(appError("COMPROBANTE_NOT_FOUND"));
+        }),
+      ),
+    );
+    await slow.connection.flush();
+    const result = await bus("edge").request(
+      wsfex.ultimoComprobanteLast,
+      {
+        environment: "homologacion",
+        representada: "20111111112",
+        ptoVta: 1,
+        cbteTipo: 19,
+      },
+      { accountId: "00000000-0000-4000-8000-000000000001" },
+    );
+    expect(result.ok ? "ok" : result.error.code).toBe("COMPROBANTE_NOT_FOUND");
   });
 });

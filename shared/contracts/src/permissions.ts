@@ -328,11 +328,30 @@ export function newNatsPassword(): string {
 const quoted = (list: readonly string[]) => list.map((s) => JSON.stringify(s)).join(", ");
 
 /**
+ * How many messages a responder may send to one request's reply subject, and for how long.
+ * `allow_responses: true` lets only one through, but a handler that works for longer than one
+ * progress period (shared/bus liveness: 750 ms) sends progress messages to the same inbox
+ * before its reply: the first would use up the allowance, and the reply would be dropped by
+ * the server (the requester then takes the responder for dead). So the allowance covers the
+ * longest contract's deadline with a progress message every 250 ms or less often, and it
+ * expires 30 s after that deadline.
+ */
+function responseAllowance(): { max: number; expires: string } {
+  const longest = Math.max(
+    ...Object.values(served).flatMap((namespace) =>
+      contractsOf(namespace).map((c) => c.timeoutMs ?? 0),
+    ),
+  );
+  return { max: Math.ceil(longest / 250) + 1, expires: `${Math.ceil(longest / 1000) + 30}s` };
+}
+
+/**
  * The `authorization` block of nats-server's configuration (2.9 syntax): one user per
  * identity, its password read from the server's environment (natsPasswordVariable), and its
  * grants. Anything not granted is refused.
  */
 export function natsAuthorization(prefix?: string): string {
+  const allowance = responseAllowance();
   const users = (Object.keys(natsGrants) as NatsIdentity[]).map((identity) => {
     const p = permissionsOf(identity, prefix);
     return [
@@ -342,7 +361,9 @@ export function natsAuthorization(prefix?: string): string {
       `      permissions: {`,
       `        publish: { allow: [${quoted(p.publish)}] }`,
       `        subscribe: { allow: [${quoted(p.subscribe)}] }`,
-      ...(p.allowResponses ? [`        allow_responses: true`] : []),
+      ...(p.allowResponses
+        ? [`        allow_responses: { max: ${allowance.max}, expires: "${allowance.expires}" }`]
+        : []),
       `      }`,
       `    }`,
     ].join("\n");
