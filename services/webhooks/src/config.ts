@@ -18,8 +18,10 @@ export const webhooksConfigSchema = z.object({
    * could be made to call its own network
    */
   WEBHOOKS_ALLOW_PRIVATE: z
-    .preprocess((value) => (value === "" ? undefined : value), z.enum(["true", "false"]))
-    .default("false")
+    .preprocess(
+      (value) => (value === "" ? undefined : value),
+      z.enum(["true", "false"]).default("false"),
+    )
     .transform((value) => value === "true"),
 });
 

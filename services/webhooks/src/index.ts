@@ -9,11 +9,7 @@ import { makeEndpointsRepository } from "./db/repositories/endpoints.js";
 import { urlHostProblem, type Resolve } from "./domain/url.js";
 import { webhooksBindings } from "./service.js";
 
-export {
-  loadConfig,
-  webhooksConfigSchema as configSchema,
-  type WebhooksConfig,
-} from "./config.js";
+export { loadConfig, webhooksConfigSchema as configSchema, type WebhooksConfig } from "./config.js";
 export { migrations, schema } from "./db/migrations/index.js";
 
 /** Every address the system resolver gives for a name, IPv4 and IPv6 alike. */

@@ -1,4 +1,5 @@
 import type { webhooks } from "@pasarela/contracts";
+import { advisoryXactLock } from "@pasarela/db";
 import type { Sealer } from "@pasarela/sealing";
 import { sql, type Kysely, type Selectable } from "kysely";
 import type { EndpointsTable, WebhooksDatabase } from "../database.js";
@@ -57,9 +58,7 @@ export function makeEndpointsRepository(db: Kysely<WebhooksDatabase>, sealer: Se
     ): Promise<webhooks.Webhook | "limit"> {
       return db.transaction().execute(async (trx) => {
         // two creations at once must not both see room for one more
-        await sql`select pg_advisory_xact_lock(hashtextextended(${`webhooks:${accountId}`}, 0))`.execute(
-          trx,
-        );
+        await advisoryXactLock(`webhooks:endpoints:${accountId}`).execute(trx);
         const { count } = await trx
           .selectFrom("endpoints")
           .select((eb) => eb.fn.countAll<string>().as("count"))
@@ -170,7 +169,11 @@ export function makeEndpointsRepository(db: Kysely<WebhooksDatabase>, sealer: Se
         .executeTakeFirst();
       if (!row) return undefined;
       const secrets = [sealer.open(row.secreto, context(accountId, id))];
-      if (row.secreto_anterior && row.secreto_anterior_vence_at && row.secreto_anterior_vence_at > at) {
+      if (
+        row.secreto_anterior &&
+        row.secreto_anterior_vence_at &&
+        row.secreto_anterior_vence_at > at
+      ) {
         secrets.push(sealer.open(row.secreto_anterior, context(accountId, id)));
       }
       return secrets;
