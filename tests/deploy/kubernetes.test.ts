@@ -114,6 +114,18 @@ describe("kubernetes manifests (deploy/kubernetes)", () => {
     expect(named("PodDisruptionBudget", "nats")).toBeDefined();
   });
 
+  it("gives the NATS servers every identity's password, each from the pasarela-nats secret", () => {
+    const spec = named("StatefulSet", "nats")!.spec as { template: PodTemplate };
+    const env = spec.template.spec.containers.find((c) => c.name === "nats")?.env ?? [];
+    // the generated authorization reads each of them: one missing and the server does not start
+    for (const id of Object.keys(natsGrants) as (keyof typeof natsGrants)[]) {
+      const variable = natsPasswordVariable(id);
+      expect(env.find((e) => e.name === variable)?.valueFrom, variable).toEqual({
+        secretKeyRef: { name: "pasarela-nats", key: variable },
+      });
+    }
+  });
+
   const natsServer =
     which("nats-server") ?? (which("/usr/sbin/nats-server") ? "/usr/sbin/nats-server" : undefined);
   it.skipIf(!natsServer)("nats-server accepts the cluster's configuration", () => {

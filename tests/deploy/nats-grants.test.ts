@@ -24,6 +24,7 @@ const namespaces = [
   "pdf",
   "mail",
   "cobros",
+  "webhooks",
 ] as const;
 const identities = Object.keys(natsGrants) as NatsIdentity[];
 

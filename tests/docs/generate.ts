@@ -16,6 +16,7 @@ import { configSchema as mail } from "@pasarela/mail";
 import { configSchema as padron } from "@pasarela/padron";
 import { configSchema as pdf } from "@pasarela/pdf";
 import { configSchema as ticket } from "@pasarela/ticket";
+import { configSchema as webhooks } from "@pasarela/webhooks";
 import { configSchema as wsfe } from "@pasarela/wsfe";
 import { configSchema as wsfex } from "@pasarela/wsfex";
 import { format } from "prettier";
@@ -49,6 +50,7 @@ const services: Record<string, z.ZodObject> = {
   pdf,
   mail,
   cobros,
+  webhooks,
 };
 
 /** The workspace folder of a package, found by its package.json name. */

@@ -4,6 +4,7 @@ import * as cobros from "../../services/cobros/src/db/migrations/index.js";
 import * as edge from "../../services/edge/src/panel/db/migrations/index.js";
 import * as pdf from "../../services/pdf/src/db/migrations/index.js";
 import * as ticket from "../../services/ticket/src/db/migrations/index.js";
+import * as webhooks from "../../services/webhooks/src/db/migrations/index.js";
 import * as wsfe from "../../services/wsfe/src/db/migrations/index.js";
 import type { ServiceMigrations } from "@pasarela/testing";
 
@@ -15,5 +16,6 @@ export const serviceMigrations: ServiceMigrations[] = [
   { schema: edge.schema, migrations: edge.migrations },
   { schema: pdf.schema, migrations: pdf.migrations },
   { schema: ticket.schema, migrations: ticket.migrations },
+  { schema: webhooks.schema, migrations: webhooks.migrations },
   { schema: wsfe.schema, migrations: wsfe.migrations },
 ];

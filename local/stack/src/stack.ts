@@ -14,6 +14,7 @@ export const gatewayServices = [
   "pdf",
   "mail",
   "cobros",
+  "webhooks",
   "edge",
 ] as const;
 
@@ -200,6 +201,8 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     COBROS_PUBLIC_URL: process.env.COBROS_PUBLIC_URL ?? `http://127.0.0.1:${edgePort}`,
     // password-reset e-mails link to this stack's dashboard
     DASHBOARD_PUBLIC_URL: process.env.DASHBOARD_PUBLIC_URL ?? `http://127.0.0.1:${edgePort}`,
+    // the receivers of a local stack are local processes
+    WEBHOOKS_ALLOW_PRIVATE: process.env.WEBHOOKS_ALLOW_PRIVATE ?? "true",
     ...(options.prefix ? { NATS_PREFIX: options.prefix } : {}),
     ...options.env,
   };

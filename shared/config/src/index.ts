@@ -196,11 +196,14 @@ export const authorityConfig = {
 
 export { z };
 
-/** The AES-256-GCM key sealing secrets at rest (private keys, tickets, provider tokens). */
+/**
+ * The AES-256-GCM key sealing secrets at rest (private keys, tickets, provider tokens, webhook
+ * signing secrets).
+ */
 export const keyEncryptionConfig = {
   /**
    * AES-256-GCM key, base64 of 32 bytes, sealing secrets at rest: private keys and tickets
-   * (ticket), the payment providers' credentials (cobros)
+   * (ticket), the payment providers' credentials (cobros), webhook signing secrets (webhooks)
    */
   KEY_ENCRYPTION_KEY: z
     .string({ error: "is required (32 random bytes, base64)" })

@@ -30,6 +30,7 @@ export * as padron from "./padron/index.js";
 export * as pdf from "./pdf/index.js";
 export * as mail from "./mail/index.js";
 export * as cobros from "./cobros/index.js";
+export * as webhooks from "./webhooks/index.js";
 export { configureZodMessages } from "./common/messages.js";
 export { attachedError } from "./common/catalogue-issue.js";
 export * from "./permissions.js";

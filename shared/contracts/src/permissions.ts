@@ -8,6 +8,7 @@ import * as padron from "./padron/index.js";
 import * as pdf from "./pdf/index.js";
 import * as ticket from "./ticket/index.js";
 import * as wsfe from "./wsfe/index.js";
+import * as webhooks from "./webhooks/index.js";
 import * as wsfex from "./wsfex/index.js";
 
 /**
@@ -62,7 +63,18 @@ export function contractsOf(namespace: Readonly<Record<string, unknown>>): Contr
 }
 
 /** Services behind the edge whose health the edge asks for (`<name>.health.get`). */
-const served = { billing, ticket, catalog, wsfe, wsfex, padron, pdf, mail, cobros } as const;
+const served = {
+  billing,
+  ticket,
+  catalog,
+  wsfe,
+  wsfex,
+  padron,
+  pdf,
+  mail,
+  cobros,
+  webhooks,
+} as const;
 
 export const natsGrants = {
   billing: {
@@ -156,6 +168,7 @@ export const natsGrants = {
     listens: [],
     managesStream: true,
   },
+  webhooks: { serves: webhooks, calls: [], publishes: [], listens: [] },
   edge: {
     calls: [
       billing.keyVerify,
@@ -198,6 +211,7 @@ export const natsGrants = {
       pdf.linkCreate,
       pdf.linkOpen,
       ...contractsOf(cobros).filter((c) => c !== cobros.cuentaSet),
+      ...contractsOf(webhooks),
       ...Object.keys(served).map((name) => healthContract(name)),
     ],
     publishes: [billing.usoRegistrado, wsfe.emisionTerminada],

@@ -313,6 +313,16 @@ export const catalogue = {
     "La cuenta no tiene configurada una cuenta de Mercado Pago para cobrar",
   ),
 
+  // --- webhook endpoints (/api/webhooks, 404/409) ---
+  /** no webhook endpoint of this account has that id (unknown, malformed and another account's alike) */
+  WEBHOOK_NOT_FOUND: entry("not_found", false, "Webhook no encontrado"),
+  /** the account already has as many webhook endpoints as it may register */
+  WEBHOOK_LIMIT_REACHED: entry(
+    "conflict",
+    false,
+    "Llegaste al máximo de 20 webhooks por cuenta: eliminá uno para registrar otro",
+  ),
+
   // --- authority answers that are the caller's to fix (400) ---
   /** the authority says the point of sale is not enabled for the web service (WSFEv1 11002, WSFEX 1607) */
   POINT_OF_SALE_NOT_ENABLED: entry(

@@ -10,6 +10,7 @@ import { productosRoutes } from "./productos.js";
 import { representadasRoutes } from "./representadas.js";
 import type { RouteModule } from "./route-module.js";
 import { usoRoutes } from "./uso.js";
+import { webhooksRoutes } from "./webhooks.js";
 import { wsfeRoutes } from "./wsfe.js";
 import { wsfexRoutes } from "./wsfex.js";
 
@@ -22,6 +23,7 @@ export const routeModules: readonly RouteModule[] = [
   facturasRoutes,
   emailRoutes,
   linksDeCobroRoutes,
+  webhooksRoutes,
   wsfexRoutes,
   padronRoutes,
   pdfRoutes,

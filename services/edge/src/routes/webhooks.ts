@@ -1,0 +1,175 @@
+import { webhooks } from "@pasarela/contracts";
+import {
+  errorBodySchema,
+  idParamsSchema,
+  invalidResponse,
+  noContentResponse,
+  readOnlyResponse,
+} from "./http-shapes.js";
+import type { RouteModule } from "./route-module.js";
+
+const tags = ["webhooks"];
+const notFound = errorBodySchema.describe(
+  "Webhook no encontrado: no existe o es de otra cuenta (misma respuesta en ambos casos)",
+);
+const eventos = webhooks.WEBHOOK_EVENTOS.join(", ");
+const invalid = invalidResponse.describe(
+  `Campo inválido, el mensaje lo nombra: url que no es https/http absoluta, con usuario:clave@, de más de ${webhooks.WEBHOOK_URL_MAX} caracteres o cuyo host es o resuelve a una dirección privada, local o reservada; evento fuera de la lista (${eventos}); ningún evento`,
+);
+
+const example = {
+  url: "https://mi-sistema.example.com/pasarela/eventos",
+  eventos: ["comprobante.autorizado", "comprobante.rechazado", "cobro.pagado"],
+  descripcion: "ERP de producción",
+};
+
+const createBody = webhooks.webhookInputSchema.meta({
+  "x-examples": {
+    algunos: { summary: "Algunos eventos", value: example },
+    todos: {
+      summary: 'Todos los eventos, también los que se agreguen ("*")',
+      value: { url: "https://mi-sistema.example.com/pasarela/eventos", eventos: ["*"] },
+    },
+  },
+});
+
+const changesBody = webhooks.webhookChangesSchema.meta({
+  "x-examples": {
+    pausar: { summary: "Pausar las entregas", value: { activo: false } },
+    eventos: {
+      summary: "Cambiar los eventos",
+      value: { eventos: ["comprobante.autorizado", "email.fallido"] },
+    },
+  },
+});
+
+const createDescription = `Registra una dirección que recibirá eventos de la cuenta por POST. Eventos: ${eventos} ("*" son todos, también los que se agreguen). La url es https (o http) absoluta, sin usuario ni contraseña, de hasta ${webhooks.WEBHOOK_URL_MAX} caracteres, y su host no puede ser ni resolver a una dirección privada, local o reservada (loopback, redes privadas, link-local, CGNAT, multicast, metadatos). Hasta ${webhooks.WEBHOOKS_PER_ACCOUNT_MAX} webhooks por cuenta.
+
+La respuesta trae el secreto de firma (whsec_…, formato Standard Webhooks): es la única vez que se muestra; guardalo. Las consultas nunca lo devuelven; si lo perdés, rotalo.`;
+
+/**
+ * `/api/webhooks`: the account's webhook endpoints. Registering, changing, deleting and
+ * rotating belong to the "datos" write group: a read_only key is refused before the service
+ * is asked; reading works with any key.
+ */
+export const webhooksRoutes: RouteModule = {
+  name: "webhooks",
+  services: ["webhooks"],
+  plugin: (app, { call }) => {
+    app.post(
+      "/webhooks",
+      {
+        config: { writeGroup: "datos" },
+        schema: {
+          summary: "Registrar un webhook",
+          description: createDescription,
+          tags,
+          body: createBody,
+          response: {
+            201: webhooks.endpointCreate.reply.describe(
+              "Registrado y activo; secreto se muestra solo en esta respuesta",
+            ),
+            400: invalid,
+            403: readOnlyResponse,
+            409: errorBodySchema.describe(
+              `La cuenta ya tiene ${webhooks.WEBHOOKS_PER_ACCOUNT_MAX} webhooks: eliminá uno para registrar otro`,
+            ),
+          },
+        },
+      },
+      async (request, reply) => {
+        const created = await call(request, webhooks.endpointCreate, request.body);
+        return reply.code(201).send(created);
+      },
+    );
+
+    app.get(
+      "/webhooks",
+      {
+        schema: {
+          summary: "Listar los webhooks",
+          description: "Los webhooks de la cuenta, el más antiguo primero; nunca sus secretos.",
+          tags,
+          response: { 200: webhooks.endpointList.reply.describe("Los webhooks de la cuenta") },
+        },
+      },
+      (request) => call(request, webhooks.endpointList, {}),
+    );
+
+    app.get(
+      "/webhooks/:id",
+      {
+        schema: {
+          summary: "Obtener un webhook",
+          description: "Sin su secreto: solo se muestra al registrarlo o rotarlo.",
+          tags,
+          params: idParamsSchema,
+          response: { 200: webhooks.webhookSchema.describe("El webhook"), 404: notFound },
+        },
+      },
+      (request) => call(request, webhooks.endpointGet, { id: request.params.id }),
+    );
+
+    app.patch(
+      "/webhooks/:id",
+      {
+        config: { writeGroup: "datos" },
+        schema: {
+          summary: "Modificar un webhook",
+          description:
+            "Actualización parcial de url, eventos, descripcion (null la borra) y activo (false pausa el webhook sin perderlo). La url sigue las mismas reglas que al registrarlo.",
+          tags,
+          params: idParamsSchema,
+          body: changesBody,
+          response: {
+            200: webhooks.webhookSchema.describe("El webhook"),
+            400: invalid,
+            403: readOnlyResponse,
+            404: notFound,
+          },
+        },
+      },
+      (request) =>
+        call(request, webhooks.endpointUpdate, { id: request.params.id, changes: request.body }),
+    );
+
+    app.delete(
+      "/webhooks/:id",
+      {
+        config: { writeGroup: "datos" },
+        schema: {
+          summary: "Eliminar un webhook",
+          description: "Definitivo: el webhook y sus secretos se borran.",
+          tags,
+          params: idParamsSchema,
+          response: { 204: noContentResponse, 403: readOnlyResponse, 404: notFound },
+        },
+      },
+      async (request, reply) => {
+        await call(request, webhooks.endpointDelete, { id: request.params.id });
+        return reply.code(204).send(null);
+      },
+    );
+
+    app.post(
+      "/webhooks/:id/rotar-secreto",
+      {
+        config: { writeGroup: "datos" },
+        schema: {
+          summary: "Rotar el secreto de firma",
+          description:
+            "Genera un secreto nuevo y lo devuelve (única vez que se muestra). El anterior sigue firmando junto al nuevo durante 24 horas, hasta anteriorVenceAt, para que el receptor cambie sin perder eventos; uno que ya había sido reemplazado deja de valer.",
+          tags,
+          params: idParamsSchema,
+          response: {
+            200: webhooks.secretoRotate.reply.describe("El secreto nuevo"),
+            403: readOnlyResponse,
+            404: notFound,
+          },
+        },
+      },
+      (request) => call(request, webhooks.secretoRotate, { id: request.params.id }),
+    );
+    return Promise.resolve();
+  },
+};
