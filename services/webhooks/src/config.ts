@@ -1,5 +1,6 @@
 import {
   databaseConfig,
+  envInt,
   keyEncryptionConfig,
   natsConfig,
   parseConfig,
@@ -23,6 +24,15 @@ export const webhooksConfigSchema = z.object({
       z.enum(["true", "false"]).default("false"),
     )
     .transform((value) => value === "true"),
+  /**
+   * shrinks the whole retry schedule of deliveries (5 s, 5 min, 30 min, 2 h, 5 h, 10 h, then
+   * every 12 h for 3 days) by this factor: 1 in production, 0.001 in tests
+   */
+  WEBHOOKS_RETRY_SCALE: z
+    .preprocess((value) => (value === "" ? undefined : value), z.coerce.number().gt(0).max(1))
+    .default(1),
+  /** deliveries one instance makes at once, each to a different endpoint */
+  WEBHOOKS_CONCURRENCY: envInt().pipe(z.number().min(1).max(256)).default(16),
 });
 
 export type WebhooksConfig = z.output<typeof webhooksConfigSchema>;

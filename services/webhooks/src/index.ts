@@ -1,12 +1,15 @@
 import { lookup } from "node:dns/promises";
-import { makeSealer } from "@pasarela/sealing";
+import { makePageCursors, makeSealer } from "@pasarela/sealing";
 import { startService, type RunningService } from "@pasarela/service";
 import type { Logger } from "@pasarela/telemetry";
 import type { WebhooksConfig } from "./config.js";
 import type { WebhooksDatabase } from "./db/database.js";
 import { migrations, schema } from "./db/migrations/index.js";
 import { makeEndpointsRepository } from "./db/repositories/endpoints.js";
+import { makeEntregasRepository } from "./db/repositories/entregas.js";
 import { urlHostProblem, type Resolve } from "./domain/url.js";
+import { consumeComprobanteEvents } from "./flows/eventos.js";
+import { startEntregaWorker } from "./flows/worker.js";
 import { webhooksBindings } from "./service.js";
 
 export { loadConfig, webhooksConfigSchema as configSchema, type WebhooksConfig } from "./config.js";
@@ -28,15 +31,41 @@ export async function startWebhooks(
     settings: config,
     database: { schema, migrations },
     ...(logger ? { logger } : {}),
-    start: ({ db }) =>
-      Promise.resolve({
+    start: async ({ db, bus, logger: serviceLogger }) => {
+      const endpoints = makeEndpointsRepository(db!.db, makeSealer(config.KEY_ENCRYPTION_KEY));
+      const entregas = makeEntregasRepository(db!.db);
+      const urlProblem = config.WEBHOOKS_ALLOW_PRIVATE
+        ? () => Promise.resolve(undefined)
+        : (url: string) => urlHostProblem(url, resolve);
+      const worker = startEntregaWorker({
+        entregas,
+        endpoints,
+        urlProblem,
+        logger: serviceLogger,
+        concurrency: config.WEBHOOKS_CONCURRENCY,
+        retryScale: config.WEBHOOKS_RETRY_SCALE,
+      });
+      const comprobantes = await consumeComprobanteEvents({
+        bus,
+        entregas,
+        logger: serviceLogger,
+        queued: worker.wake,
+      });
+      return {
         bindings: webhooksBindings({
-          endpoints: makeEndpointsRepository(db!.db, makeSealer(config.KEY_ENCRYPTION_KEY)),
-          urlProblem: config.WEBHOOKS_ALLOW_PRIVATE
-            ? () => Promise.resolve(undefined)
-            : (url) => urlHostProblem(url, resolve),
+          endpoints,
+          entregas,
+          // the cursors' own context keeps them apart from the secrets sealed with this key
+          cursors: makePageCursors(config.KEY_ENCRYPTION_KEY),
+          urlProblem,
           now: () => new Date(),
+          wake: worker.wake,
         }),
-      }),
+        stop: async () => {
+          await comprobantes.stop();
+          await worker.stop();
+        },
+      };
+    },
   });
 }

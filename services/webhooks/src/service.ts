@@ -2,6 +2,7 @@ import { bind, type Binding } from "@pasarela/bus";
 import { webhooks } from "@pasarela/contracts";
 import type { HandlerDeps } from "./handlers/deps.js";
 import { makeEndpointGet, makeEndpointList } from "./handlers/endpoint-read.js";
+import { makeEntregaList, makeEntregaReenviar } from "./handlers/entregas.js";
 import {
   makeEndpointCreate,
   makeEndpointDelete,
@@ -18,5 +19,7 @@ export function webhooksBindings(deps: HandlerDeps): Binding[] {
     bind(webhooks.endpointUpdate, makeEndpointUpdate(deps)),
     bind(webhooks.endpointDelete, makeEndpointDelete(deps)),
     bind(webhooks.secretoRotate, makeSecretoRotate(deps)),
+    bind(webhooks.entregaList, makeEntregaList(deps)),
+    bind(webhooks.entregaReenviar, makeEntregaReenviar(deps)),
   ];
 }

@@ -168,7 +168,16 @@ export const natsGrants = {
     listens: [],
     managesStream: true,
   },
-  webhooks: { serves: webhooks, calls: [], publishes: [], listens: [] },
+  webhooks: {
+    serves: webhooks,
+    calls: [],
+    publishes: [],
+    listens: [],
+    managesStream: true,
+    // every voucher outcome becomes deliveries to the endpoints subscribed to it
+    consumes: ["webhooks-comprobantes"],
+    reads: [wsfe.comprobanteAutorizado, wsfe.comprobanteRechazado, wsfe.comprobanteNoEmitido],
+  },
   edge: {
     calls: [
       billing.keyVerify,

@@ -1,9 +1,11 @@
 import { webhooks } from "@pasarela/contracts";
+import { z } from "zod";
 import {
   errorBodySchema,
   idParamsSchema,
   invalidResponse,
   noContentResponse,
+  pageQuery,
   readOnlyResponse,
 } from "./http-shapes.js";
 import type { RouteModule } from "./route-module.js";
@@ -16,6 +18,17 @@ const eventos = webhooks.WEBHOOK_EVENTOS.join(", ");
 const invalid = invalidResponse.describe(
   `Campo inválido, el mensaje lo nombra: url que no es https/http absoluta, con usuario:clave@, de más de ${webhooks.WEBHOOK_URL_MAX} caracteres o cuyo host es o resuelve a una dirección privada, local o reservada; evento fuera de la lista (${eventos}); ningún evento`,
 );
+
+const entregaNotFound = errorBodySchema.describe(
+  "Webhook o entrega no encontrados: no existen o son de otra cuenta (misma respuesta en ambos casos)",
+);
+const entregaParams = z
+  .object({
+    id: z.string().describe("id (UUID) del webhook"),
+    entregaId: z.string().describe("id (UUID) de la entrega"),
+  })
+  .strict();
+const entregasQuery = z.object({ ...pageQuery }).strict();
 
 const example = {
   url: "https://mi-sistema.example.com/pasarela/eventos",
@@ -169,6 +182,51 @@ export const webhooksRoutes: RouteModule = {
         },
       },
       (request) => call(request, webhooks.secretoRotate, { id: request.params.id }),
+    );
+
+    app.get(
+      "/webhooks/:id/entregas",
+      {
+        schema: {
+          summary: "Listar las entregas de un webhook",
+          description:
+            "Cada evento enviado (o por enviar) a este webhook, el más reciente primero: su id (el header webhook-id), tipo, intentos, status (pending, delivered, failed), status HTTP y error del último intento, latencia y cuándo se reintenta. Página siguiente con cursor = nextCursor.",
+          tags,
+          params: idParamsSchema,
+          querystring: entregasQuery,
+          response: {
+            200: webhooks.entregaList.reply.describe("Una página"),
+            400: invalidResponse,
+            404: notFound,
+          },
+        },
+      },
+      (request) =>
+        call(request, webhooks.entregaList, { id: request.params.id, ...request.query }),
+    );
+
+    app.post(
+      "/webhooks/:id/entregas/:entregaId/reenviar",
+      {
+        config: { writeGroup: "datos" },
+        schema: {
+          summary: "Reenviar una entrega",
+          description:
+            "La envía de nuevo ahora, con el mismo cuerpo y el mismo webhook-id (el receptor puede reconocerla como repetida), aunque ya se haya entregado o haya fallado; si falla, sigue con los reintentos.",
+          tags,
+          params: entregaParams,
+          response: {
+            200: webhooks.entregaSchema.describe("La entrega, pendiente de envío"),
+            403: readOnlyResponse,
+            404: entregaNotFound,
+          },
+        },
+      },
+      (request) =>
+        call(request, webhooks.entregaReenviar, {
+          id: request.params.id,
+          entregaId: request.params.entregaId,
+        }),
     );
     return Promise.resolve();
   },

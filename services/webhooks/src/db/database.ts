@@ -22,6 +22,28 @@ export interface EndpointsTable {
   updated_at: Timestamp;
 }
 
+export type EntregaStatus = "pending" | "delivered" | "failed";
+
+export interface EntregasTable {
+  id: string;
+  account_id: string;
+  endpoint_id: string;
+  /** the bus event's id: one delivery per endpoint and event */
+  event_id: string;
+  tipo: string;
+  payload: ColumnType<unknown, string, string>;
+  status: ColumnType<EntregaStatus, EntregaStatus | undefined, EntregaStatus>;
+  attempts: ColumnType<number, number | undefined, number>;
+  last_status_code: number | null;
+  last_error: string | null;
+  latency_ms: number | null;
+  /** when a pending delivery is due; while an attempt runs, when it may be taken again */
+  next_attempt_at: NullableTimestamp;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
 export interface WebhooksDatabase {
   endpoints: EndpointsTable;
+  entregas: EntregasTable;
 }

@@ -21,3 +21,10 @@ export {
   type WebhookEvento,
   type WebhookInput,
 } from "./endpoint.js";
+export {
+  ENTREGA_STATUSES,
+  entregaList,
+  entregaReenviar,
+  entregaSchema,
+  type Entrega,
+} from "./entrega.js";
