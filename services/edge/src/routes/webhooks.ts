@@ -201,8 +201,7 @@ export const webhooksRoutes: RouteModule = {
           },
         },
       },
-      (request) =>
-        call(request, webhooks.entregaList, { id: request.params.id, ...request.query }),
+      (request) => call(request, webhooks.entregaList, { id: request.params.id, ...request.query }),
     );
 
     app.post(

@@ -14,6 +14,9 @@ export function firma(
 ): string {
   const signed = `${id}.${timestamp}.${body}`;
   return secretos
-    .map((secreto) => `v1,${createHmac("sha256", secretoKey(secreto)).update(signed).digest("base64")}`)
+    .map(
+      (secreto) =>
+        `v1,${createHmac("sha256", secretoKey(secreto)).update(signed).digest("base64")}`,
+    )
     .join(" ");
 }

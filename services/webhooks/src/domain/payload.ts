@@ -3,7 +3,8 @@ import { wsfe, type EventOf } from "@pasarela/contracts";
 import { authorityRejected } from "@pasarela/errors";
 
 /** The webhook events this service delivers so far, each from one bus event. */
-export type TipoEntregado = "comprobante.autorizado" | "comprobante.rechazado" | "comprobante.no_emitido";
+export type TipoEntregado =
+  "comprobante.autorizado" | "comprobante.rechazado" | "comprobante.no_emitido";
 
 /** What a receiver gets in the body of every delivery of one event. */
 export interface WebhookPayload {
@@ -16,9 +17,18 @@ export interface WebhookPayload {
 }
 
 export type ComprobanteEvent =
-  | { readonly tipo: "comprobante.autorizado"; readonly event: EventOf<typeof wsfe.comprobanteAutorizado> }
-  | { readonly tipo: "comprobante.rechazado"; readonly event: EventOf<typeof wsfe.comprobanteRechazado> }
-  | { readonly tipo: "comprobante.no_emitido"; readonly event: EventOf<typeof wsfe.comprobanteNoEmitido> };
+  | {
+      readonly tipo: "comprobante.autorizado";
+      readonly event: EventOf<typeof wsfe.comprobanteAutorizado>;
+    }
+  | {
+      readonly tipo: "comprobante.rechazado";
+      readonly event: EventOf<typeof wsfe.comprobanteRechazado>;
+    }
+  | {
+      readonly tipo: "comprobante.no_emitido";
+      readonly event: EventOf<typeof wsfe.comprobanteNoEmitido>;
+    };
 
 /**
  * The payload id of a bus event: a digest of its id, so it is stable across redeliveries

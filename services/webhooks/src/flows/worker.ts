@@ -46,7 +46,8 @@ export function startEntregaWorker(deps: WorkerDeps): EntregaWorker {
 
   async function attemptOf(entrega: ClaimedEntrega): Promise<EnvioResult | undefined> {
     const problem = await deps.urlProblem(entrega.url);
-    if (problem) return { delivered: false, statusCode: null, error: `La url ${problem}`, latencyMs: 0 };
+    if (problem)
+      return { delivered: false, statusCode: null, error: `La url ${problem}`, latencyMs: 0 };
     const secretos = await deps.endpoints.signingSecrets(
       entrega.accountId,
       entrega.endpointId,

@@ -11,7 +11,9 @@ export const entregaSchema = z
     id: idSchema,
     eventoId: z
       .string()
-      .describe("id del evento: el header webhook-id y el campo id del cuerpo, igual en cada intento"),
+      .describe(
+        "id del evento: el header webhook-id y el campo id del cuerpo, igual en cada intento",
+      ),
     tipo: z.string().describe("Evento entregado, p. ej. comprobante.autorizado"),
     status: z
       .enum(ENTREGA_STATUSES)

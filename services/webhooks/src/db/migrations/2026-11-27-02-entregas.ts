@@ -15,7 +15,10 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn("tipo", "text", (c) => c.notNull())
     .addColumn("payload", "jsonb", (c) => c.notNull())
     .addColumn("status", "text", (c) =>
-      c.notNull().defaultTo("pending").check(sql`status in ('pending', 'delivered', 'failed')`),
+      c
+        .notNull()
+        .defaultTo("pending")
+        .check(sql`status in ('pending', 'delivered', 'failed')`),
     )
     .addColumn("attempts", "integer", (c) => c.notNull().defaultTo(0))
     .addColumn("last_status_code", "integer")
