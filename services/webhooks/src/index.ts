@@ -49,7 +49,7 @@ export async function startWebhooks(
         bus,
         entregas,
         logger: serviceLogger,
-        queued: worker.wake,
+        queued: () => worker.wake(),
       });
       return {
         bindings: webhooksBindings({
@@ -59,7 +59,7 @@ export async function startWebhooks(
           cursors: makePageCursors(config.KEY_ENCRYPTION_KEY),
           urlProblem,
           now: () => new Date(),
-          wake: worker.wake,
+          wake: () => worker.wake(),
         }),
         stop: async () => {
           await comprobantes.stop();

@@ -31,7 +31,7 @@ export interface EntregasTable {
   /** the bus event's id: one delivery per endpoint and event */
   event_id: string;
   tipo: string;
-  payload: ColumnType<unknown, string, string>;
+  payload: ColumnType<unknown, unknown, unknown>;
   status: ColumnType<EntregaStatus, EntregaStatus | undefined, EntregaStatus>;
   attempts: ColumnType<number, number | undefined, number>;
   last_status_code: number | null;

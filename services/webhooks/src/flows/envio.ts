@@ -18,7 +18,7 @@ export interface EnvioResult {
 /** Reads at most RESPONSE_READ_MAX bytes of the answer and drops the rest. */
 async function readCapped(response: Response): Promise<string> {
   if (!response.body) return "";
-  const reader = response.body.getReader();
+  const reader = (response.body as ReadableStream<Uint8Array>).getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
   try {

@@ -23,7 +23,7 @@ export interface WorkerDeps {
 
 export interface EntregaWorker {
   /** Looks for due deliveries now (new ones were stored, or one was re-queued). */
-  wake(): void;
+  wake(this: void): void;
   /** Takes no more deliveries and waits for the attempts under way. */
   stop(): Promise<void>;
 }

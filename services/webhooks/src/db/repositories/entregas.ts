@@ -61,7 +61,8 @@ export function makeEntregasRepository(db: Kysely<WebhooksDatabase>) {
             endpoint_id: endpoint.id,
             event_id: eventId,
             tipo: payload.tipo,
-            payload: body,
+            // as text, so the driver cannot take the JSON for a string value and encode it again
+            payload: sql`${body}::text::jsonb`,
             next_attempt_at: sql<Date>`now()`,
           })),
         )
