@@ -38,7 +38,7 @@ interface Entrega {
 
 /**
  * Deliveries over real processes: a voucher issued through the edge reaches a receiver in
- * this test, signed so that the Standard Webhooks reference implementation verifies it; a
+ * this test, signed so that the standardwebhooks package verifies it; a
  * failing receiver gets the same delivery again (short retry delays) until it answers 2xx.
  */
 describe("webhook deliveries end to end", { timeout: 90_000 }, () => {
@@ -131,7 +131,7 @@ describe("webhook deliveries end to end", { timeout: 90_000 }, () => {
     expect(issued.status, issuedText).toBe(200);
     const factura = JSON.parse(issuedText) as Record<string, unknown>;
 
-    // one delivery, verified by the reference implementation, carrying the 200 body
+    // one delivery, verified by the standardwebhooks package, carrying the 200 body
     const [delivery] = await arrived("/ok", 1);
     expect(delivery!.headers["content-type"]).toBe("application/json");
     expect(delivery!.headers["user-agent"]).toMatch(/^Pasarela-Webhooks\//);

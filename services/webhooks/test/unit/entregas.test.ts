@@ -25,7 +25,7 @@ describe("signature (Standard Webhooks)", () => {
   const body = JSON.stringify({ id: "evt_1", tipo: "comprobante.autorizado", data: { n: 1 } });
   const now = Math.floor(Date.now() / 1000);
 
-  it("verifies with the reference implementation", () => {
+  it("verifies with the standardwebhooks package", () => {
     const secreto = newSecreto();
     const signature = firma([secreto], "evt_1", now, body);
     expect(signature).toMatch(/^v1,[A-Za-z0-9+/]{43}=$/);
