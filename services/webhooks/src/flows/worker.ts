@@ -65,7 +65,7 @@ export function startEntregaWorker(deps: WorkerDeps): EntregaWorker {
       if (!result) return;
       const attempts = entrega.attempts + 1;
       if (result.delivered) {
-        await deps.entregas.finish(entrega.id, {
+        await deps.entregas.finish(entrega, {
           status: "delivered",
           statusCode: result.statusCode,
           error: null,
@@ -78,7 +78,7 @@ export function startEntregaWorker(deps: WorkerDeps): EntregaWorker {
       const delay = nextRetryDelay(attempts, Date.now() - entrega.createdAt.getTime(), {
         scale: deps.retryScale,
       });
-      await deps.entregas.finish(entrega.id, {
+      await deps.entregas.finish(entrega, {
         status: delay === undefined ? "failed" : "pending",
         statusCode: result.statusCode,
         error: result.error,

@@ -26,6 +26,7 @@ const entrega = (id: string, endpointId: string, extra: Partial<ClaimedEntrega> 
   },
   attempts: 0,
   createdAt: new Date(),
+  leasedUntil: new Date(Date.now() + 60_000),
   ...extra,
 });
 
@@ -47,7 +48,7 @@ function fakeTable(due: ClaimedEntrega[]) {
       }
       return Promise.resolve(taken);
     },
-    finish: (id: string, result: AttemptResult) => {
+    finish: ({ id }: { id: string }, result: AttemptResult) => {
       finished.set(id, result);
       return Promise.resolve();
     },

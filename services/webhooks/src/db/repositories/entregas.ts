@@ -16,6 +16,8 @@ export interface ClaimedEntrega {
   /** attempts made before this one */
   readonly attempts: number;
   readonly createdAt: Date;
+  /** the lease this attempt holds: a re-queue meanwhile replaces it */
+  readonly leasedUntil: Date;
 }
 
 /** How one attempt ended, and what follows it. */
@@ -109,10 +111,12 @@ export function makeEntregasRepository(db: Kysely<WebhooksDatabase>) {
           return true;
         });
         if (chosen.length === 0) return [];
+        // whole milliseconds, so the lease compares equal when the attempt is recorded
+        const leasedUntil = new Date(Date.now() + leaseMs);
         await trx
           .updateTable("entregas")
           .set({
-            next_attempt_at: sql<Date>`now() + ${`${leaseMs} milliseconds`}::interval`,
+            next_attempt_at: leasedUntil,
             updated_at: sql<Date>`now()`,
           })
           .where(
@@ -129,24 +133,42 @@ export function makeEntregasRepository(db: Kysely<WebhooksDatabase>) {
           payload: row.payload as WebhookPayload,
           attempts: row.attempts,
           createdAt: row.created_at,
+          leasedUntil,
         }));
       });
     },
 
-    /** Records an attempt: one more counted, its outcome, and when the next one is due. */
-    async finish(id: string, result: AttemptResult): Promise<void> {
-      await db
+    /**
+     * Records an attempt: one more counted, its outcome, and when the next one is due. When
+     * the delivery was re-queued while the attempt ran, it stays due as re-queued: only the
+     * attempt is counted.
+     */
+    async finish(
+      entrega: Pick<ClaimedEntrega, "id" | "leasedUntil">,
+      result: AttemptResult,
+    ): Promise<void> {
+      const last = {
+        last_status_code: result.statusCode,
+        last_error: result.error,
+        latency_ms: result.latencyMs,
+        updated_at: sql<Date>`now()`,
+      };
+      const held = await db
         .updateTable("entregas")
         .set((eb) => ({
+          ...last,
           attempts: eb("attempts", "+", 1),
           status: result.status,
-          last_status_code: result.statusCode,
-          last_error: result.error,
-          latency_ms: result.latencyMs,
           next_attempt_at: result.nextAttemptAt,
-          updated_at: sql<Date>`now()`,
         }))
-        .where("id", "=", id)
+        .where("id", "=", entrega.id)
+        .where("next_attempt_at", "=", entrega.leasedUntil)
+        .executeTakeFirst();
+      if (held.numUpdatedRows > 0n) return;
+      await db
+        .updateTable("entregas")
+        .set((eb) => ({ ...last, attempts: eb("attempts", "+", 1) }))
+        .where("id", "=", entrega.id)
         .execute();
     },
 
