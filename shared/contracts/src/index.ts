@@ -34,3 +34,4 @@ export * as webhooks from "./webhooks/index.js";
 export { configureZodMessages } from "./common/messages.js";
 export { attachedError } from "./common/catalogue-issue.js";
 export * from "./permissions.js";
+export * from "./nats-authorization.js";
