@@ -11,10 +11,11 @@ import {
   prepareExportacion,
   referencedExportIds,
   summaryOf,
+  type PreparedExportacion,
 } from "../domain/exportacion/index.js";
-import type { Issuer } from "./issuance-job.js";
+import type { IssuanceJob, Issuer } from "./issuance-job.js";
 import type { VoucherOf } from "./factura-issue.js";
-import { annotateSpan, issuerAndReferences, type VoucherIssueContext } from "./voucher-issue.js";
+import { issueOnSeries, issuerAndReferences, type VoucherIssueContext } from "./voucher-issue.js";
 
 export interface ExportacionIssueDeps {
   bus: Pick<Bus, "request">;
@@ -59,37 +60,39 @@ export function makeExportacionIssue(deps: ExportacionIssueDeps) {
       }
       cotizacion = quote.value.cotizacion;
     }
-    const rate = cotizacion;
-    const series: SeriesKey = { environment, cuit: representada, ptoVta: ptoVta, cbteTipo };
-    const result = await deps.issuer({
-      accountId,
+    const series: SeriesKey = { environment, cuit: representada, ptoVta, cbteTipo };
+    return issueOnSeries(
+      deps.issuer,
+      ctx,
       caller,
       series,
-      request: voucher,
-      emailTo: voucher.email ?? null,
-      build: (cbteNro, id) => {
-        // the issuer takes an Id for every export voucher before building it
-        if (id === undefined) throw new Error("export voucher numbered without a request Id");
-        const sent = fexCmp(voucher, { id, cbteNro, ptoVta: ptoVta, cotizacion: rate });
-        return { sent, summary: summaryOf(sent) };
-      },
-      reply: (granted) =>
-        exportacionReply(voucher, {
-          cuit: representada,
-          ptoVta: ptoVta,
-          cbteNro: granted.cbteNro,
-          cotizacion: rate,
-          cae: granted.cae,
-          caeVencimiento: granted.caeVencimiento,
-          observaciones: granted.observaciones,
-        }),
-      idempotencyKey: request.idempotencyKey ?? null,
-      requestId: ctx.requestId,
-      deadline,
-      logger: ctx.logger,
-      ...(ctx.settled === undefined ? {} : { settled: ctx.settled }),
-    });
-    annotateSpan(series, result);
-    return result;
+      request.idempotencyKey,
+      exportVoucher(voucher, series, cotizacion),
+    );
+  };
+}
+
+/**
+ * What the issuer needs of an export voucher: the request stored beside it, its e-mail
+ * recipient, its ClsFEXRequest once numbered (with the request Id the issuer took for it) and
+ * its reply once authorized.
+ */
+export function exportVoucher(
+  voucher: PreparedExportacion,
+  series: Pick<SeriesKey, "cuit" | "ptoVta">,
+  /** Moneda_ctz as sent: the voucher's own rate, or the authority's of the day */
+  cotizacion: string,
+): Pick<IssuanceJob<wsfe.ExportacionIssueReply>, "request" | "emailTo" | "build" | "reply"> {
+  const { cuit, ptoVta } = series;
+  return {
+    request: voucher,
+    emailTo: voucher.email ?? null,
+    build: (cbteNro, id) => {
+      // the issuer takes an Id for every export voucher before building it
+      if (id === undefined) throw new Error("export voucher numbered without a request Id");
+      const sent = fexCmp(voucher, { id, cbteNro, ptoVta, cotizacion });
+      return { sent, summary: summaryOf(sent) };
+    },
+    reply: (granted) => exportacionReply(voucher, { cuit, ptoVta, cotizacion, ...granted }),
   };
 }

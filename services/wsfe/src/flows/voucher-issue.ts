@@ -161,20 +161,42 @@ export function makeVoucherIssue(deps: VoucherIssueDeps) {
       }
     }
     const series: SeriesKey = { environment, cuit: representada, ptoVta, cbteTipo };
-    const result = await deps.issuer({
-      accountId,
+    return issueOnSeries(
+      deps.issuer,
+      ctx,
       caller,
       series,
-      ...domesticVoucher(voucher, series, cotizacion),
-      idempotencyKey: request.idempotencyKey ?? null,
-      requestId: ctx.requestId,
-      deadline,
-      logger: ctx.logger,
-      ...(ctx.settled === undefined ? {} : { settled: ctx.settled }),
-    });
-    annotateSpan(series, result);
-    return result;
+      request.idempotencyKey,
+      domesticVoucher(voucher, series, cotizacion),
+    );
   };
+}
+
+/**
+ * Hands one prepared voucher of either kind to the issuer with what every issuance carries
+ * (the caller, its key, request id, deadline and logger), and records the outcome.
+ */
+export async function issueOnSeries<R extends IssuanceReply>(
+  issuer: Issuer,
+  ctx: VoucherIssueContext,
+  caller: WsfeCaller,
+  series: SeriesKey,
+  idempotencyKey: string | undefined,
+  voucher: Pick<IssuanceJob<R>, "request" | "emailTo" | "build" | "reply">,
+): Promise<Result<R>> {
+  const result = await issuer({
+    accountId: ctx.accountId,
+    caller,
+    series,
+    ...voucher,
+    idempotencyKey: idempotencyKey ?? null,
+    requestId: ctx.requestId,
+    deadline: ctx.deadline,
+    logger: ctx.logger,
+    ...(ctx.settled === undefined ? {} : { settled: ctx.settled }),
+  });
+  annotateSpan(series, result);
+  return result;
 }
 
 const issuances = counter(
@@ -187,7 +209,7 @@ const issuances = counter(
  * The series and, once authorized, the number and CAE on the issuance's span (never secrets),
  * and the outcome in the metrics.
  */
-export function annotateSpan(series: SeriesKey, result: Result<IssuanceReply>): void {
+function annotateSpan(series: SeriesKey, result: Result<IssuanceReply>): void {
   issuances.inc({
     environment: series.environment,
     outcome: result.ok ? "authorized" : result.error.code,
