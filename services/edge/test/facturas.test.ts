@@ -183,7 +183,7 @@ describe("edge: POST /api/wsfe/facturas before wsfe", () => {
       operation.parameters?.some((p) => p.in === "header" && p.name === "idempotency-key"),
     ).toBe(true);
     expect(Object.keys(operation.responses).sort()).toEqual(
-      ["200", "400", "401", "402", "403", "409", "422", "429", "502", "503"].sort(),
+      ["200", "202", "400", "401", "402", "403", "409", "422", "429", "502", "503"].sort(),
     );
   });
 

@@ -2,6 +2,7 @@ import {
   authorityConfig,
   cursorKeyConfig,
   databaseConfig,
+  envDuration,
   natsConfig,
   parseConfig,
   telemetryConfig,
@@ -30,6 +31,17 @@ export const wsfeConfigSchema = z
     SERIES_LEASE_MS: z.coerce.number().int().min(1_000).default(5_000),
     /** how often a held lease is renewed, on a timer of its own (at least three times a lease) */
     SERIES_HEARTBEAT_MS: z.coerce.number().int().min(100).default(1_000),
+    /**
+     * How long an asynchronous issuance (Prefer: respond-async) keeps being retried through
+     * authority failures before it ends `no_emitido` (72h, 30m, 45s, or milliseconds).
+     */
+    ASYNC_ISSUANCE_MAX_AGE: envDuration().default(72 * 3_600_000),
+    /** the longest wait between two attempts of an asynchronous issuance */
+    ASYNC_ISSUANCE_RETRY_MAX: envDuration().default(300_000),
+    /** how often each instance looks for due asynchronous issuances it was not told about */
+    ASYNC_ISSUANCE_POLL_MS: z.coerce.number().int().min(50).default(1_000),
+    /** asynchronous issuances one instance carries out at once */
+    ASYNC_ISSUANCE_CONCURRENCY: z.coerce.number().int().min(1).max(1_000).default(64),
   })
   .refine((c) => c.SERIES_HEARTBEAT_MS * 3 <= c.SERIES_LEASE_MS, {
     path: ["SERIES_HEARTBEAT_MS"],

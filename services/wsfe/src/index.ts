@@ -8,7 +8,7 @@ import {
   type AccessTicketCache,
 } from "@pasarela/authority";
 import { ensureJobStream } from "@pasarela/bus";
-import { mail } from "@pasarela/contracts";
+import { mail, wsfe as wsfeContracts } from "@pasarela/contracts";
 import { makePageCursors } from "@pasarela/sealing";
 import { startService, type RunningService } from "@pasarela/service";
 import type { Logger } from "@pasarela/telemetry";
@@ -33,7 +33,9 @@ import { makeReconciler } from "./flows/reconcile.js";
 import { startReconciliationSweep } from "./flows/sweep.js";
 import { makeSeriesWriter } from "./flows/series-writer.js";
 import { makeComprobantesListadoRepository } from "./db/repositories/comprobantes-listado.js";
-import { wsfeBindings } from "./service.js";
+import { makeIssuanceKinds, wsfeBindings } from "./service.js";
+import { makeEmisionesRepository } from "./db/repositories/emisiones.js";
+import { startAsyncIssuance } from "./flows/async-issuance.js";
 
 /**
  * How late a FECAESolicitar may reach the authority after the statement that preceded it,
@@ -143,6 +145,32 @@ export async function startWsfe(
         intervalMs: config.RECONCILE_INTERVAL_MS,
         waitMs: leaseMs + 3 * config.AUTHORITY_TIMEOUT_MS,
       });
+      const emisiones = makeEmisionesRepository(db!.db);
+      const issuance = makeIssuanceKinds({
+        comprobantes,
+        emisiones,
+        bus,
+        wsfe,
+        wsfex,
+        authority,
+        issuer,
+        events,
+        writer,
+        reconcile,
+      });
+      // the asynchronous issuances (Prefer: respond-async), queued in the database
+      const queue = startAsyncIssuance({
+        emisiones,
+        kinds: issuance.kinds,
+        bus,
+        logger: serviceLogger,
+        maxAgeMs: config.ASYNC_ISSUANCE_MAX_AGE,
+        retryMaxMs: config.ASYNC_ISSUANCE_RETRY_MAX,
+        pollMs: config.ASYNC_ISSUANCE_POLL_MS,
+        concurrency: config.ASYNC_ISSUANCE_CONCURRENCY,
+        // an attempt may take the issuance's whole budget; its lease outlasts it
+        leaseMs: (wsfeContracts.facturaIssue.timeoutMs ?? 125_000) + 30_000,
+      });
       return {
         tickets,
         emails,
@@ -150,18 +178,16 @@ export async function startWsfe(
         bindings: wsfeBindings({
           emails,
           comprobantes,
+          emisiones,
           listado: makeComprobantesListadoRepository(db!.db),
           cursors: makePageCursors(config.CURSOR_KEY),
           bus,
           wsfe,
-          wsfex,
-          authority,
-          issuer,
-          events,
-          writer,
-          reconcile,
+          issuance,
+          queued: () => queue.kick(),
         }),
         stop: async () => {
+          await queue.stop();
           await sweep.stop();
           certificates.stop();
         },

@@ -1,5 +1,5 @@
-import { bind, type Binding, type Bus } from "@pasarela/bus";
-import { wsfe } from "@pasarela/contracts";
+import { bind, type Binding, type Bus, type Handler } from "@pasarela/bus";
+import { billing, wsfe } from "@pasarela/contracts";
 import type { PageCursors } from "@pasarela/sealing";
 import type { WsfexAdapter } from "@pasarela/authority";
 import type { VoucherAuthority } from "./adapters/voucher-authority.js";
@@ -20,43 +20,84 @@ import type { VoucherEvents } from "./flows/events.js";
 import type { Reconciler } from "./flows/reconcile.js";
 import type { SeriesWriter } from "./flows/series-writer.js";
 import { makeUltimoComprobanteLast } from "./handlers/ultimo-comprobante-last.js";
-import { makeFacturaFlow } from "./flows/factura-issue.js";
-import { makeVoucherIssue } from "./flows/voucher-issue.js";
-import { makeExportacionIssue } from "./flows/exportacion-issue.js";
+import { makeIssuanceLifecycle } from "./flows/factura-issue.js";
+import { makeVoucherIssue, makeVoucherJudge } from "./flows/voucher-issue.js";
+import { makeExportacionIssue, makeExportacionJudge } from "./flows/exportacion-issue.js";
+import type { QueuedKinds } from "./flows/async-issuance.js";
+import type { EmisionesRepository } from "./db/repositories/emisiones.js";
+import { makeEmisionEnqueue, makeEmisionGet } from "./handlers/emision-enqueue.js";
 
-/** Wiring only: the WSFEv1 adapter, the repositories and handlers bound to their subjects. */
-export function wsfeBindings(deps: {
-  emails: ComprobantesEmailRepository;
+/** What issues vouchers, by kind: the lifecycle of each and its judgement before the authority. */
+export function makeIssuanceKinds(deps: {
   comprobantes: ComprobantesRepository;
-  listado: ComprobantesListadoRepository;
-  cursors: PageCursors;
+  emisiones: Pick<EmisionesRepository, "byLlave">;
   bus: Bus;
   wsfe: WsfeAdapter;
-  /** export issuance's own calls (the rate of the day) */
   wsfex: WsfexAdapter;
-  /** the series' authority, WSFEv1 or WSFEXv1 by the voucher type */
   authority: VoucherAuthority;
   issuer: Issuer;
   events: VoucherEvents;
-  /** what wsfe.factura.get settles a voucher with, as an issuance does before numbering */
   writer: SeriesWriter;
   reconcile: Reconciler;
-}): Binding[] {
-  const pointOfSale = makePointOfSaleResolver(deps.bus);
+}) {
   const facturaGet = makeFacturaGet({
     authority: deps.authority,
     comprobantes: deps.comprobantes,
     writer: deps.writer,
     reconcile: deps.reconcile,
   });
-  const issueVoucher = makeVoucherIssue({ issuer: deps.issuer, bus: deps.bus, wsfe: deps.wsfe });
-  const issueExportacion = makeExportacionIssue({
-    issuer: deps.issuer,
-    bus: deps.bus,
-    wsfex: deps.wsfex,
-  });
   const vouchersOfKey = (accountId: string, key: string) =>
     deps.comprobantes.byIdempotencyKey(accountId, key);
+  // a call under the key of an asynchronous issuance is that issuance
+  const queuedOfKey = async (accountId: string, key: string) => {
+    const row = await deps.emisiones.byLlave(accountId, key);
+    if (!row) return undefined;
+    const answer = billing.facturaAnswerSchema.safeParse(row.answer ?? undefined);
+    return { fingerprint: row.fingerprint, answer: answer.success ? answer.data : undefined };
+  };
+  const common = { bus: deps.bus, events: deps.events, facturaGet, vouchersOfKey, queuedOfKey };
+  return {
+    facturaGet,
+    judges: {
+      factura: makeVoucherJudge({ bus: deps.bus }),
+      exportacion: makeExportacionJudge({ bus: deps.bus }),
+    },
+    kinds: {
+      factura: makeIssuanceLifecycle({
+        ...common,
+        issueVoucher: makeVoucherIssue({ issuer: deps.issuer, bus: deps.bus, wsfe: deps.wsfe }),
+      }),
+      // export vouchers: the same lifecycle, the export body and reply
+      exportacion: makeIssuanceLifecycle({
+        ...common,
+        issueVoucher: makeExportacionIssue({
+          issuer: deps.issuer,
+          bus: deps.bus,
+          wsfex: deps.wsfex,
+        }),
+        answerSchema: wsfe.exportacionHttpReplySchema,
+      }),
+    } satisfies QueuedKinds,
+  };
+}
+
+export type IssuanceKinds = ReturnType<typeof makeIssuanceKinds>;
+
+/** Wiring only: the WSFEv1 adapter, the repositories and handlers bound to their subjects. */
+export function wsfeBindings(deps: {
+  emails: ComprobantesEmailRepository;
+  comprobantes: ComprobantesRepository;
+  emisiones: EmisionesRepository;
+  listado: ComprobantesListadoRepository;
+  cursors: PageCursors;
+  bus: Bus;
+  wsfe: WsfeAdapter;
+  issuance: IssuanceKinds;
+  /** the asynchronous issuances' worker looks for due ones now */
+  queued: () => void;
+}): Binding[] {
+  const pointOfSale = makePointOfSaleResolver(deps.bus);
+  const { issuance } = deps;
   return [
     bind(wsfe.ultimoComprobanteLast, makeUltimoComprobanteLast({ wsfe: deps.wsfe, pointOfSale })),
     bind(
@@ -69,29 +110,30 @@ export function wsfeBindings(deps: {
       wsfe.comprobanteList,
       makeComprobanteList({ listado: deps.listado, cursors: deps.cursors }),
     ),
+    bind(wsfe.facturaIssue, issuance.kinds.factura.call),
+    bind(wsfe.exportacionIssue, issuance.kinds.exportacion.call),
     bind(
-      wsfe.facturaIssue,
-      makeFacturaFlow({
+      wsfe.facturaEnqueue,
+      makeEmisionEnqueue<wsfe.FacturaIssueCall>({
+        tipo: "factura",
         bus: deps.bus,
-        events: deps.events,
-        issueVoucher,
-        facturaGet,
-        vouchersOfKey,
+        emisiones: deps.emisiones,
+        judge: issuance.judges.factura,
+        queued: deps.queued,
       }),
     ),
-    // export vouchers: the same lifecycle, the export body and reply
     bind(
-      wsfe.exportacionIssue,
-      makeFacturaFlow({
+      wsfe.exportacionEnqueue,
+      makeEmisionEnqueue<wsfe.ExportacionIssueCall>({
+        tipo: "exportacion",
         bus: deps.bus,
-        events: deps.events,
-        issueVoucher: issueExportacion,
-        facturaGet,
-        vouchersOfKey,
-        answerSchema: wsfe.exportacionHttpReplySchema,
-      }),
+        emisiones: deps.emisiones,
+        judge: issuance.judges.exportacion,
+        queued: deps.queued,
+      }) as unknown as Handler<typeof wsfe.exportacionEnqueue>,
     ),
-    bind(wsfe.facturaGet, facturaGet),
+    bind(wsfe.emisionGet, makeEmisionGet({ emisiones: deps.emisiones })),
+    bind(wsfe.facturaGet, issuance.facturaGet),
     bind(
       wsfe.emailSend,
       makeEmailSend({ emails: deps.emails, comprobantes: deps.comprobantes, bus: deps.bus }),

@@ -33,6 +33,31 @@ export const envUrl = () => z.preprocess(unsetIfEmpty, z.url());
 export const envInt = () => z.preprocess(unsetIfEmpty, z.coerce.number().int());
 export const envPort = () => z.preprocess(unsetIfEmpty, z.coerce.number().int().min(0).max(65535));
 
+const DURATION_UNITS_MS = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
+
+/**
+ * A length of time as people write it (`72h`, `30m`, `45s`, `500ms`, `3d`) or a whole number of
+ * milliseconds; the value is in milliseconds.
+ */
+export const envDuration = () =>
+  z.preprocess(
+    unsetIfEmpty,
+    z
+      .union([z.number(), z.string()])
+      .transform((value, ctx) => {
+        const match = /^\s*(\d+)\s*(ms|s|m|h|d)?\s*$/.exec(String(value));
+        if (!match) {
+          ctx.addIssue({
+            code: "custom",
+            message: "must be a duration such as 72h, 30m, 45s, 500ms or 3d (or milliseconds)",
+          });
+          return z.NEVER;
+        }
+        const unit = (match[2] ?? "ms") as keyof typeof DURATION_UNITS_MS;
+        return Number(match[1]) * DURATION_UNITS_MS[unit];
+      }),
+  );
+
 /**
  * A file of PEM certificates, read once while the configuration is parsed: a missing file or
  * one without a readable certificate stops the process naming the variable. The value is the

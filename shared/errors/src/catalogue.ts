@@ -397,6 +397,16 @@ export const catalogue = {
   ),
   /** an unexpected failure inside the gateway */
   INTERNAL: entry("internal", true, "Error interno"),
+
+  // --- asynchronous issuance ---
+  /** no asynchronous issuance with that id in the caller's account (or of that kind) */
+  ASYNC_ISSUANCE_NOT_FOUND: entry("not_found", false, "No se encontró la emisión en tu cuenta"),
+  /** the authority did not answer for ASYNC_ISSUANCE_MAX_AGE: the voucher was never issued */
+  ASYNC_ISSUANCE_EXPIRED: entry(
+    "upstream",
+    false,
+    "La AFIP no permitió emitir el comprobante dentro del plazo de la emisión asincrónica: no se emitió",
+  ),
 } as const satisfies Record<string, CatalogueEntry>;
 
 export type ErrorCode = keyof typeof catalogue;

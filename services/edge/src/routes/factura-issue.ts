@@ -1,5 +1,5 @@
-import { wsfe } from "@pasarela/contracts";
-import { issuanceOutcomeUnknown, type AppError } from "@pasarela/errors";
+import { type billing, wsfe } from "@pasarela/contracts";
+import { appError, isErrorCode, issuanceOutcomeUnknown, type AppError } from "@pasarela/errors";
 import type { FastifyRequest } from "fastify";
 import { EdgeError } from "../http/edge-error.js";
 import { bodyFingerprint } from "../http/fingerprint.js";
@@ -125,5 +125,69 @@ export function issueExportacion(
 ): Promise<wsfe.ExportacionHttpReply> {
   return issue(a, wsfe.exportacionIssue.subject, () =>
     a.call(a.request, wsfe.exportacionIssue, { ...a.body, ...callFields(a) }),
+  );
+}
+
+/**
+ * Whether the caller prefers an asynchronous answer: `respond-async` among the preferences of
+ * its `Prefer` headers (RFC 7240; names are case-insensitive, parameters ignored).
+ */
+export function prefersAsync(header: string | string[] | undefined): boolean {
+  if (header === undefined) return false;
+  const values = Array.isArray(header) ? header : [header];
+  return values
+    .flatMap((value) => value.split(","))
+    .some((preference) => {
+      const [token = ""] = preference.split(/[;=]/);
+      return token.trim().toLowerCase() === "respond-async";
+    });
+}
+
+/** What an asynchronous issuance request answers: 202 while queued, else its answer now. */
+export type QueuedAnswer<F> =
+  | { status: 202; location: string; body: wsfe.EmisionAsync }
+  | { status: 200; location: string | undefined; body: F };
+
+/**
+ * The answer an issuance under the key already has (a synchronous one completed it, or the
+ * queued issuance ended): given now, as a synchronous retry would get it.
+ */
+function answered<F>(answer: billing.FacturaAnswer, location: string | undefined): QueuedAnswer<F> {
+  if (answer.kind === "authorized") return { status: 200, location, body: answer.factura as F };
+  const { code, message, details } = answer.error;
+  if (!isErrorCode(code)) throw new EdgeError(appError("INTERNAL"));
+  throw new EdgeError({ code, message, ...(details === undefined ? {} : { details }) });
+}
+
+/** One request to wsfe to queue the issuance; `path` is where its state is read. */
+async function enqueue<F>(
+  path: string,
+  send: () => Promise<wsfe.EmisionEnqueueReply>,
+): Promise<QueuedAnswer<F>> {
+  const reply = await send();
+  if (reply.kind === "replay") return answered(reply.answer, undefined);
+  const { emision } = reply;
+  const location = `${path}/${emision.id}`;
+  if (emision.estado === "pendiente" || emision.answer === undefined) {
+    return { status: 202, location, body: emision };
+  }
+  return answered(emision.answer, location);
+}
+
+/** `POST /api/wsfe/facturas` with `Prefer: respond-async` (wsfe.factura.enqueue). */
+export function enqueueFactura(
+  a: Attempt<wsfe.FacturaBody>,
+): Promise<QueuedAnswer<wsfe.FacturaHttpReply>> {
+  return enqueue("/api/wsfe/facturas", () =>
+    a.call(a.request, wsfe.facturaEnqueue, { ...a.body, ...callFields(a) }),
+  );
+}
+
+/** `POST /api/wsfex/facturas` with `Prefer: respond-async` (wsfe.exportacion.enqueue). */
+export function enqueueExportacion(
+  a: Attempt<wsfe.ExportacionBody>,
+): Promise<QueuedAnswer<wsfe.ExportacionHttpReply>> {
+  return enqueue("/api/wsfex/facturas", () =>
+    a.call(a.request, wsfe.exportacionEnqueue, { ...a.body, ...callFields(a) }),
   );
 }

@@ -1,8 +1,17 @@
 import { wsfe } from "@pasarela/contracts";
 import { invalidField } from "@pasarela/errors";
+import type { FastifyReply } from "fastify";
 import { z } from "zod";
 import { EdgeError } from "../http/edge-error.js";
-import { issueExportacion, issueFactura } from "./factura-issue.js";
+import {
+  enqueueExportacion,
+  enqueueFactura,
+  issueExportacion,
+  issueFactura,
+  prefersAsync,
+  type QueuedAnswer,
+} from "./factura-issue.js";
+import { emisionHttp, emisionHttpSchema } from "./emisiones.js";
 import { facturaExamples } from "./factura-examples.js";
 import { exportacionExamples } from "./exportacion-examples.js";
 import { errorBodySchema } from "./http-shapes.js";
@@ -32,7 +41,27 @@ const headers = z.looseObject({
     .describe(
       "Clave única por comprobante (un UUID, un número de pedido), de 1 a 255 caracteres, propia de tu cuenta. Un reintento con la misma clave y el mismo cuerpo devuelve el mismo estado y cuerpo que la primera respuesta (el mismo CAE, nunca un segundo comprobante); con otro cuerpo, 422; mientras la primera sigue en curso, 409. Tras un 502, el reintento devuelve el comprobante que la AFIP realmente emitió. Los rechazos previos a la AFIP (400, 401, 402, 403, 429) no la atan. Se guarda al menos 24 h.",
     ),
+  prefer: z
+    .string()
+    .optional()
+    .describe(
+      "respond-async (RFC 7240): la emisión se encola y se responde 202 con Location en cuanto se juzgó todo lo que no necesita a la AFIP (400, 402, 403, 409, 422 propios y 429 se responden enseguida). La pasarela la lleva a cabo y la reintenta mientras la AFIP falle, hasta autorizarla o ver su rechazo (o hasta ASYNC_ISSUANCE_MAX_AGE: no_emitido). GET en Location da su estado y el webhook del resultado avisa. Con la misma Idempotency-Key, una llamada asincrónica y un reintento sincrónico o asincrónico son la misma emisión.",
+    ),
 });
+
+/** 202 with Location and Preference-Applied, or the answer the key already has. */
+function sendQueued<F>(reply: FastifyReply, answer: QueuedAnswer<F>): FastifyReply {
+  if (answer.location !== undefined) void reply.header("location", answer.location);
+  if (answer.status === 202) {
+    void reply.header("preference-applied", "respond-async");
+    return reply.code(202).send(emisionHttp(answer.body));
+  }
+  return reply.send(answer.body);
+}
+
+const accepted = emisionHttpSchema.describe(
+  "Con Prefer: respond-async: encolada (estado pendiente). Location: dónde consultar su estado",
+);
 
 const body = wsfe.facturaBodySchema.meta({ "x-examples": facturaExamples });
 
@@ -92,6 +121,7 @@ export const facturasRoutes: RouteModule = {
           body,
           response: {
             200: wsfe.facturaHttpReplySchema.describe("Autorizado: CAE, totales y QR"),
+            202: accepted,
             ...issuanceErrors("wsfe"),
             400: errorBodySchema.describe(
               "Cuerpo o campo inválido (el mensaje lo nombra), cbteTipo no soportado, Idempotency-Key vacía o de más de 255 caracteres, clienteId/productoId que no se resuelven en tu cuenta o sin condición frente al IVA / alícuota cargada",
@@ -111,7 +141,9 @@ export const facturasRoutes: RouteModule = {
       },
       async (request, reply) => {
         const key = idempotencyKey(request.headers["idempotency-key"]);
-        return reply.send(await issueFactura({ call, publish, request, body: request.body, key }));
+        const a = { call, publish, request, body: request.body, key };
+        if (prefersAsync(request.headers.prefer)) return sendQueued(reply, await enqueueFactura(a));
+        return reply.send(await issueFactura(a));
       },
     );
     app.post(
@@ -128,6 +160,7 @@ export const facturasRoutes: RouteModule = {
             200: wsfe.exportacionHttpReplySchema.describe(
               "Autorizado: CAE, total, moneda, cotización y QR",
             ),
+            202: accepted,
             ...issuanceErrors("wsfex"),
             422: z
               .union([
@@ -144,9 +177,11 @@ export const facturasRoutes: RouteModule = {
       },
       async (request, reply) => {
         const key = idempotencyKey(request.headers["idempotency-key"]);
-        return reply.send(
-          await issueExportacion({ call, publish, request, body: request.body, key }),
-        );
+        const a = { call, publish, request, body: request.body, key };
+        if (prefersAsync(request.headers.prefer)) {
+          return sendQueued(reply, await enqueueExportacion(a));
+        }
+        return reply.send(await issueExportacion(a));
       },
     );
     return Promise.resolve();

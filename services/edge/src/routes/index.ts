@@ -2,6 +2,7 @@ import { clientesRoutes } from "./clientes.js";
 import { comprobantesRoutes } from "./comprobantes.js";
 import { cuentaRoutes } from "./cuenta.js";
 import { emailRoutes } from "./email.js";
+import { emisionesRoutes } from "./emisiones.js";
 import { facturasRoutes } from "./facturas.js";
 import { linksDeCobroRoutes } from "./links-de-cobro.js";
 import { padronRoutes } from "./padron.js";
@@ -21,6 +22,7 @@ export const routeModules: readonly RouteModule[] = [
   productosRoutes,
   wsfeRoutes,
   facturasRoutes,
+  emisionesRoutes,
   emailRoutes,
   linksDeCobroRoutes,
   webhooksRoutes,

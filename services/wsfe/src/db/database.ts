@@ -102,7 +102,33 @@ export interface ExportacionIdsTable {
   updated_at: Timestamp;
 }
 
+/** An asynchronous issuance: the queue's row, see the migration. */
+export interface EmisionesTable {
+  id: string;
+  account_id: string;
+  environment: "homologacion" | "produccion";
+  tipo: "factura" | "exportacion";
+  idempotency_key: string | null;
+  llave: string;
+  fingerprint: ColumnType<string, string | undefined, string>;
+  request: Json<Record<string, unknown>>;
+  estado: ColumnType<
+    "pendiente" | "autorizado" | "rechazado" | "no_emitido",
+    "pendiente" | undefined,
+    "pendiente" | "autorizado" | "rechazado" | "no_emitido"
+  >;
+  admitted: boolean;
+  intentos: ColumnType<number, number | undefined, number>;
+  next_attempt_at: Timestamp;
+  last_error: Json<Record<string, unknown> | null>;
+  answer: Json<Record<string, unknown> | null>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+  finished_at: ColumnType<Date | null, never, Date | string>;
+}
+
 export interface WsfeDatabase {
+  emisiones: EmisionesTable;
   exportacion_ids: ExportacionIdsTable;
   comprobantes_email: ComprobantesEmailTable;
   comprobantes: ComprobantesTable;

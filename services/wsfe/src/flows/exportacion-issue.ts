@@ -1,7 +1,7 @@
 import type { Bus } from "@pasarela/bus";
 import type { WsfexAdapter } from "@pasarela/authority";
 import type { wsfe } from "@pasarela/contracts";
-import { authorityUnavailable, fail, type Result } from "@pasarela/errors";
+import { authorityUnavailable, fail, ok, type Result } from "@pasarela/errors";
 import type { WsfeCaller } from "../adapters/wsfe.js";
 import type { SeriesKey } from "../db/repositories/series.js";
 import {
@@ -69,6 +69,20 @@ export function makeExportacionIssue(deps: ExportacionIssueDeps) {
       request.idempotencyKey,
       exportVoucher(voucher, series, cotizacion),
     );
+  };
+}
+
+/** What an export issuance judges before the authority, without issuing (as makeVoucherJudge). */
+export function makeExportacionJudge(deps: Pick<ExportacionIssueDeps, "bus" | "now">) {
+  const now = deps.now ?? Date.now;
+  return async (
+    request: VoucherOf<wsfe.ExportacionIssueCall>,
+    ctx: Pick<VoucherIssueContext, "accountId" | "requestId" | "deadline">,
+  ): Promise<Result<void>> => {
+    const known = await issuerAndReferences(deps.bus, ctx, request, referencedExportIds(request));
+    if (!known.ok) return known;
+    const prepared = prepareExportacion(request, known.value.references, new Date(now()));
+    return prepared.ok ? ok(undefined) : prepared;
   };
 }
 

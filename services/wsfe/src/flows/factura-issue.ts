@@ -1,4 +1,5 @@
 import type { AccountContext, Bus, Handler, HandlerContext } from "@pasarela/bus";
+import type { ReplyOf } from "@pasarela/contracts";
 import { billing, DEADLINE_SLACK_MS, pdf, wsfe } from "@pasarela/contracts";
 import {
   appError,
@@ -69,9 +70,53 @@ export interface FacturaFlowDeps<
   facturaGet: Handler<typeof wsfe.facturaGet>;
   /** the stored vouchers of an Idempotency-Key, once `facturaGet` settled them */
   vouchersOfKey: (accountId: string, key: string) => Promise<readonly StoredComprobante[]>;
+  /**
+   * the asynchronous issuance that owns a key, if one does (async-issuance.ts): a call under
+   * that key is that issuance, answered once it ends
+   */
+  queuedOfKey?: (accountId: string, key: string) => Promise<QueuedIssuance | undefined>;
   /** how long a caller that sets no deadline waits; the contract's timeout by default */
   budgetMs?: number;
   now?: () => number;
+  /** how often a call under a queued issuance's key looks at it again while it is pending */
+  queuedPollMs?: number;
+}
+
+/** What a call under its key needs of an asynchronous issuance. */
+export interface QueuedIssuance {
+  readonly fingerprint: string;
+  /** its answer once it ended; undefined while it is pending */
+  readonly answer: billing.FacturaAnswer | undefined;
+}
+
+/**
+ * The issuance's lifecycle as the asynchronous queue runs it: the first attempt under the
+ * admission made when it was queued, then retries that settle what an earlier attempt left
+ * open before issuing again.
+ */
+export interface IssuanceLifecycle<Req extends IssuanceCall, Http> {
+  /** a synchronous call (`wsfe.factura.issue`): admission, then the voucher */
+  call: (request: Req, ctx: AccountContext) => Promise<Result<IssuanceAnswer<Http>>>;
+  /** an issuance billing already admitted under `ctx.requestId`: the voucher, at once */
+  issueAdmitted: (request: Req, ctx: AccountContext) => Promise<Result<IssuanceAnswer<Http>>>;
+  /**
+   * another attempt under the key: what earlier attempts left is settled with the authority
+   * first (their voucher's answer when one was authorized or rejected), then the voucher is
+   * admitted and issued as a retry by the caller would be
+   */
+  retry: (
+    request: Req & { idempotencyKey: string },
+    ctx: AccountContext,
+  ) => Promise<Result<IssuanceAnswer<Http>>>;
+  /**
+   * the queue gives up issuing: what earlier attempts left is settled with the authority first
+   * (their voucher's answer when one was authorized or rejected); otherwise the key and the
+   * quota are given back and it ends never issued (ASYNC_ISSUANCE_EXPIRED)
+   */
+  abandon: (
+    request: Req & { idempotencyKey: string },
+    ctx: AccountContext,
+  ) => Promise<Result<IssuanceAnswer<Http>>>;
 }
 
 /** One issuance call, as the flow carries it from step to step. */
@@ -118,6 +163,14 @@ export function makeFacturaFlow<
 >(
   deps: FacturaFlowDeps<Req, Http>,
 ): (request: Req, ctx: AccountContext) => Promise<Result<IssuanceAnswer<Http>>> {
+  return makeIssuanceLifecycle(deps).call;
+}
+
+/** The lifecycle `makeFacturaFlow` answers calls with, and the queue's ways into it. */
+export function makeIssuanceLifecycle<
+  Req extends IssuanceCall = wsfe.FacturaIssueCall,
+  Http extends wsfe.IssuedHttpReply = wsfe.FacturaHttpReply,
+>(deps: FacturaFlowDeps<Req, Http>): IssuanceLifecycle<Req, Http> {
   type Answer = Result<IssuanceAnswer<Http>>;
   const answerSchema = (deps.answerSchema ?? wsfe.facturaHttpReplySchema) as AnswerSchema<Http>;
 
@@ -249,6 +302,14 @@ export function makeFacturaFlow<
       : refused(a, result.error, held.stored);
   }
 
+  /** What became of the key's voucher, settled with the authority first when it was open. */
+  function lookUp(a: Attempt<Req>, key: string) {
+    return deps.facturaGet({ idempotencyKey: key }, {
+      ...a.ctx,
+      subject: wsfe.facturaGet.subject,
+    } satisfies HandlerContext);
+  }
+
   /**
    * The first attempt under this key ended without a known outcome (a 502, a timeout, a
    * crash): its voucher is settled with the authority and answered as what it became.
@@ -256,29 +317,37 @@ export function makeFacturaFlow<
    * and the voucher issued now.
    */
   async function resolve(a: Attempt<Req>, attempt: string, key: string): Promise<Answer> {
-    const found = await deps.facturaGet({ idempotencyKey: key }, {
-      ...a.ctx,
-      subject: wsfe.facturaGet.subject,
-    } satisfies HandlerContext);
+    const found = await lookUp(a, key);
     if (!found.ok) return fail(found.error);
-    const { state } = found.value;
-    if (state === "not_issued") {
+    if (found.value.state === "not_issued") {
       await settle(a, ended(a, "refused", attempt));
       return admitAndIssue(a, false);
     }
+    return answerSettled(a, found.value, key, attempt);
+  }
+
+  /**
+   * The answer of the key's voucher that reached a final state, settled as the attempt that
+   * sent it (`attempt`, or the stored voucher's own request when the caller does not know it).
+   */
+  async function answerSettled(
+    a: Attempt<Req>,
+    found: Exclude<ReplyOf<typeof wsfe.facturaGet>, { state: "not_issued" }>,
+    key: string,
+    attempt?: string,
+  ): Promise<Answer> {
     const stored = (await deps.vouchersOfKey(a.headers.accountId, key)).find(
-      (v) => v.requestId === attempt && v.state === state,
+      (v) => (attempt === undefined || v.requestId === attempt) && v.state === found.state,
     );
-    if (found.value.state === "authorized") {
-      return authorized(a, found.value.reply, stored, attempt);
-    }
-    const { ptoVta, cbteTipo, cbteNro } = found.value;
-    const error = authorityRejected(found.value);
+    const ref = attempt ?? stored?.requestId;
+    if (found.state === "authorized") return authorized(a, found.reply, stored, ref);
+    const { ptoVta, cbteTipo, cbteNro } = found;
+    const error = authorityRejected(found);
     return refused(
       a,
       { ...error, details: { ...error.details, ptoVta, cbteTipo, cbteNro } },
       stored,
-      attempt,
+      ref,
     );
   }
 
@@ -312,13 +381,73 @@ export function makeFacturaFlow<
     }
   }
 
-  return async (request, ctx) => {
+  const pollMs = deps.queuedPollMs ?? 500;
+
+  /**
+   * A call under the key of an asynchronous issuance is that issuance: answered as it ended,
+   * or, while it is pending, once it ends within the call's time (409 after that).
+   */
+  async function queued(a: Attempt<Req>): Promise<Answer | undefined> {
+    const { idempotencyKey: key, fingerprint } = a.request;
+    if (key === undefined || deps.queuedOfKey === undefined) return undefined;
+    let found = await deps.queuedOfKey(a.headers.accountId, key);
+    if (found === undefined) return undefined;
+    if (found.fingerprint !== (fingerprint ?? "")) return fail(appError("IDEMPOTENCY_KEY_REUSED"));
+    while (found?.answer === undefined && now() + pollMs < a.headers.deadline) {
+      await new Promise((resolve) => setTimeout(resolve, pollMs));
+      found = await deps.queuedOfKey(a.headers.accountId, key);
+    }
+    if (found?.answer === undefined) return fail(appError("IDEMPOTENCY_IN_PROGRESS"));
+    return resultOf(found.answer, true);
+  }
+
+  function attemptOf(request: Req, ctx: AccountContext): Attempt<Req> {
     const accountId = ctx.accountId;
-    if (request.keyScope !== "read_write") return fail(readOnlyKey("emision"));
     // the API call's deadline, or one of our own for a caller on the bus that set none
     const deadline = ctx.deadline ?? now() + budgetMs;
     const headers = { accountId, requestId: ctx.requestId, deadline };
     const attemptCtx = { accountId, requestId: ctx.requestId, deadline, logger: ctx.logger };
-    return admitAndIssue({ request, ctx: attemptCtx, headers }, true);
+    return { request, ctx: attemptCtx, headers };
+  }
+
+  return {
+    call: async (request, ctx) => {
+      if (request.keyScope !== "read_write") return fail(readOnlyKey("emision"));
+      const a = attemptOf(request, ctx);
+      return (await queued(a)) ?? admitAndIssue(a, true);
+    },
+    issueAdmitted: (request, ctx) => issue(attemptOf(request, ctx)),
+    retry: async (request, ctx) => {
+      const a = attemptOf(request, ctx);
+      const found = await lookUp(a, request.idempotencyKey);
+      if (!found.ok) return fail(found.error);
+      if (found.value.state !== "not_issued") {
+        return answerSettled(a, found.value, request.idempotencyKey);
+      }
+      return admitAndIssue(a, true);
+    },
+    abandon: async (request, ctx) => {
+      const a = attemptOf(request, ctx);
+      const key = request.idempotencyKey;
+      const found = await lookUp(a, key);
+      if (!found.ok) return fail(found.error);
+      if (found.value.state !== "not_issued") return answerSettled(a, found.value, key);
+      // billing names the attempt the key is bound to (or binds it to this one): freed
+      const admission = await deps.bus.request(
+        billing.facturaAdmit,
+        {
+          environment: request.environment,
+          idempotencyKey: key,
+          fingerprint: request.fingerprint ?? "",
+        },
+        a.headers,
+      );
+      if (!admission.ok) return admission;
+      const { value } = admission;
+      if (value.decision === "replay") return resultOf(value.answer, true);
+      const bound = value.decision === "resolve" ? value.requestId : a.headers.requestId;
+      await settle(a, ended(a, "refused", bound));
+      return fail(appError("ASYNC_ISSUANCE_EXPIRED"));
+    },
   };
 }

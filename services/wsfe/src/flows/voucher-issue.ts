@@ -114,6 +114,23 @@ export async function issuerAndReferences(
   });
 }
 
+/**
+ * Everything an issuance judges before the authority, without issuing: the representada and
+ * its point of sale, the references and the voucher's own rules (each 400/403/422 it answers).
+ */
+export function makeVoucherJudge(deps: Pick<VoucherIssueDeps, "bus" | "now">) {
+  const now = deps.now ?? Date.now;
+  return async (
+    request: wsfe.FacturaIssueRequest,
+    ctx: Pick<VoucherIssueContext, "accountId" | "requestId" | "deadline">,
+  ): Promise<Result<void>> => {
+    const known = await issuerAndReferences(deps.bus, ctx, request, referencedIds(request));
+    if (!known.ok) return known;
+    const prepared = prepareIssuance(request, known.value.references, new Date(now()));
+    return prepared.ok ? ok(undefined) : prepared;
+  };
+}
+
 /** The issuance as a caller of the issuer, with the call's deadline already settled. */
 export interface VoucherIssueContext {
   accountId: string;

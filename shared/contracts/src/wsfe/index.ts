@@ -123,3 +123,19 @@ export {
   type ExportacionIssueCall,
   type ExportacionIssueRequest,
 } from "./exportacion-issue.js";
+export {
+  EMISION_ESTADOS,
+  emisionAsyncSchema,
+  emisionEnqueueReplySchema,
+  emisionEstadoSchema,
+  emisionFinalizada,
+  emisionFinalizadaEventId,
+  emisionGet,
+  emisionTipoSchema,
+  exportacionEnqueue,
+  facturaEnqueue,
+  type EmisionAsync,
+  type EmisionEnqueueReply,
+  type EmisionEstado,
+  type EmisionTipo,
+} from "./emision-async.js";

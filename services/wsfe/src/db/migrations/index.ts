@@ -4,6 +4,7 @@ import * as comprobantesYSeries from "./2026-12-01-01-comprobantes-y-series.js";
 import * as comprobantesListado from "./2026-12-12-01-comprobantes-listado.js";
 import * as enviosEnVuelo from "./2026-12-20-01-envios-en-vuelo.js";
 import * as exportacionIds from "./2026-12-27-01-exportacion-ids.js";
+import * as emisiones from "./2027-01-03-01-emisiones.js";
 
 export const schema = "wsfe";
 
@@ -14,4 +15,5 @@ export const migrations: Record<string, Migration> = {
   "2026-12-12-01-comprobantes-listado": comprobantesListado,
   "2026-12-20-01-envios-en-vuelo": enviosEnVuelo,
   "2026-12-27-01-exportacion-ids": exportacionIds,
+  "2027-01-03-01-emisiones": emisiones,
 };
