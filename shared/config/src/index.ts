@@ -42,20 +42,18 @@ const DURATION_UNITS_MS = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_
 export const envDuration = () =>
   z.preprocess(
     unsetIfEmpty,
-    z
-      .union([z.number(), z.string()])
-      .transform((value, ctx) => {
-        const match = /^\s*(\d+)\s*(ms|s|m|h|d)?\s*$/.exec(String(value));
-        if (!match) {
-          ctx.addIssue({
-            code: "custom",
-            message: "must be a duration such as 72h, 30m, 45s, 500ms or 3d (or milliseconds)",
-          });
-          return z.NEVER;
-        }
-        const unit = (match[2] ?? "ms") as keyof typeof DURATION_UNITS_MS;
-        return Number(match[1]) * DURATION_UNITS_MS[unit];
-      }),
+    z.union([z.number(), z.string()]).transform((value, ctx) => {
+      const match = /^\s*(\d+)\s*(ms|s|m|h|d)?\s*$/.exec(String(value));
+      if (!match) {
+        ctx.addIssue({
+          code: "custom",
+          message: "must be a duration such as 72h, 30m, 45s, 500ms or 3d (or milliseconds)",
+        });
+        return z.NEVER;
+      }
+      const unit = (match[2] ?? "ms") as keyof typeof DURATION_UNITS_MS;
+      return Number(match[1]) * DURATION_UNITS_MS[unit];
+    }),
   );
 
 /**

@@ -3,7 +3,7 @@ import { capturingLogger } from "@pasarela/testing";
 import { describe, expect, it } from "vitest";
 import type { ClaimedEmision, EmisionFinal } from "../../src/db/repositories/emisiones.js";
 import { retryDelayMs } from "../../src/domain/emision-async.js";
-import { startAsyncIssuance, type QueuedKinds } from "../../src/flows/async-issuance.js";
+import { startAsyncIssuance } from "../../src/flows/async-issuance.js";
 
 const facturaCall = {
   environment: "homologacion",
@@ -52,9 +52,9 @@ async function attempt(claimed: ClaimedEmision, answer: unknown, maxAgeMs = 60_0
   const retried: { at: Date; error: unknown }[] = [];
   const published: unknown[] = [];
   let given = false;
-  const lifecycle = (name: string) => async () => {
+  const lifecycle = (name: string) => () => {
     calls.push(name);
-    return answer as never;
+    return Promise.resolve(answer as never);
   };
   const kind = {
     call: lifecycle("call"),
@@ -67,25 +67,27 @@ async function attempt(claimed: ClaimedEmision, answer: unknown, maxAgeMs = 60_0
   const settled = new Promise<void>((resolve) => (done = resolve));
   const worker = startAsyncIssuance({
     emisiones: {
-      claim: async () => {
-        if (given) return [];
+      claim: () => {
+        const first = !given;
         given = true;
-        return [claimed];
+        return Promise.resolve(first ? [claimed] : []);
       },
-      finish: async (_row, estado, body) => {
+      finish: (_row, estado, body) => {
         finished.push({ estado, answer: body });
         done();
-        return true;
+        return Promise.resolve(true);
       },
-      retryAt: async (_row, at, error) => {
+      retryAt: (_row, at, error) => {
         retried.push({ at, error });
         done();
+        return Promise.resolve();
       },
     },
-    kinds: { factura: kind, exportacion: kind } as unknown as QueuedKinds,
+    kinds: { factura: kind, exportacion: kind },
     bus: {
-      publish: async (_contract: unknown, body: unknown) => {
+      publish: (_contract: unknown, body: unknown) => {
         published.push(body);
+        return Promise.resolve();
       },
     } as never,
     logger,
