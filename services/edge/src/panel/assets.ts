@@ -63,6 +63,9 @@ fieldset.checks input,label.check input{margin:0 .4rem 0 0}
 fieldset.checks code{overflow-wrap:anywhere}
 fieldset.checks .field-error{grid-column:1/-1}
 .url{overflow-wrap:anywhere}
+.table-scroll + .card{margin-top:1rem}
+td.action form{margin:0}
+td.action button{padding:.2rem .6rem;font-size:.85rem}
 .grid2{display:grid;grid-template-columns:repeat(2,minmax(0,1fr));gap:1rem}
 .filters{display:flex;gap:.75rem;flex-wrap:wrap;align-items:flex-end}
 .filters label{margin:0}

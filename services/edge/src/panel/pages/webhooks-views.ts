@@ -124,6 +124,7 @@ export function listView(
       Direcciones de tu sistema que reciben los eventos de la cuenta (comprobantes, e-mails, cobros)
       apenas ocurren. Hasta ${webhooks.WEBHOOKS_PER_ACCOUNT_MAX} por cuenta.
     </p>
+    <h2>Tus webhooks</h2>
     ${
       items.length === 0
         ? html`<p class="muted">Todavía no registraste ninguno.</p>`
@@ -225,7 +226,7 @@ function entregasTable(
               <td>
                 ${ESTADOS[e.status]}${e.ultimoError ? html`<br /><small class="muted">${e.ultimoError}</small>` : ""}
               </td>
-              <td>
+              <td class="action">
                 <form method="post" action="/panel/webhooks/${webhookId}/entregas/${e.id}/reenviar">
                   ${csrfField(csrf)}
                   <button type="submit" class="secondary" aria-label="Reenviar ${e.eventoId}">
