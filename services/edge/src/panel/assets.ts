@@ -63,6 +63,7 @@ fieldset.checks input,label.check input{margin:0 .4rem 0 0}
 fieldset.checks code{overflow-wrap:anywhere}
 fieldset.checks .field-error{grid-column:1/-1}
 .url{overflow-wrap:anywhere}
+td.url{min-width:14rem}
 .table-scroll + .card{margin-top:1rem}
 td.action form{margin:0}
 td.action button{padding:.2rem .6rem;font-size:.85rem}
