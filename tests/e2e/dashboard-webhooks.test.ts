@@ -43,7 +43,8 @@ describe("dashboard: Webhooks in a real browser", { timeout: 180_000 }, () => {
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     // the address rule lifted (the stack's default): the receiver is on loopback
     [stack, browser] = await Promise.all([
-      startE2EStack({ env: { LOG_LEVEL: "warn", WEBHOOKS_RETRY_SCALE: "0.001" } }),
+      // every service logging at debug: no secret may show up in what they wrote
+      startE2EStack({ env: { LOG_LEVEL: "debug", WEBHOOKS_RETRY_SCALE: "0.001" } }),
       launchChromium(),
     ]);
   });
@@ -239,6 +240,11 @@ describe("dashboard: Webhooks in a real browser", { timeout: 180_000 }, () => {
       expect(await page.locator(".notice.ok").innerText()).toContain("Eliminaste el webhook");
       expect(await page.locator("#webhooks").count()).toBe(0);
       expect((await page.goto(url(detail)))!.status()).toBe(404);
+
+      // the secrets travelled to this browser only: no service logged them
+      const logged = stack.output();
+      expect(logged).toContain("webhook test event queued");
+      for (const shown of [secreto, nuevo]) expect(logged).not.toContain(shown.slice(6));
     } finally {
       await context.close();
     }
