@@ -5,6 +5,8 @@
  */
 import { randomBytes } from "node:crypto";
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { makeControlClient } from "@pasarela/authority-sim";
@@ -48,6 +50,13 @@ async function main(): Promise<void> {
     logger: createLogger({ service: "screenshots", level: "silent" }),
     tracer: startTracing({ service: "screenshots" }).tracer,
   });
+  // the business's own receiver of webhooks: one address answers 204, the other is down (503)
+  const receiver = createServer((req, res) => {
+    req.resume();
+    req.on("end", () => res.writeHead(req.url === "/caido" ? 503 : 204).end());
+  });
+  await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
+  const receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
   const browser = await launchChromium();
   const control = makeControlClient(stack.simulatorUrl!);
   mkdirSync(OUT, { recursive: true });
@@ -168,6 +177,55 @@ async function main(): Promise<void> {
     await page.goto(url("/panel/comprobantes?entorno=homologacion"));
     await shot(page, "comprobantes");
 
+    // webhooks: one registered (its secret shown once), tested, receiving a voucher's event
+    await page.goto(url("/panel/webhooks"));
+    await page.fill("#url", `${receiverUrl}/pasarela/eventos`);
+    for (const evento of ["comprobante.autorizado", "comprobante.rechazado", "cobro.pagado"]) {
+      await page.check(`input[name=eventos][value="${evento}"]`);
+    }
+    await page.fill("#descripcion", "ERP de la panadería");
+    await Promise.all([
+      page.waitForURL(/\/panel\/webhooks\/[0-9a-f-]{36}\?secreto=/),
+      page.click("text=Registrar webhook"),
+    ]);
+    const webhook = page.url().split("?")[0]!;
+    await shot(page, "webhook-nuevo");
+    await Promise.all([
+      page.waitForURL(/\?resultado=/),
+      page.click("text=Enviar evento de prueba"),
+    ]);
+    await api("POST", "/api/wsfe/facturas", {
+      environment: "homologacion",
+      representada: cuit,
+      ptoVta: 4,
+      cbteTipo: 11,
+      concepto: 1,
+      docTipo: 99,
+      docNro: "0",
+      condicionIvaReceptorId: 5,
+      items: [{ descripcion: "Medialunas", cantidad: 12, precioUnitario: "450", alicuotaIva: 0 }],
+    });
+    for (let i = 0; i < 40; i++) {
+      await page.goto(webhook);
+      if ((await page.locator("#entregas .badge.ok").count()) >= 2) break;
+      await new Promise((r) => setTimeout(r, 500));
+    }
+    await shot(page, "webhook");
+    await page.locator("#entregas").scrollIntoViewIfNeeded();
+    await shot(page, "webhook-entregas");
+    await page.goto(`${webhook}/rotar`);
+    await shot(page, "webhook-rotar");
+    await page.goto(url("/panel/webhooks"));
+    await page.fill("#url", `${receiverUrl}/caido`);
+    await page.check('input[name=eventos][value="*"]');
+    await page.fill("#descripcion", "Servidor de pruebas");
+    await Promise.all([
+      page.waitForURL(/\/panel\/webhooks\/[0-9a-f-]{36}\?secreto=/),
+      page.click("text=Registrar webhook"),
+    ]);
+    await page.goto(url("/panel/webhooks"));
+    await shot(page, "webhooks");
+
     await page.goto(url("/panel/soporte"));
     await page.fill("#asunto", "Factura C rechazada por fecha");
     await page.fill(
@@ -194,6 +252,8 @@ async function main(): Promise<void> {
     await context.close();
   } finally {
     await browser.close();
+    receiver.closeAllConnections();
+    await new Promise((resolve) => receiver.close(resolve));
     await operator.close();
     await stack.stop();
     await dropDatabase(infra.databaseUrl, database).catch(() => undefined);

@@ -80,7 +80,7 @@ export function watchErrors(page: Page): { take(): string[] } {
 }
 
 /** The pages pictured in docs/panel.md. */
-const PICTURED = new Set(["comprobantes", "uso", "representadas", "claves"]);
+const PICTURED = new Set(["comprobantes", "uso", "representadas", "claves", "webhooks"]);
 
 /**
  * With PANEL_SCREENSHOTS=<dir>, saves the viewport of a pictured page as

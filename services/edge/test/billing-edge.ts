@@ -33,6 +33,9 @@ export interface BillingEdge {
   sessions: SessionStore | undefined;
   /** this file's own database */
   databaseUrl: string;
+  /** this file's own NATS and subject prefix, for other services started beside billing */
+  natsUrl: string;
+  prefix: string;
   stop: () => Promise<void>;
 }
 
@@ -103,6 +106,8 @@ export async function startBillingEdge(options: {
     tracer,
     sessions,
     databaseUrl: infra.databaseUrl,
+    natsUrl: infra.natsUrl,
+    prefix: infra.prefix,
     stop: async () => {
       await edge.close();
       await database?.close();

@@ -7,6 +7,7 @@ import type { WebhooksDatabase } from "./db/database.js";
 import { migrations, schema } from "./db/migrations/index.js";
 import { makeEndpointsRepository } from "./db/repositories/endpoints.js";
 import { makeEntregasRepository } from "./db/repositories/entregas.js";
+import { makePruebasRepository } from "./db/repositories/pruebas.js";
 import { urlHostProblem, type Resolve } from "./domain/url.js";
 import { consumeComprobanteEvents } from "./flows/eventos.js";
 import { startEntregaWorker } from "./flows/worker.js";
@@ -55,6 +56,7 @@ export async function startWebhooks(
         bindings: webhooksBindings({
           endpoints,
           entregas,
+          pruebas: makePruebasRepository(db!.db),
           // the cursors' own context keeps them apart from the secrets sealed with this key
           cursors: makePageCursors(config.KEY_ENCRYPTION_KEY),
           urlProblem,

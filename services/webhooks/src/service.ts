@@ -8,6 +8,7 @@ import {
   makeEndpointDelete,
   makeEndpointUpdate,
 } from "./handlers/endpoint-write.js";
+import { makePruebaEnviar } from "./handlers/prueba.js";
 import { makeSecretoRotate } from "./handlers/secreto-rotate.js";
 
 /** Wiring only: the repository and the address check bound to their subjects. */
@@ -21,5 +22,6 @@ export function webhooksBindings(deps: HandlerDeps): Binding[] {
     bind(webhooks.secretoRotate, makeSecretoRotate(deps)),
     bind(webhooks.entregaList, makeEntregaList(deps)),
     bind(webhooks.entregaReenviar, makeEntregaReenviar(deps)),
+    bind(webhooks.pruebaEnviar, makePruebaEnviar(deps)),
   ];
 }

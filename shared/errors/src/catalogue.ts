@@ -323,6 +323,12 @@ export const catalogue = {
     false,
     "Llegaste al máximo de 20 webhooks por cuenta: eliminá uno para registrar otro",
   ),
+  /** a test event goes to active endpoints only: a paused one would hold it until reactivated */
+  WEBHOOK_INACTIVE: entry(
+    "conflict",
+    false,
+    "El webhook está pausado (activo: false): activalo para enviarle un evento de prueba",
+  ),
 
   // --- authority answers that are the caller's to fix (400) ---
   /** the authority says the point of sale is not enabled for the web service (WSFEv1 11002, WSFEX 1607) */

@@ -25,7 +25,7 @@ h2{font-size:1.15rem;margin:1.5rem 0 .5rem}
 .card{background:var(--card);border:1px solid var(--line);border-radius:8px;padding:1rem 1.25rem;margin-bottom:1rem}
 .card > h2:first-child,.card > input[type=hidden]:first-child + h2{margin-top:.2rem}
 label{display:block;font-weight:600;margin:.6rem 0 .2rem}
-input[type=text],input[type=email],input[type=password],input[type=date],input[type=number],select,textarea{width:100%;max-width:100%;padding:.45rem .55rem;border:1px solid #b8c0cc;border-radius:6px;font:inherit;background:#fff}
+input[type=text],input[type=url],input[type=email],input[type=password],input[type=date],input[type=number],select,textarea{width:100%;max-width:100%;padding:.45rem .55rem;border:1px solid #b8c0cc;border-radius:6px;font:inherit;background:#fff}
 input[type=file]{max-width:100%}
 textarea{min-height:7rem;font-family:ui-monospace,Menlo,Consolas,monospace;font-size:.85rem}
 button,.button{display:inline-block;padding:.45rem .9rem;border-radius:6px;border:1px solid var(--accent);background:var(--accent);color:#fff;font:inherit;cursor:pointer;text-decoration:none}
@@ -56,6 +56,17 @@ tr.expiring td{background:#fff5e6}
 .secret{display:flex;flex-wrap:wrap;gap:.5rem;align-items:center}
 .secret input{flex:1 1 12rem;font-family:ui-monospace,Menlo,Consolas,monospace}
 .muted{color:var(--muted)}
+fieldset.checks{min-width:0;margin:.8rem 0 0;padding:.3rem .8rem .6rem;border:1px solid var(--line);border-radius:6px;display:grid;grid-template-columns:repeat(auto-fill,minmax(min(16rem,100%),1fr));gap:0 1rem}
+fieldset.checks legend{font-weight:600;padding:0 .3rem}
+fieldset.checks label,label.check{display:block;min-width:0;font-weight:400;margin:.3rem 0}
+fieldset.checks input,label.check input{margin:0 .4rem 0 0}
+fieldset.checks code{overflow-wrap:anywhere}
+fieldset.checks .field-error{grid-column:1/-1}
+.url{overflow-wrap:anywhere}
+td.url{min-width:14rem}
+.table-scroll + .card{margin-top:1rem}
+td.action form{margin:0}
+td.action button{padding:.2rem .6rem;font-size:.85rem}
 .grid2{display:grid;grid-template-columns:repeat(2,minmax(0,1fr));gap:1rem}
 .filters{display:flex;gap:.75rem;flex-wrap:wrap;align-items:flex-end}
 .filters label{margin:0}
@@ -106,7 +117,7 @@ document.addEventListener("click", function (event) {
   var field = document.querySelector(button.getAttribute("data-copy"));
   if (!field) return;
   field.select();
-  var done = function () { button.textContent = "Copiada"; };
+  var done = function () { button.textContent = button.getAttribute("data-copied") || "Copiada"; };
   if (navigator.clipboard) navigator.clipboard.writeText(field.value).then(done, function () { document.execCommand("copy"); done(); });
   else { document.execCommand("copy"); done(); }
 });

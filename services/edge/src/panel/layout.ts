@@ -4,7 +4,14 @@ import type { Html } from "./html.js";
 import { html, type Interpolation } from "./html.js";
 
 export type Section =
-  "uso" | "claves" | "representadas" | "comprobantes" | "soporte" | "cuenta" | "public";
+  | "uso"
+  | "claves"
+  | "webhooks"
+  | "representadas"
+  | "comprobantes"
+  | "soporte"
+  | "cuenta"
+  | "public";
 
 export interface PageUser {
   name: string;
@@ -25,6 +32,7 @@ export interface PageOptions {
 const NAV: { section: Section; href: string; label: string }[] = [
   { section: "uso", href: "/panel/uso", label: "Uso" },
   { section: "claves", href: "/panel/claves", label: "API keys" },
+  { section: "webhooks", href: "/panel/webhooks", label: "Webhooks" },
   { section: "representadas", href: "/panel/representadas", label: "Representadas" },
   { section: "comprobantes", href: "/panel/comprobantes", label: "Comprobantes" },
   { section: "soporte", href: "/panel/soporte", label: "Soporte" },

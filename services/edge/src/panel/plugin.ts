@@ -19,6 +19,7 @@ import { registerComprobantePages } from "./pages/comprobantes.js";
 import { registerRepresentadaPages } from "./pages/representadas.js";
 import { registerSoportePages } from "./pages/soporte.js";
 import { registerUsoPages } from "./pages/uso.js";
+import { registerWebhookPages } from "./pages/webhooks.js";
 import { csrfToken, looksLikeSessionId, sameToken, type SessionStore } from "./sessions.js";
 
 export const SESSION_COOKIE = "pasarela_sesion";
@@ -226,6 +227,7 @@ export async function panelPlugin(app: FastifyInstance, deps: PanelDeps): Promis
 
   registerAuthPages(app, context);
   registerKeyPages(app, context);
+  registerWebhookPages(app, context);
   registerUsoPages(app, context);
   registerRepresentadaPages(app, context);
   registerComprobantePages(app, context);

@@ -61,8 +61,8 @@ const createDescription = `Registra una dirección que recibirá eventos de la c
 La respuesta trae el secreto de firma (whsec_…, formato Standard Webhooks): es la única vez que se muestra; guardalo. Las consultas nunca lo devuelven; si lo perdés, rotalo.`;
 
 /**
- * `/api/webhooks`: the account's webhook endpoints. Registering, changing, deleting and
- * rotating belong to the "datos" write group: a read_only key is refused before the service
+ * `/api/webhooks`: the account's webhook endpoints. Registering, changing, deleting,
+ * rotating, re-sending and test events belong to the "datos" write group: a read_only key is refused before the service
  * is asked; reading works with any key.
  */
 export const webhooksRoutes: RouteModule = {
@@ -226,6 +226,30 @@ export const webhooksRoutes: RouteModule = {
           id: request.params.id,
           entregaId: request.params.entregaId,
         }),
+    );
+    app.post(
+      "/webhooks/:id/prueba",
+      {
+        config: { writeGroup: "datos" },
+        schema: {
+          summary: "Enviar un evento de prueba",
+          description: `Encola una entrega de un evento nuevo de tipo ${webhooks.WEBHOOK_PRUEBA_TIPO} solo a este webhook, aunque no esté suscripto a ningún evento en particular: cuerpo {id, tipo, createdAt, data: {webhookId, mensaje}}, firmado, reintentado y registrado en sus entregas como cualquier otro. Cada llamada es un evento con id nuevo. Un webhook pausado (activo: false) se rechaza con 409: sus entregas esperan a que se active.`,
+          tags,
+          params: idParamsSchema,
+          response: {
+            202: webhooks.pruebaEnviar.reply.describe("Encolada: sale enseguida"),
+            403: readOnlyResponse,
+            404: notFound,
+            409: errorBodySchema.describe(
+              "El webhook está pausado: activalo (PATCH activo: true) para enviarle la prueba",
+            ),
+          },
+        },
+      },
+      async (request, reply) => {
+        const queued = await call(request, webhooks.pruebaEnviar, { id: request.params.id });
+        return reply.code(202).send(queued);
+      },
     );
     return Promise.resolve();
   },

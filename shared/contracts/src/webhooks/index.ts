@@ -28,3 +28,4 @@ export {
   entregaSchema,
   type Entrega,
 } from "./entrega.js";
+export { pruebaEnviar, WEBHOOK_PRUEBA_TIPO } from "./prueba.js";
