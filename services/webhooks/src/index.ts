@@ -2,12 +2,13 @@ import { lookup } from "node:dns/promises";
 import { makePageCursors, makeSealer } from "@pasarela/sealing";
 import { startService, type RunningService } from "@pasarela/service";
 import type { Logger } from "@pasarela/telemetry";
-import type { WebhooksConfig } from "./config.js";
+import { failureWindowMs, type WebhooksConfig } from "./config.js";
 import type { WebhooksDatabase } from "./db/database.js";
 import { migrations, schema } from "./db/migrations/index.js";
 import { makeEndpointsRepository } from "./db/repositories/endpoints.js";
 import { makeEntregasRepository } from "./db/repositories/entregas.js";
 import { urlHostProblem, type Resolve } from "./domain/url.js";
+import { startAvisos } from "./flows/avisos.js";
 import { consumeComprobanteEvents } from "./flows/eventos.js";
 import { startEntregaWorker } from "./flows/worker.js";
 import { webhooksBindings } from "./service.js";
@@ -37,6 +38,7 @@ export async function startWebhooks(
       const urlProblem = config.WEBHOOKS_ALLOW_PRIVATE
         ? () => Promise.resolve(undefined)
         : (url: string) => urlHostProblem(url, resolve);
+      const avisos = await startAvisos({ endpoints, bus, logger: serviceLogger });
       const worker = startEntregaWorker({
         entregas,
         endpoints,
@@ -44,6 +46,8 @@ export async function startWebhooks(
         logger: serviceLogger,
         concurrency: config.WEBHOOKS_CONCURRENCY,
         retryScale: config.WEBHOOKS_RETRY_SCALE,
+        failureWindowMs: failureWindowMs(config),
+        disabled: () => avisos.wake(),
       });
       const comprobantes = await consumeComprobanteEvents({
         bus,
@@ -64,6 +68,7 @@ export async function startWebhooks(
         stop: async () => {
           await comprobantes.stop();
           await worker.stop();
+          await avisos.stop();
         },
       };
     },

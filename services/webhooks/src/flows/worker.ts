@@ -1,6 +1,7 @@
 import type { Logger } from "@pasarela/telemetry";
 import type { EndpointsRepository } from "../db/repositories/endpoints.js";
 import type { ClaimedEntrega, EntregasRepository } from "../db/repositories/entregas.js";
+import { motivoDesactivacion } from "../domain/aviso.js";
 import { nextRetryDelay } from "../domain/reintentos.js";
 import { ENVIO_TIMEOUT_MS, enviar, type EnvioResult } from "./envio.js";
 
@@ -17,6 +18,10 @@ export interface WorkerDeps {
   readonly logger: Logger;
   readonly concurrency: number;
   readonly retryScale: number;
+  /** how long an endpoint fails without one delivery before it is disabled */
+  readonly failureWindowMs: number;
+  /** an endpoint was just disabled: its owner is to be told */
+  readonly disabled?: () => void;
   readonly pollMs?: number;
   readonly send?: typeof enviar;
 }
@@ -73,6 +78,7 @@ export function startEntregaWorker(deps: WorkerDeps): EntregaWorker {
           nextAttemptAt: null,
         });
         logger.info({ attempts, statusCode: result.statusCode }, "webhook delivered");
+        await deps.endpoints.recordSuccess(entrega.endpointId);
         return;
       }
       const delay = nextRetryDelay(attempts, Date.now() - entrega.createdAt.getTime(), {
@@ -92,10 +98,28 @@ export function startEntregaWorker(deps: WorkerDeps): EntregaWorker {
         // a retry sooner than the next poll is not left waiting for it
         if (delay < pollMs) later(delay);
       }
+      await failed(entrega.endpointId, result.error ?? `HTTP ${result.statusCode}`, logger);
     } catch (error) {
       // the lease ends and the delivery is due again: nothing is lost
       logger.warn({ err: error }, "webhook attempt not recorded: to be retried");
     }
+  }
+
+  /** Counts a failed attempt against its endpoint, disabling it at the window's end. */
+  async function failed(endpointId: string, error: string, logger: Logger): Promise<void> {
+    const at = new Date();
+    const disabled = await deps.endpoints.recordFailure(
+      endpointId,
+      at,
+      deps.failureWindowMs,
+      (since) => motivoDesactivacion(since, at, error),
+    );
+    if (!disabled) return;
+    logger.warn(
+      { fallandoDesde: disabled.fallandoDesde.toISOString() },
+      "webhook disabled: its deliveries failed for the whole failure window",
+    );
+    deps.disabled?.();
   }
 
   function later(delayMs: number): void {

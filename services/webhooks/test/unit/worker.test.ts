@@ -55,6 +55,8 @@ function fakeTable(due: ClaimedEntrega[]) {
   } as unknown as EntregasRepository;
   const endpoints = {
     signingSecrets: () => Promise.resolve([newSecreto()]),
+    recordSuccess: () => Promise.resolve(),
+    recordFailure: () => Promise.resolve(undefined),
   } as unknown as EndpointsRepository;
   return { entregas, endpoints, finished, claims };
 }
@@ -78,6 +80,7 @@ describe("delivery worker", () => {
       logger,
       concurrency: 4,
       retryScale: 1,
+      failureWindowMs: 3 * 24 * 3600_000,
       send: (url) => {
         sent.push(url);
         return Promise.resolve({ delivered: true, statusCode: 200, error: null, latencyMs: 1 });
@@ -113,6 +116,7 @@ describe("delivery worker", () => {
       logger,
       concurrency: 2,
       retryScale: 1,
+      failureWindowMs: 3 * 24 * 3600_000,
       pollMs: 20,
       send: async (url): Promise<EnvioResult> => {
         if (url.endsWith("/slow")) await slow;
@@ -140,6 +144,7 @@ describe("delivery worker", () => {
       logger,
       concurrency: 1,
       retryScale: 1,
+      failureWindowMs: 3 * 24 * 3600_000,
       send: () =>
         Promise.resolve({ delivered: false, statusCode: 503, error: "HTTP 503", latencyMs: 3 }),
     });
