@@ -7,7 +7,7 @@ import type { WebhooksDatabase } from "./db/database.js";
 import { migrations, schema } from "./db/migrations/index.js";
 import { makeEndpointsRepository } from "./db/repositories/endpoints.js";
 import { makeEntregasRepository } from "./db/repositories/entregas.js";
-import { urlHostProblem, type Resolve } from "./domain/url.js";
+import { checkDestino, urlHostProblem, type Destino, type Resolve } from "./domain/url.js";
 import { startAvisos } from "./flows/avisos.js";
 import { consumeComprobanteEvents } from "./flows/eventos.js";
 import { startEntregaWorker } from "./flows/worker.js";
@@ -38,11 +38,15 @@ export async function startWebhooks(
       const urlProblem = config.WEBHOOKS_ALLOW_PRIVATE
         ? () => Promise.resolve(undefined)
         : (url: string) => urlHostProblem(url, resolve);
+      // lifted, the system's own resolution is used and nothing is pinned
+      const destino = config.WEBHOOKS_ALLOW_PRIVATE
+        ? () => Promise.resolve<Destino>({})
+        : (url: string) => checkDestino(url, resolve);
       const avisos = await startAvisos({ endpoints, bus, logger: serviceLogger });
       const worker = startEntregaWorker({
         entregas,
         endpoints,
-        urlProblem,
+        destino,
         logger: serviceLogger,
         concurrency: config.WEBHOOKS_CONCURRENCY,
         retryScale: config.WEBHOOKS_RETRY_SCALE,

@@ -3,6 +3,7 @@ import type { EndpointsRepository } from "../db/repositories/endpoints.js";
 import type { ClaimedEntrega, EntregasRepository } from "../db/repositories/entregas.js";
 import { motivoDesactivacion } from "../domain/aviso.js";
 import { nextRetryDelay } from "../domain/reintentos.js";
+import type { Destino } from "../domain/url.js";
 import { ENVIO_TIMEOUT_MS, enviar, type EnvioResult } from "./envio.js";
 
 /** How often due deliveries are looked for when nothing woke the worker. */
@@ -13,8 +14,11 @@ export const LEASE_MS = ENVIO_TIMEOUT_MS * 6;
 export interface WorkerDeps {
   readonly entregas: EntregasRepository;
   readonly endpoints: EndpointsRepository;
-  /** why an address may not receive deliveries now (it is checked again on every attempt) */
-  readonly urlProblem: (url: string) => Promise<string | undefined>;
+  /**
+   * where an attempt may connect, or why it may not: the host is resolved and checked again
+   * on every attempt, and the attempt connects to the address checked
+   */
+  readonly destino: (url: string) => Promise<Destino>;
   readonly logger: Logger;
   readonly concurrency: number;
   readonly retryScale: number;
@@ -50,9 +54,15 @@ export function startEntregaWorker(deps: WorkerDeps): EntregaWorker {
   let again = false;
 
   async function attemptOf(entrega: ClaimedEntrega): Promise<EnvioResult | undefined> {
-    const problem = await deps.urlProblem(entrega.url);
-    if (problem)
-      return { delivered: false, statusCode: null, error: `La url ${problem}`, latencyMs: 0 };
+    const destino = await deps.destino(entrega.url);
+    if ("problem" in destino) {
+      return {
+        delivered: false,
+        statusCode: null,
+        error: `La url ${destino.problem}`,
+        latencyMs: 0,
+      };
+    }
     const secretos = await deps.endpoints.signingSecrets(
       entrega.accountId,
       entrega.endpointId,
@@ -60,7 +70,7 @@ export function startEntregaWorker(deps: WorkerDeps): EntregaWorker {
     );
     // deleted meanwhile: its deliveries went with it
     if (!secretos) return undefined;
-    return send(entrega.url, entrega.payload, secretos);
+    return send(entrega.url, entrega.payload, secretos, destino);
   }
 
   async function deliver(entrega: ClaimedEntrega): Promise<void> {

@@ -75,8 +75,10 @@ describe("delivery worker", () => {
     const sent: string[] = [];
     const worker = startEntregaWorker({
       ...table,
-      urlProblem: () =>
-        Promise.resolve("apunta a una dirección privada, local o reservada (10.0.0.1)"),
+      destino: () =>
+        Promise.resolve({
+          problem: "apunta a una dirección privada, local o reservada (10.0.0.1)",
+        }),
       logger,
       concurrency: 4,
       retryScale: 1,
@@ -112,7 +114,7 @@ describe("delivery worker", () => {
     const slow = new Promise<void>((r) => (release = r));
     const worker = startEntregaWorker({
       ...table,
-      urlProblem: () => Promise.resolve(undefined),
+      destino: () => Promise.resolve({}),
       logger,
       concurrency: 2,
       retryScale: 1,
@@ -140,7 +142,7 @@ describe("delivery worker", () => {
     const table = fakeTable([entrega("o", "e", { attempts: 11, createdAt: old })]);
     const worker = startEntregaWorker({
       ...table,
-      urlProblem: () => Promise.resolve(undefined),
+      destino: () => Promise.resolve({}),
       logger,
       concurrency: 1,
       retryScale: 1,
