@@ -38,6 +38,11 @@ export const webhooksConfigSchema = z.object({
    * 3 days (times WEBHOOKS_RETRY_SCALE): a delivery gives up when its endpoint is disabled
    */
   WEBHOOKS_FAILURE_WINDOW_MS: envInt().pipe(z.number().min(1_000)).optional(),
+  /**
+   * how long an attempt holds its delivery: the attempts of an instance that died are made
+   * again once it ends, so it must outlast any attempt (a 10 s answer, plus resolving)
+   */
+  WEBHOOKS_LEASE_MS: envInt().pipe(z.number().min(15_000)).default(60_000),
   /** deliveries one instance makes at once, each to a different endpoint */
   WEBHOOKS_CONCURRENCY: envInt().pipe(z.number().min(1).max(256)).default(16),
 });

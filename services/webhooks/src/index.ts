@@ -51,6 +51,7 @@ export async function startWebhooks(
         concurrency: config.WEBHOOKS_CONCURRENCY,
         retryScale: config.WEBHOOKS_RETRY_SCALE,
         failureWindowMs: failureWindowMs(config),
+        leaseMs: config.WEBHOOKS_LEASE_MS,
         disabled: () => avisos.wake(),
       });
       const comprobantes = await consumeComprobanteEvents({

@@ -8,7 +8,7 @@ import { ENVIO_TIMEOUT_MS, enviar, type EnvioResult } from "./envio.js";
 
 /** How often due deliveries are looked for when nothing woke the worker. */
 export const POLL_MS = 1_000;
-/** How long an attempt holds its delivery: longer than any attempt can take. */
+/** How long an attempt holds its delivery by default: longer than any attempt can take. */
 export const LEASE_MS = ENVIO_TIMEOUT_MS * 6;
 
 export interface WorkerDeps {
@@ -27,6 +27,8 @@ export interface WorkerDeps {
   /** an endpoint was just disabled: its owner is to be told */
   readonly disabled?: () => void;
   readonly pollMs?: number;
+  /** how long an attempt holds its delivery (LEASE_MS unless given) */
+  readonly leaseMs?: number;
   readonly send?: typeof enviar;
 }
 
@@ -158,7 +160,7 @@ export function startEntregaWorker(deps: WorkerDeps): EntregaWorker {
         again = false;
         const free = deps.concurrency - inFlight.size;
         if (free <= 0) break;
-        const taken = await deps.entregas.claim(free, [...busyEndpoints], LEASE_MS);
+        const taken = await deps.entregas.claim(free, [...busyEndpoints], deps.leaseMs ?? LEASE_MS);
         for (const entrega of taken) start(entrega);
         // a full batch may have left more behind
         if (taken.length === free) again = true;
