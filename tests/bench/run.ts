@@ -11,8 +11,10 @@
 // Then export vouchers (POST /api/wsfex/facturas, FEXAuthorize: one voucher per call) with the
 // simulator at 300 ms: one at a time, EXPORT_CONCURRENT callers at once on one series (its one
 // writer sends them in turn) and the same callers spread over EXPORT_SERIES series.
-// Last, printed vouchers: POST /api/wsfe/comprobantes/pdf rendering a 1-item and a 200-item
+// Then printed vouchers: POST /api/wsfe/comprobantes/pdf rendering a 1-item and a 200-item
 // voucher (its stored file removed before each call) and served from storage.
+// Last, webhook deliveries (webhooks.ts): a burst of vouchers, each delivered to several
+// endpoints on a local receiver: deliveries/s and the latency from authorization to receipt.
 // The query path is also measured through a second edge with usage recording off, to show
 // what publishing every call to the usage history costs. Each query scenario also reports the
 // CPU every process on its path spent per request (from /proc): steadier than the rates on a
@@ -29,6 +31,7 @@ import { pidsOf, type Watched } from "./process-cpu.js";
 import { measureIdleWake, type IdleWake } from "./idle-wake.js";
 import { alternated, cpuTable, DURATION_MS, figureTable, load, type Figures } from "./load.js";
 import { startBenchStack } from "./stack.js";
+import { benchWebhooks, webhookLines } from "./webhooks.js";
 import { summarizeProfiles } from "./profile.js";
 
 const CUIT = "20111111112";
@@ -52,6 +55,10 @@ const EXPORT_LATENCY_MS = 300;
 const PROFILE_DIR = process.env.BENCH_PROFILE_DIR;
 /** BENCH_QUERY_ONLY=1: the query scenarios only (ceiling, gateway, library client), for a quick look */
 const QUERY_ONLY = process.env.BENCH_QUERY_ONLY === "1";
+/** webhook deliveries: vouchers of a series of their own */
+const WEBHOOKS_PTO_VTA = 11;
+/** BENCH_WEBHOOKS_ONLY=1: the webhook deliveries only, for a quick look */
+const WEBHOOKS_ONLY = process.env.BENCH_WEBHOOKS_ONLY === "1";
 /** BENCH_NODE_ARGS: flags for every node process of the stack, to try runtime settings */
 const NODE_ARGS = (process.env.BENCH_NODE_ARGS ?? "").split(" ").filter((arg) => arg !== "");
 
@@ -117,6 +124,23 @@ async function main(): Promise<void> {
       await control.enablePointOfSale("homologacion", { cuit: CUIT, ptoVta, service: "wsfex" });
     }
     const writer = must(await bus.request(billing.keyCreate, { accountId, scope: "read_write" }));
+    await control.enablePointOfSale("homologacion", { cuit: CUIT, ptoVta: WEBHOOKS_PTO_VTA });
+    const webhookFactura = JSON.stringify({
+      environment: "homologacion",
+      representada: CUIT,
+      ptoVta: WEBHOOKS_PTO_VTA,
+      cbteTipo: ISSUE_TIPO,
+      concepto: 1,
+      docTipo: 99,
+      docNro: "0",
+      condicionIvaReceptorId: 5,
+      items: [{ descripcion: "Servicio", cantidad: 1, precioUnitario: "100", alicuotaIva: 0 }],
+    });
+    if (WEBHOOKS_ONLY) {
+      const webhooks = await benchWebhooks(stack.edgeUrl, writer.secret, webhookFactura);
+      process.stdout.write(`${webhookLines(webhooks).join("\n")}\n`);
+      return;
+    }
 
     // The one WSAA login of the run, through the ticket service; the bare loop reuses its TA.
     const ta = must(
@@ -503,6 +527,8 @@ async function main(): Promise<void> {
       await load("served from storage, 1 item", 8, printCall(oneItem, false)),
     ];
 
+    const webhooks = await benchWebhooks(stack.edgeUrl, writer.secret, webhookFactura);
+
     const stats = await control.stats("homologacion");
     const logins = Object.entries(stats.logins);
 
@@ -557,6 +583,8 @@ async function main(): Promise<void> {
         (f) =>
           `| ${f.scenario} | ${f.concurrency} | ${f.requests} | ${f.errors} | ${f.rps} | ${f.p50} | ${f.p99} |`,
       ),
+      "",
+      ...webhookLines(webhooks),
     ];
     process.stdout.write(`${lines.join("\n")}\n`);
     mkdirSync(join(repoRoot, ".data"), { recursive: true });
@@ -573,6 +601,7 @@ async function main(): Promise<void> {
           printing,
           batches,
           exportacion: { serial: exportSerial, bursts: exportBursts },
+          webhooks,
           logins: stats.logins,
         },
         null,

@@ -42,6 +42,7 @@ import {
 import { makeUsageList, makeUsageSummary } from "./handlers/usage.js";
 import {
   makeUserAdd,
+  makeAccountOwnerGet,
   makeUserGet,
   makeUserLogin,
   makeUserPasswordChange,
@@ -106,6 +107,7 @@ export function billingBindings(deps: {
     bind(billing.userSignup, makeUserSignup(userDeps)),
     bind(billing.userLogin, makeUserLogin(userDeps)),
     bind(billing.userGet, makeUserGet(userDeps)),
+    bind(billing.accountOwnerGet, makeAccountOwnerGet(userDeps)),
     bind(billing.userPasswordChange, makeUserPasswordChange(userDeps)),
     bind(billing.userResetRequest, makeUserResetRequest(userDeps)),
     bind(billing.userResetComplete, makeUserResetComplete(userDeps)),

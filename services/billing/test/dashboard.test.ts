@@ -202,6 +202,27 @@ describe("billing: dashboard users, login throttle, password reset and support",
         ).code,
       ).toBe("USER_EMAIL_TAKEN");
     });
+
+    it("answers who signed an account up, never a member, to be told about it by e-mail", async () => {
+      const owner = await signup();
+      await client.request(billing.userAdd, {
+        accountId: owner.accountId,
+        name: "Beto",
+        email: email(),
+        password: PASSWORD,
+      });
+      expect(
+        value(await client.request(billing.accountOwnerGet, { accountId: owner.accountId })),
+      ).toEqual({
+        userId: owner.userId,
+        accountId: owner.accountId,
+        accountName: "Kiosco El Sol",
+        name: "Ana Pérez",
+        email: owner.email,
+      });
+      const unknown = await client.request(billing.accountOwnerGet, { accountId: randomUUID() });
+      expect(error(unknown).code).toBe("USER_NOT_FOUND");
+    });
   });
 
   describe("login throttle", () => {

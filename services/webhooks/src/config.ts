@@ -7,6 +7,7 @@ import {
   telemetryConfig,
   z,
 } from "@pasarela/config";
+import { RETRY_FOR_MS } from "./domain/reintentos.js";
 
 export const webhooksConfigSchema = z.object({
   ...natsConfig,
@@ -31,11 +32,26 @@ export const webhooksConfigSchema = z.object({
   WEBHOOKS_RETRY_SCALE: z
     .preprocess((value) => (value === "" ? undefined : value), z.coerce.number().gt(0).max(1))
     .default(1),
+  /**
+   * how long an endpoint's deliveries must have failed without one delivered before the
+   * endpoint is disabled and its account's owner told by e-mail; unset, the retry schedule's
+   * 3 days (times WEBHOOKS_RETRY_SCALE): a delivery gives up when its endpoint is disabled
+   */
+  WEBHOOKS_FAILURE_WINDOW_MS: envInt().pipe(z.number().min(1_000)).optional(),
+  /**
+   * how long an attempt holds its delivery: the attempts of an instance that died are made
+   * again once it ends, so it must outlast any attempt (a 10 s answer, plus resolving)
+   */
+  WEBHOOKS_LEASE_MS: envInt().pipe(z.number().min(15_000)).default(60_000),
   /** deliveries one instance makes at once, each to a different endpoint */
   WEBHOOKS_CONCURRENCY: envInt().pipe(z.number().min(1).max(256)).default(16),
 });
 
 export type WebhooksConfig = z.output<typeof webhooksConfigSchema>;
+
+/** The failure window in effect: WEBHOOKS_FAILURE_WINDOW_MS, or the scaled retry schedule. */
+export const failureWindowMs = (config: WebhooksConfig): number =>
+  config.WEBHOOKS_FAILURE_WINDOW_MS ?? RETRY_FOR_MS * config.WEBHOOKS_RETRY_SCALE;
 
 export const loadConfig = (env: Record<string, string | undefined> = process.env): WebhooksConfig =>
   parseConfig(webhooksConfigSchema, env);

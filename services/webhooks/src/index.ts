@@ -2,13 +2,14 @@ import { lookup } from "node:dns/promises";
 import { makePageCursors, makeSealer } from "@pasarela/sealing";
 import { startService, type RunningService } from "@pasarela/service";
 import type { Logger } from "@pasarela/telemetry";
-import type { WebhooksConfig } from "./config.js";
+import { failureWindowMs, type WebhooksConfig } from "./config.js";
 import type { WebhooksDatabase } from "./db/database.js";
 import { migrations, schema } from "./db/migrations/index.js";
 import { makeEndpointsRepository } from "./db/repositories/endpoints.js";
 import { makeEntregasRepository } from "./db/repositories/entregas.js";
 import { makePruebasRepository } from "./db/repositories/pruebas.js";
-import { urlHostProblem, type Resolve } from "./domain/url.js";
+import { checkDestino, urlHostProblem, type Destino, type Resolve } from "./domain/url.js";
+import { startAvisos } from "./flows/avisos.js";
 import { consumeComprobanteEvents } from "./flows/eventos.js";
 import { startEntregaWorker } from "./flows/worker.js";
 import { webhooksBindings } from "./service.js";
@@ -38,13 +39,21 @@ export async function startWebhooks(
       const urlProblem = config.WEBHOOKS_ALLOW_PRIVATE
         ? () => Promise.resolve(undefined)
         : (url: string) => urlHostProblem(url, resolve);
+      // lifted, the system's own resolution is used and nothing is pinned
+      const destino = config.WEBHOOKS_ALLOW_PRIVATE
+        ? () => Promise.resolve<Destino>({})
+        : (url: string) => checkDestino(url, resolve);
+      const avisos = await startAvisos({ endpoints, bus, logger: serviceLogger });
       const worker = startEntregaWorker({
         entregas,
         endpoints,
-        urlProblem,
+        destino,
         logger: serviceLogger,
         concurrency: config.WEBHOOKS_CONCURRENCY,
         retryScale: config.WEBHOOKS_RETRY_SCALE,
+        failureWindowMs: failureWindowMs(config),
+        leaseMs: config.WEBHOOKS_LEASE_MS,
+        disabled: () => avisos.wake(),
       });
       const comprobantes = await consumeComprobanteEvents({
         bus,
@@ -66,6 +75,7 @@ export async function startWebhooks(
         stop: async () => {
           await comprobantes.stop();
           await worker.stop();
+          await avisos.stop();
         },
       };
     },

@@ -171,10 +171,12 @@ export const natsGrants = {
   },
   webhooks: {
     serves: webhooks,
-    calls: [],
+    // the owner of an account whose endpoint was disabled, told by e-mail
+    calls: [billing.accountOwnerGet],
     publishes: [],
     listens: [],
     managesStream: true,
+    enqueues: [mail.mensajeJob],
     // every voucher outcome becomes deliveries to the endpoints subscribed to it
     consumes: ["webhooks-comprobantes"],
     reads: [wsfe.comprobanteAutorizado, wsfe.comprobanteRechazado, wsfe.comprobanteNoEmitido],

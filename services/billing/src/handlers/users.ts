@@ -87,6 +87,21 @@ export function makeUserGet(deps: UserDeps): Handler<typeof billing.userGet> {
   };
 }
 
+/** `billing.account.owner.get`: who is told about the account by e-mail. */
+export function makeAccountOwnerGet(deps: UserDeps): Handler<typeof billing.accountOwnerGet> {
+  return async ({ accountId }) => {
+    const owner = await deps.users.findOwner(accountId);
+    if (!owner) return fail(appError("USER_NOT_FOUND"));
+    return ok({
+      userId: owner.id,
+      accountId: owner.account_id,
+      accountName: owner.account_name,
+      name: owner.name,
+      email: owner.email,
+    });
+  };
+}
+
 export function makeUserPasswordChange(deps: UserDeps): Handler<typeof billing.userPasswordChange> {
   return async ({ userId, current, password }, ctx) => {
     const user = await deps.users.findById(userId);

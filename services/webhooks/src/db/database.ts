@@ -18,6 +18,13 @@ export interface EndpointsTable {
   secreto: Buffer;
   secreto_anterior: Buffer | null;
   secreto_anterior_vence_at: NullableTimestamp;
+  /** the first failed attempt since the last delivered one; null while it answers */
+  fallando_desde: NullableTimestamp;
+  /** when and why the service disabled it (failing for the whole window); null otherwise */
+  desactivado_at: NullableTimestamp;
+  desactivado_motivo: string | null;
+  /** the owner's e-mail about the disabling is still to be queued */
+  aviso_pendiente: ColumnType<boolean, boolean | undefined, boolean>;
   created_at: Timestamp;
   updated_at: Timestamp;
 }

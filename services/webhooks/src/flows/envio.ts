@@ -1,5 +1,8 @@
+import type { LookupAddress, LookupOptions } from "node:dns";
+import { Agent, fetch, type Response } from "undici";
 import { firma } from "../domain/firma.js";
 import type { WebhookPayload } from "../domain/payload.js";
+import type { CheckedAddress } from "../domain/url.js";
 
 /** How long a receiver has to answer. */
 export const ENVIO_TIMEOUT_MS = 10_000;
@@ -34,21 +37,43 @@ async function readCapped(response: Response): Promise<string> {
   return Buffer.concat(chunks).subarray(0, RESPONSE_READ_MAX).toString("utf8");
 }
 
+type LookupCallback = (
+  error: NodeJS.ErrnoException | null,
+  address: string | LookupAddress[],
+  family?: number,
+) => void;
+
 /**
- * POSTs one payload, signed with `secretos` (current first) at `now`. Never follows a
- * redirect (a 3xx is a failure: the address registered is the one that receives) and never
- * sends credentials; the answer's status decides, its text only explains a failure.
+ * A connection pool for one attempt whose every connection goes to `pinned`, whatever the
+ * name resolves to now: the address checked is the address called. The URL's host name is
+ * still the one sent (Host header, TLS SNI and certificate check).
+ */
+function pinnedAgent(pinned: CheckedAddress): Agent {
+  const lookup = (_hostname: string, options: LookupOptions, callback: LookupCallback) => {
+    if (options.all) callback(null, [{ address: pinned.address, family: pinned.family }]);
+    else callback(null, pinned.address, pinned.family);
+  };
+  return new Agent({ connect: { lookup }, connections: 1, pipelining: 0 });
+}
+
+/**
+ * POSTs one payload, signed with `secretos` (current first) at `now`, to `pinned` when given
+ * (the address checked for this attempt). Never follows a redirect (a 3xx is a failure: the
+ * address registered is the one that receives), sends no credentials (no cookies, no
+ * authorization, none from the URL, which the contract refuses) and reads at most
+ * RESPONSE_READ_MAX bytes of the answer; its status decides, its text only explains a failure.
  */
 export async function enviar(
   url: string,
   payload: WebhookPayload,
   secretos: readonly string[],
-  options: { now?: () => Date; timeoutMs?: number } = {},
+  options: { now?: () => Date; timeoutMs?: number; pinned?: CheckedAddress } = {},
 ): Promise<EnvioResult> {
   const body = JSON.stringify(payload);
   const timestamp = Math.floor((options.now ?? (() => new Date()))().getTime() / 1000);
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
+  const dispatcher = options.pinned ? pinnedAgent(options.pinned) : undefined;
   try {
     const response = await fetch(url, {
       method: "POST",
@@ -63,6 +88,7 @@ export async function enviar(
       redirect: "manual",
       credentials: "omit",
       signal: AbortSignal.timeout(options.timeoutMs ?? ENVIO_TIMEOUT_MS),
+      ...(dispatcher ? { dispatcher } : {}),
     });
     const text = await readCapped(response);
     const latencyMs = elapsed();
@@ -91,5 +117,7 @@ export async function enviar(
         : `no se pudo conectar: ${cause?.code ?? cause?.message ?? (error as Error).message}`,
       latencyMs,
     };
+  } finally {
+    await dispatcher?.destroy().catch(() => undefined);
   }
 }

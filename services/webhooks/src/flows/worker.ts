@@ -1,23 +1,34 @@
 import type { Logger } from "@pasarela/telemetry";
 import type { EndpointsRepository } from "../db/repositories/endpoints.js";
 import type { ClaimedEntrega, EntregasRepository } from "../db/repositories/entregas.js";
+import { motivoDesactivacion } from "../domain/aviso.js";
 import { nextRetryDelay } from "../domain/reintentos.js";
+import type { Destino } from "../domain/url.js";
 import { ENVIO_TIMEOUT_MS, enviar, type EnvioResult } from "./envio.js";
 
 /** How often due deliveries are looked for when nothing woke the worker. */
 export const POLL_MS = 1_000;
-/** How long an attempt holds its delivery: longer than any attempt can take. */
+/** How long an attempt holds its delivery by default: longer than any attempt can take. */
 export const LEASE_MS = ENVIO_TIMEOUT_MS * 6;
 
 export interface WorkerDeps {
   readonly entregas: EntregasRepository;
   readonly endpoints: EndpointsRepository;
-  /** why an address may not receive deliveries now (it is checked again on every attempt) */
-  readonly urlProblem: (url: string) => Promise<string | undefined>;
+  /**
+   * where an attempt may connect, or why it may not: the host is resolved and checked again
+   * on every attempt, and the attempt connects to the address checked
+   */
+  readonly destino: (url: string) => Promise<Destino>;
   readonly logger: Logger;
   readonly concurrency: number;
   readonly retryScale: number;
+  /** how long an endpoint fails without one delivery before it is disabled */
+  readonly failureWindowMs: number;
+  /** an endpoint was just disabled: its owner is to be told */
+  readonly disabled?: () => void;
   readonly pollMs?: number;
+  /** how long an attempt holds its delivery (LEASE_MS unless given) */
+  readonly leaseMs?: number;
   readonly send?: typeof enviar;
 }
 
@@ -45,9 +56,15 @@ export function startEntregaWorker(deps: WorkerDeps): EntregaWorker {
   let again = false;
 
   async function attemptOf(entrega: ClaimedEntrega): Promise<EnvioResult | undefined> {
-    const problem = await deps.urlProblem(entrega.url);
-    if (problem)
-      return { delivered: false, statusCode: null, error: `La url ${problem}`, latencyMs: 0 };
+    const destino = await deps.destino(entrega.url);
+    if ("problem" in destino) {
+      return {
+        delivered: false,
+        statusCode: null,
+        error: `La url ${destino.problem}`,
+        latencyMs: 0,
+      };
+    }
     const secretos = await deps.endpoints.signingSecrets(
       entrega.accountId,
       entrega.endpointId,
@@ -55,7 +72,7 @@ export function startEntregaWorker(deps: WorkerDeps): EntregaWorker {
     );
     // deleted meanwhile: its deliveries went with it
     if (!secretos) return undefined;
-    return send(entrega.url, entrega.payload, secretos);
+    return send(entrega.url, entrega.payload, secretos, destino);
   }
 
   async function deliver(entrega: ClaimedEntrega): Promise<void> {
@@ -73,6 +90,7 @@ export function startEntregaWorker(deps: WorkerDeps): EntregaWorker {
           nextAttemptAt: null,
         });
         logger.info({ attempts, statusCode: result.statusCode }, "webhook delivered");
+        await deps.endpoints.recordSuccess(entrega.endpointId);
         return;
       }
       const delay = nextRetryDelay(attempts, Date.now() - entrega.createdAt.getTime(), {
@@ -92,10 +110,28 @@ export function startEntregaWorker(deps: WorkerDeps): EntregaWorker {
         // a retry sooner than the next poll is not left waiting for it
         if (delay < pollMs) later(delay);
       }
+      await failed(entrega.endpointId, result.error ?? `HTTP ${result.statusCode}`, logger);
     } catch (error) {
       // the lease ends and the delivery is due again: nothing is lost
       logger.warn({ err: error }, "webhook attempt not recorded: to be retried");
     }
+  }
+
+  /** Counts a failed attempt against its endpoint, disabling it at the window's end. */
+  async function failed(endpointId: string, error: string, logger: Logger): Promise<void> {
+    const at = new Date();
+    const disabled = await deps.endpoints.recordFailure(
+      endpointId,
+      at,
+      deps.failureWindowMs,
+      (since) => motivoDesactivacion(since, at, error),
+    );
+    if (!disabled) return;
+    logger.warn(
+      { fallandoDesde: disabled.fallandoDesde.toISOString() },
+      "webhook disabled: its deliveries failed for the whole failure window",
+    );
+    deps.disabled?.();
   }
 
   function later(delayMs: number): void {
@@ -124,7 +160,7 @@ export function startEntregaWorker(deps: WorkerDeps): EntregaWorker {
         again = false;
         const free = deps.concurrency - inFlight.size;
         if (free <= 0) break;
-        const taken = await deps.entregas.claim(free, [...busyEndpoints], LEASE_MS);
+        const taken = await deps.entregas.claim(free, [...busyEndpoints], deps.leaseMs ?? LEASE_MS);
         for (const entrega of taken) start(entrega);
         // a full batch may have left more behind
         if (taken.length === free) again = true;

@@ -55,6 +55,8 @@ function fakeTable(due: ClaimedEntrega[]) {
   } as unknown as EntregasRepository;
   const endpoints = {
     signingSecrets: () => Promise.resolve([newSecreto()]),
+    recordSuccess: () => Promise.resolve(),
+    recordFailure: () => Promise.resolve(undefined),
   } as unknown as EndpointsRepository;
   return { entregas, endpoints, finished, claims };
 }
@@ -73,11 +75,14 @@ describe("delivery worker", () => {
     const sent: string[] = [];
     const worker = startEntregaWorker({
       ...table,
-      urlProblem: () =>
-        Promise.resolve("apunta a una dirección privada, local o reservada (10.0.0.1)"),
+      destino: () =>
+        Promise.resolve({
+          problem: "apunta a una dirección privada, local o reservada (10.0.0.1)",
+        }),
       logger,
       concurrency: 4,
       retryScale: 1,
+      failureWindowMs: 3 * 24 * 3600_000,
       send: (url) => {
         sent.push(url);
         return Promise.resolve({ delivered: true, statusCode: 200, error: null, latencyMs: 1 });
@@ -109,10 +114,11 @@ describe("delivery worker", () => {
     const slow = new Promise<void>((r) => (release = r));
     const worker = startEntregaWorker({
       ...table,
-      urlProblem: () => Promise.resolve(undefined),
+      destino: () => Promise.resolve({}),
       logger,
       concurrency: 2,
       retryScale: 1,
+      failureWindowMs: 3 * 24 * 3600_000,
       pollMs: 20,
       send: async (url): Promise<EnvioResult> => {
         if (url.endsWith("/slow")) await slow;
@@ -136,10 +142,11 @@ describe("delivery worker", () => {
     const table = fakeTable([entrega("o", "e", { attempts: 11, createdAt: old })]);
     const worker = startEntregaWorker({
       ...table,
-      urlProblem: () => Promise.resolve(undefined),
+      destino: () => Promise.resolve({}),
       logger,
       concurrency: 1,
       retryScale: 1,
+      failureWindowMs: 3 * 24 * 3600_000,
       send: () =>
         Promise.resolve({ delivered: false, statusCode: 503, error: "HTTP 503", latencyMs: 3 }),
     });

@@ -47,6 +47,7 @@ export {
   type UsageRecord,
 } from "./usage.js";
 export {
+  accountOwnerGet,
   PASSWORD_MAX_LENGTH,
   PASSWORD_MIN_LENGTH,
   passwordSchema,

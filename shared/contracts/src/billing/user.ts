@@ -141,3 +141,21 @@ export const userAdd = defineContract({
   reply: z.object({ userId: idSchema }),
   errors: ["INVALID_FIELD", "ACCOUNT_NOT_FOUND", "USER_EMAIL_TAKEN"],
 });
+
+/**
+ * `billing.account.owner.get`: who signed the account up, to be told about it by e-mail (an
+ * endpoint disabled by the webhooks service). USER_NOT_FOUND when the account has no owner
+ * (created by the operator, without a user).
+ */
+export const accountOwnerGet = defineContract({
+  subject: "billing.account.owner.get",
+  request: z.object({ accountId: idSchema }).strict(),
+  reply: z.object({
+    userId: idSchema,
+    accountId: idSchema,
+    accountName: z.string(),
+    name: z.string(),
+    email: z.string(),
+  }),
+  errors: ["USER_NOT_FOUND"],
+});

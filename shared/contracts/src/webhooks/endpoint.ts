@@ -72,6 +72,13 @@ export const webhookSchema = z
     eventos: z.array(webhookEventoSchema),
     descripcion: z.string().nullable(),
     activo: z.boolean(),
+    fallandoDesde: isoDateTimeSchema
+      .nullable()
+      .describe("Desde cuándo fallan sin interrupción sus entregas; null si responde"),
+    desactivadoAt: isoDateTimeSchema
+      .nullable()
+      .describe("Cuándo el servicio lo desactivó por fallar durante toda la ventana"),
+    desactivadoMotivo: z.string().nullable().describe("Por qué el servicio lo desactivó"),
     createdAt: isoDateTimeSchema,
     updatedAt: isoDateTimeSchema,
   })

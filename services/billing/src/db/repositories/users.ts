@@ -47,6 +47,19 @@ export function makeUsersRepository(db: Kysely<BillingDatabase>) {
         .where("users.id", "=", id)
         .executeTakeFirst();
     },
+    /** The user who signed the account up (its first owner), with the account's name. */
+    async findOwner(accountId: string): Promise<(UserRow & { account_name: string }) | undefined> {
+      return db
+        .selectFrom("users")
+        .innerJoin("accounts", "accounts.id", "users.account_id")
+        .selectAll("users")
+        .select("accounts.name as account_name")
+        .where("users.account_id", "=", accountId)
+        .where("users.role", "=", "owner")
+        .orderBy("users.created_at")
+        .limit(1)
+        .executeTakeFirst();
+    },
     async setPassword(id: string, passwordHash: string, now: Date): Promise<void> {
       await db
         .updateTable("users")

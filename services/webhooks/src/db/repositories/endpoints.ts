@@ -16,6 +16,9 @@ const columns = [
   "eventos",
   "descripcion",
   "activo",
+  "fallando_desde",
+  "desactivado_at",
+  "desactivado_motivo",
   "created_at",
   "updated_at",
 ] as const;
@@ -28,6 +31,9 @@ const toWebhook = (row: Row): webhooks.Webhook => ({
   eventos: row.eventos as webhooks.WebhookEvento[],
   descripcion: row.descripcion,
   activo: row.activo,
+  fallandoDesde: row.fallando_desde?.toISOString() ?? null,
+  desactivadoAt: row.desactivado_at?.toISOString() ?? null,
+  desactivadoMotivo: row.desactivado_motivo,
   createdAt: row.created_at.toISOString(),
   updatedAt: row.updated_at.toISOString(),
 });
@@ -114,6 +120,15 @@ export function makeEndpointsRepository(db: Kysely<WebhooksDatabase>, sealer: Se
           ...(changes.eventos !== undefined ? { eventos: [...changes.eventos] } : {}),
           ...(changes.descripcion !== undefined ? { descripcion: changes.descripcion } : {}),
           ...(changes.activo !== undefined ? { activo: changes.activo } : {}),
+          // enabled again by hand: its failures are forgiven and the window starts over
+          ...(changes.activo === true
+            ? {
+                fallando_desde: null,
+                desactivado_at: null,
+                desactivado_motivo: null,
+                aviso_pendiente: false,
+              }
+            : {}),
           updated_at: sql<Date>`now()`,
         })
         .where("account_id", "=", accountId)
@@ -178,7 +193,129 @@ export function makeEndpointsRepository(db: Kysely<WebhooksDatabase>, sealer: Se
       }
       return secrets;
     },
+
+    /** A delivered attempt: the endpoint answers, so it is not failing any more. */
+    async recordSuccess(id: string): Promise<void> {
+      await db
+        .updateTable("endpoints")
+        .set({ fallando_desde: null })
+        .where("id", "=", id)
+        .where("fallando_desde", "is not", null)
+        .execute();
+    },
+
+    /**
+     * A failed attempt at `at`: the endpoint is failing since then unless it already was.
+     * When it has been failing for `windowMs` or more it is disabled, with `motivo`, and its
+     * owner's e-mail left pending: the endpoint is answered only by the call that disabled it,
+     * so it is told once. Undefined otherwise (not disabled now, or gone).
+     */
+    async recordFailure(
+      id: string,
+      at: Date,
+      windowMs: number,
+      motivo: (fallandoDesde: Date) => string,
+    ): Promise<DisabledEndpoint | undefined> {
+      return db.transaction().execute(async (trx) => {
+        const row = await trx
+          .updateTable("endpoints")
+          .set((eb) => ({ fallando_desde: eb.fn.coalesce("fallando_desde", eb.val(at)) }))
+          .where("id", "=", id)
+          .returning(["activo", "fallando_desde"])
+          .executeTakeFirst();
+        const since = row?.fallando_desde;
+        if (!row?.activo || !since || at.getTime() - since.getTime() < windowMs) return undefined;
+        const disabled = await trx
+          .updateTable("endpoints")
+          .set({
+            activo: false,
+            desactivado_at: at,
+            desactivado_motivo: motivo(since),
+            aviso_pendiente: true,
+            updated_at: sql<Date>`now()`,
+          })
+          .where("id", "=", id)
+          .where("activo", "=", true)
+          .returning(avisoColumns)
+          .executeTakeFirst();
+        return disabled && toDisabled(disabled);
+      });
+    },
+
+    /** Disabled endpoints whose owner is still to be told, oldest first. */
+    async avisosPendientes(max: number): Promise<DisabledEndpoint[]> {
+      const rows = await db
+        .selectFrom("endpoints")
+        .select(avisoColumns)
+        .where("aviso_pendiente", "=", true)
+        .orderBy("desactivado_at")
+        .limit(max)
+        .execute();
+      return rows.map(toDisabled);
+    },
+
+    /**
+     * Runs `send` for the pending e-mail of an endpoint disabled at `desactivadoAt`, holding
+     * the endpoint's row meanwhile (another instance skips it), and clears the mark once
+     * `send` resolved. A throw, or a crash, leaves it pending; false when there was nothing to
+     * send (already sent, taken by another instance, re-enabled or disabled again).
+     */
+    async withAviso(id: string, desactivadoAt: Date, send: () => Promise<void>): Promise<boolean> {
+      return db.transaction().execute(async (trx) => {
+        const row = await trx
+          .selectFrom("endpoints")
+          .select("id")
+          .where("id", "=", id)
+          .where("aviso_pendiente", "=", true)
+          .where("desactivado_at", "=", desactivadoAt)
+          .forUpdate()
+          .skipLocked()
+          .executeTakeFirst();
+        if (!row) return false;
+        await send();
+        await trx
+          .updateTable("endpoints")
+          .set({ aviso_pendiente: false })
+          .where("id", "=", id)
+          .execute();
+        return true;
+      });
+    },
   };
 }
+
+/** An endpoint the service disabled, as its owner's e-mail tells it. */
+export interface DisabledEndpoint {
+  readonly id: string;
+  readonly accountId: string;
+  readonly url: string;
+  readonly descripcion: string | null;
+  readonly fallandoDesde: Date;
+  readonly desactivadoAt: Date;
+  readonly motivo: string;
+}
+
+const avisoColumns = [
+  "id",
+  "account_id",
+  "url",
+  "descripcion",
+  "fallando_desde",
+  "desactivado_at",
+  "desactivado_motivo",
+] as const;
+
+const toDisabled = (
+  row: Pick<Selectable<EndpointsTable>, (typeof avisoColumns)[number]>,
+): DisabledEndpoint => ({
+  id: row.id,
+  accountId: row.account_id,
+  url: row.url,
+  descripcion: row.descripcion,
+  // both are set together with aviso_pendiente
+  fallandoDesde: row.fallando_desde ?? row.desactivado_at ?? new Date(0),
+  desactivadoAt: row.desactivado_at ?? new Date(0),
+  motivo: row.desactivado_motivo ?? "",
+});
 
 export type EndpointsRepository = ReturnType<typeof makeEndpointsRepository>;
