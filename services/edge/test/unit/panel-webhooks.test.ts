@@ -21,6 +21,9 @@ const webhook = (extra: Partial<webhooks.Webhook> = {}): webhooks.Webhook => ({
   eventos: ["comprobante.autorizado", "cobro.pagado"],
   descripcion: "ERP <producción>",
   activo: true,
+  fallandoDesde: null,
+  desactivadoAt: null,
+  desactivadoMotivo: null,
   createdAt: "2026-11-26T20:53:00.000Z",
   updatedAt: "2026-11-26T20:53:00.000Z",
   ...extra,
@@ -155,5 +158,32 @@ describe("panel: the Webhooks pages", () => {
     expect(tipoText("webhook.prueba")).toBe("Evento de prueba");
     expect(tipoText("cobro.pagado")).toBe("Cobro pagado");
     expect(tipoText("otro.evento")).toBe("otro.evento");
+  });
+});
+
+describe("a webhook the service disabled, or whose deliveries fail", () => {
+  it("says so in the list and on its page, with why and how to turn it back on", () => {
+    const disabled = webhook({
+      activo: false,
+      fallandoDesde: "2026-11-20T10:00:00.000Z",
+      desactivadoAt: "2026-11-23T10:00:00.000Z",
+      desactivadoMotivo: "Sus entregas fallaron sin interrupción durante 3 días.",
+    });
+    const values = { url: "", eventos: [], descripcion: "", activo: true };
+    expect(text(listView([disabled], "t", values))).toContain("Desactivado");
+    const page = text(detailView(disabled, { items: [], nextCursor: null }, "t", {}));
+    expect(page).toContain("Desactivado");
+    expect(page).toContain("fallaron sin interrupción durante 3 días");
+    expect(page).toContain("Marcá «Activo» y guardá");
+    const failing = text(
+      detailView(
+        webhook({ fallandoDesde: "2026-11-26T20:00:00.000Z" }),
+        { items: [], nextCursor: null },
+        "t",
+        {},
+      ),
+    );
+    expect(failing).toContain("Fallando");
+    expect(failing).toContain("si siguen fallando durante 3 días");
   });
 });

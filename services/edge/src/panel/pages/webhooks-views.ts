@@ -38,10 +38,39 @@ const ESTADOS: Readonly<Record<webhooks.Entrega["status"], Html>> = {
   failed: html`<span class="badge bad">Fallida</span>`,
 };
 
-export const activoBadge = (activo: boolean): Html =>
-  activo
-    ? html`<span class="badge ok">Activo</span>`
-    : html`<span class="badge muted">Pausado</span>`;
+export const activoBadge = (
+  activo: boolean,
+  estado: Pick<webhooks.Webhook, "desactivadoAt" | "fallandoDesde"> = {
+    desactivadoAt: null,
+    fallandoDesde: null,
+  },
+): Html => {
+  if (!activo) {
+    return estado.desactivadoAt
+      ? html`<span class="badge bad">Desactivado</span>`
+      : html`<span class="badge muted">Pausado</span>`;
+  }
+  return estado.fallandoDesde
+    ? html`<span class="badge warn">Fallando</span>`
+    : html`<span class="badge ok">Activo</span>`;
+};
+
+/** Why the service disabled the endpoint, or since when its deliveries fail. */
+const estadoNote = (w: webhooks.Webhook): Html | string => {
+  if (!w.activo && w.desactivadoAt) {
+    return html`<p class="error" role="status">
+      Desactivado ${when(w.desactivadoAt)}: ${w.desactivadoMotivo ?? ""} Marcá «Activo» y guardá
+      para volver a recibir eventos.
+    </p>`;
+  }
+  if (w.fallandoDesde) {
+    return html`<p class="muted" role="status">
+      Sus entregas fallan desde ${when(w.fallandoDesde)}: se reintentan, y si siguen fallando
+      durante 3 días el webhook se desactiva.
+    </p>`;
+  }
+  return "";
+};
 
 /** What a form of url, events and description holds, as typed (kept when it is refused). */
 export interface WebhookValues {
@@ -148,7 +177,7 @@ export function listView(
                         ${w.url}${w.descripcion ? html`<br /><small class="muted">${w.descripcion}</small>` : ""}
                       </td>
                       <td>${eventosText(w.eventos)}</td>
-                      <td>${activoBadge(w.activo)}</td>
+                      <td>${activoBadge(w.activo, w)}</td>
                       <td>${when(w.createdAt)}</td>
                       <td><a href="/panel/webhooks/${w.id}">Administrar</a></td>
                     </tr>`,
@@ -277,7 +306,8 @@ export function detailView(
   };
   return html`${extra.message} ${extra.secret}
     <section class="card">
-      <p class="url"><strong>${w.url}</strong> ${activoBadge(w.activo)}</p>
+      <p class="url"><strong>${w.url}</strong> ${activoBadge(w.activo, w)}</p>
+      ${estadoNote(w)}
       <p class="muted">
         Recibe ${eventosText(w.eventos)} · registrado ${when(w.createdAt)} · id
         <code>${w.id}</code>
