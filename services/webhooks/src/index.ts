@@ -8,6 +8,7 @@ import { migrations, schema } from "./db/migrations/index.js";
 import { makeEndpointsRepository } from "./db/repositories/endpoints.js";
 import { makeEntregasRepository } from "./db/repositories/entregas.js";
 import { urlHostProblem, type Resolve } from "./domain/url.js";
+import { consumeAvisos } from "./flows/avisos.js";
 import { consumeComprobanteEvents } from "./flows/eventos.js";
 import { startEntregaWorker } from "./flows/worker.js";
 import { webhooksBindings } from "./service.js";
@@ -51,6 +52,12 @@ export async function startWebhooks(
         logger: serviceLogger,
         queued: () => worker.wake(),
       });
+      const avisos = await consumeAvisos({
+        bus,
+        entregas,
+        logger: serviceLogger,
+        queued: () => worker.wake(),
+      });
       return {
         bindings: webhooksBindings({
           endpoints,
@@ -62,7 +69,7 @@ export async function startWebhooks(
           wake: () => worker.wake(),
         }),
         stop: async () => {
-          await comprobantes.stop();
+          await Promise.all([comprobantes.stop(), avisos.stop()]);
           await worker.stop();
         },
       };
