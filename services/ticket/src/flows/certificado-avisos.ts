@@ -69,7 +69,13 @@ export async function checkCertificateExpiry(deps: {
     );
     const inserted = await db
       .insertInto("certificado_avisos")
-      .values({ certificate_id: row.id, aviso, event: JSON.stringify(event), created_at: now })
+      .values({
+        certificate_id: row.id,
+        aviso,
+        // as text, so the driver cannot take the JSON for a string value and encode it again
+        event: sql<string>`${JSON.stringify(event)}::text::jsonb`,
+        created_at: now,
+      })
       .onConflict((oc) => oc.columns(["certificate_id", "aviso"]).doNothing())
       .returning("aviso")
       .executeTakeFirst();

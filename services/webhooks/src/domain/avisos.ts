@@ -1,4 +1,11 @@
-import type { billing, cobros, EventOf, mail, ticket } from "@pasarela/contracts";
+import {
+  exactNumber,
+  type billing,
+  type cobros,
+  type EventOf,
+  type mail,
+  type ticket,
+} from "@pasarela/contracts";
 import { payloadId, type EventoEntregable, type WebhookPayload } from "./payload.js";
 
 /**
@@ -57,9 +64,13 @@ export const emailFallidoEntrega = (event: EmailFallido): EventoEntregable =>
     },
   });
 
+/** An amount as the API answers it: a JSON number with the exact decimal value. */
+const amount = (text: string): number | string => exactNumber(text) ?? text;
+
 /**
- * `cobro.pagado`: the link as `GET /api/links-de-cobro/{id}` answers it once paid; an event
- * published without it still says which link, voucher, amount and moment.
+ * `cobro.pagado`: the link as `GET /api/links-de-cobro/{id}` answers it once paid (`monto` a
+ * JSON number); an event published without it still says which link, voucher, amount and
+ * moment.
  */
 export function cobroPagadoEntrega(event: LinkPagado): EventoEntregable {
   const comprobante = {
@@ -73,14 +84,16 @@ export function cobroPagadoEntrega(event: LinkPagado): EventoEntregable {
     tipo: "cobro.pagado",
     createdAt: event.pagadoAt,
     environment: event.environment,
-    data: event.link ?? {
-      id: event.linkId,
-      estado: "pagado",
-      monto: event.monto,
-      moneda: event.moneda,
-      comprobante,
-      pagadoAt: event.pagadoAt,
-    },
+    data: event.link
+      ? { ...event.link, monto: amount(event.link.monto) }
+      : {
+          id: event.linkId,
+          estado: "pagado",
+          monto: amount(event.monto),
+          moneda: event.moneda,
+          comprobante,
+          pagadoAt: event.pagadoAt,
+        },
   });
 }
 

@@ -115,7 +115,8 @@ describe("cobro.pagado", () => {
       tipo: "cobro.pagado",
       createdAt: at,
       environment: "homologacion",
-      data: link,
+      // the amount as the API answers it: a JSON number
+      data: { ...link, monto: 1500 },
     });
   });
 
@@ -123,7 +124,7 @@ describe("cobro.pagado", () => {
     expect(cobroPagadoEntrega(cobros.linkPagado.schema.parse(base)).payload.data).toEqual({
       id: linkId,
       estado: "pagado",
-      monto: "1500.00",
+      monto: 1500,
       moneda: "ARS",
       comprobante,
       pagadoAt: at,
