@@ -1,6 +1,7 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { isDeepStrictEqual } from "node:util";
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -167,7 +168,7 @@ describe(
     }
     type Comprobante = Awaited<ReturnType<typeof issue>>;
     const isOf = (comprobante: Comprobante) => (p: Payload) =>
-      JSON.stringify(p.data.comprobante) === JSON.stringify(comprobante);
+      isDeepStrictEqual(p.data.comprobante, comprobante);
 
     it("email.enviado: the voucher and every recipient, once the relay accepted it", async () => {
       const comprobante = await issue(issuer);
