@@ -87,6 +87,8 @@ describe(
           CERTIFICATE_EXPIRY_INTERVAL_MS: "1000",
         },
         paymentsSimulator: true,
+        // every process with only its own grants: the new subjects and durables must be granted
+        withNatsGrants: true,
       });
       dir = scratch();
       [account, stranger] = await Promise.all([
