@@ -7,7 +7,7 @@ import { avisoDue, avisoEvent, type AvisoEvent } from "../domain/certificado-avi
 
 /** Active certificates this close to expiry (or past it) are looked at. */
 const WINDOW_DAYS = 30;
-/** At most this many notices decided and announced per round. */
+/** At most this many recorded notices announced per round; the rest in the next one. */
 const BATCH = 200;
 
 /**
@@ -45,8 +45,11 @@ export async function checkCertificateExpiry(deps: {
     ])
     .where("c.status", "=", "active")
     .where("c.not_after", "<=", new Date(now.getTime() + WINDOW_DAYS * 86_400_000))
+    // an expired one whose expiry was announced has nothing left to say
+    .where(
+      sql<boolean>`not exists (select 1 from certificado_avisos v where v.certificate_id = c.id and v.aviso = 'vencido')`,
+    )
     .orderBy("c.not_after")
-    .limit(BATCH)
     .execute();
   let recorded = 0;
   for (const row of candidates) {
