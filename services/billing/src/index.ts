@@ -4,6 +4,7 @@ import { makePageCursors } from "@pasarela/sealing";
 import { startService, type RunningService } from "@pasarela/service";
 import type { Logger } from "@pasarela/telemetry";
 import type { AccountingSettings } from "./flows/settings.js";
+import { makeCuotaAlertas } from "./flows/cuota-alertas.js";
 import { startSweeper } from "./flows/sweeper.js";
 import { consumePaidLinks, consumeUsageEvents } from "./flows/usage-events.js";
 import { consumeOutcomeEvents } from "./flows/outcome-events.js";
@@ -56,6 +57,7 @@ export async function startBilling(
         issuanceLeaseMs: config.IDEMPOTENCY_LEASE_MS,
         idempotencyTtlMs: config.IDEMPOTENCY_TTL_MS,
       };
+      const alertas = makeCuotaAlertas({ db: db!.db, bus, logger: log, now: settings.now });
       const sweeper = startSweeper({
         db: db!.db,
         settings,
@@ -70,6 +72,8 @@ export async function startBilling(
           },
           (now) => makeLoginAttemptsRepository(db!.db, throttle).sweep(now),
           (now) => makePasswordResetsRepository(db!.db).sweep(now),
+          // quota alerts whose announcement did not get out after their reservation
+          () => alertas.flush(),
         ],
       });
       const outcomes = await consumeOutcomeEvents({ bus, db: db!.db, logger: log });
@@ -82,6 +86,7 @@ export async function startBilling(
           pepper: config.API_KEY_PEPPER,
           cursors: makePageCursors(config.CURSOR_KEY),
           settings,
+          alertas,
           dashboard: {
             throttle,
             resetTtlMs: config.PASSWORD_RESET_TTL_MS,

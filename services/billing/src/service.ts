@@ -16,6 +16,7 @@ import { makeUsersRepository } from "./db/repositories/users.js";
 import type { SendMessage } from "./domain/messages.js";
 import { makeHasher } from "./domain/secrets.js";
 import { makeAccountCreate } from "./handlers/account-create.js";
+import type { CuotaAlertas } from "./flows/cuota-alertas.js";
 import { makeFacturaAdmit } from "./handlers/factura-admit.js";
 import { makeFacturaSettle } from "./handlers/factura-settle.js";
 import { makeKeyCreate } from "./handlers/key-create.js";
@@ -58,6 +59,8 @@ export function billingBindings(deps: {
   pepper: string;
   cursors: PageCursors;
   settings: AccountingSettings;
+  /** announces quota thresholds crossed by reservations (evt.billing.cuota.alerta) */
+  alertas?: CuotaAlertas;
   /** dashboard users: the login throttle, reset links, e-mail */
   dashboard: {
     throttle: ThrottleSettings;
@@ -93,9 +96,9 @@ export function billingBindings(deps: {
     bind(billing.keyList, makeKeyList({ accounts, keys })),
     bind(billing.keyRevoke, makeKeyRevoke({ keys, bus: deps.bus })),
     bind(billing.keyVerify, makeKeyVerify({ keys, hasher })),
-    bind(billing.facturaAdmit, makeFacturaAdmit({ db, settings })),
+    bind(billing.facturaAdmit, makeFacturaAdmit({ db, settings, alertas: deps.alertas })),
     bind(billing.facturaSettle, makeFacturaSettle({ db })),
-    bind(billing.quotaReserve, makeQuotaReserve({ db, settings })),
+    bind(billing.quotaReserve, makeQuotaReserve({ db, settings, alertas: deps.alertas })),
     bind(billing.quotaCommit, makeQuotaCommit({ db })),
     bind(billing.quotaRelease, makeQuotaRelease({ db })),
     bind(billing.planCreate, makePlanCreate(db)),

@@ -25,6 +25,8 @@ export const ticketConfigSchema = z.object({
   TA_MIN_REMAINING_MS: envInt().pipe(z.number().min(0)).default(30_000),
   /** pause between logins for one certificate and service after the authority refused one */
   TA_RETRY_AFTER_MS: envInt().pipe(z.number().min(0)).default(60_000),
+  /** how often active certificates are checked for expiry notices (30, 7, 1 days; expired) */
+  CERTIFICATE_EXPIRY_INTERVAL_MS: envInt().pipe(z.number().min(1_000)).default(3_600_000),
 });
 
 export type TicketConfig = z.output<typeof ticketConfigSchema>;

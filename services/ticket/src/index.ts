@@ -6,6 +6,7 @@ import type { TicketConfig } from "./config.js";
 import type { TicketDatabase } from "./db/database.js";
 import { migrations, schema } from "./db/migrations/index.js";
 import { makeSealer } from "./domain/sealing.js";
+import { startCertificateExpiryCheck } from "./flows/certificado-avisos.js";
 import { watchCertificateExpiry } from "./metrics/certificates.js";
 import { ticketBindings } from "./service.js";
 
@@ -13,10 +14,22 @@ export { loadConfig, ticketConfigSchema as configSchema, type TicketConfig } fro
 export { migrations, schema } from "./db/migrations/index.js";
 
 /** Starts the ticket service on the bus; used by main.ts and by tests in-process. */
+export interface TicketOptions {
+  /** the clock of certificate expiry notices (tests move it) */
+  now?: () => Date;
+}
+
+/** What a test may drive of the running service. */
+export interface TicketDeps {
+  /** runs one round of the certificate expiry check now */
+  checkExpiry: () => Promise<void>;
+}
+
 export async function startTicket(
   config: TicketConfig,
   logger?: Logger,
-): Promise<RunningService<object>> {
+  options: TicketOptions = {},
+): Promise<RunningService<TicketDeps>> {
   // the authority's HTTPS may come from a local stand-in with its own CA (the simulator's)
   if (config.AUTHORITY_CA_FILE) trustAuthorityCa(config.AUTHORITY_CA_FILE.pem);
   const sealer = makeSealer(config.KEY_ENCRYPTION_KEY);
@@ -24,16 +37,25 @@ export async function startTicket(
     urls: { homologacion: config.WSAA_URL_HOMOLOGACION, produccion: config.WSAA_URL_PRODUCCION },
     timeoutMs: config.AUTHORITY_TIMEOUT_MS,
   });
-  return startService<TicketDatabase, object>({
+  return startService<TicketDatabase, TicketDeps>({
     name: "ticket",
     settings: config,
     database: { schema, migrations },
     ...(logger ? { logger } : {}),
-    start: async ({ bus, db }) => {
+    start: async ({ bus, db, logger: serviceLogger }) => {
       // certificate changes are announced on the EVENTS stream
       await bus.ensureEventStream();
       watchCertificateExpiry(db!.db);
+      const expiry = startCertificateExpiryCheck({
+        db: db!.db,
+        bus,
+        logger: serviceLogger,
+        intervalMs: config.CERTIFICATE_EXPIRY_INTERVAL_MS,
+        now: options.now ?? (() => new Date()),
+      });
       return {
+        checkExpiry: expiry.check,
+        stop: expiry.stop,
         bindings: ticketBindings({
           db: db!.db,
           bus,

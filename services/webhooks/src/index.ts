@@ -10,6 +10,7 @@ import { makeEntregasRepository } from "./db/repositories/entregas.js";
 import { makePruebasRepository } from "./db/repositories/pruebas.js";
 import { checkDestino, urlHostProblem, type Destino, type Resolve } from "./domain/url.js";
 import { startAvisos } from "./flows/avisos.js";
+import { consumeAvisos } from "./flows/fuentes.js";
 import { consumeComprobanteEvents } from "./flows/eventos.js";
 import { startEntregaWorker } from "./flows/worker.js";
 import { webhooksBindings } from "./service.js";
@@ -61,6 +62,12 @@ export async function startWebhooks(
         logger: serviceLogger,
         queued: () => worker.wake(),
       });
+      const fuentes = await consumeAvisos({
+        bus,
+        entregas,
+        logger: serviceLogger,
+        queued: () => worker.wake(),
+      });
       return {
         bindings: webhooksBindings({
           endpoints,
@@ -73,7 +80,7 @@ export async function startWebhooks(
           wake: () => worker.wake(),
         }),
         stop: async () => {
-          await comprobantes.stop();
+          await Promise.all([comprobantes.stop(), fuentes.stop()]);
           await worker.stop();
           await avisos.stop();
         },

@@ -80,7 +80,7 @@ export const natsGrants = {
   billing: {
     serves: billing,
     calls: [],
-    publishes: [billing.keyRevoked],
+    publishes: [billing.keyRevoked, billing.cuotaAlerta],
     listens: [],
     managesStream: true,
     // password-reset links and operators' replies to support tickets
@@ -97,7 +97,7 @@ export const natsGrants = {
   ticket: {
     serves: ticket,
     calls: [],
-    publishes: [ticket.certificadoActivado],
+    publishes: [ticket.certificadoActivado, ticket.certificadoPorVencer, ticket.certificadoVencido],
     listens: [],
     managesStream: true,
   },
@@ -152,7 +152,8 @@ export const natsGrants = {
       wsfe.emailSend,
       wsfe.emailUpdate,
     ],
-    publishes: [],
+    // the outcome of every voucher e-mail, for the accounts' webhooks
+    publishes: [mail.emailEnviado, mail.emailFallido],
     listens: [],
     managesStream: true,
     consumes: ["mail-emision"],
@@ -177,9 +178,26 @@ export const natsGrants = {
     listens: [],
     managesStream: true,
     enqueues: [mail.mensajeJob],
-    // every voucher outcome becomes deliveries to the endpoints subscribed to it
-    consumes: ["webhooks-comprobantes"],
-    reads: [wsfe.comprobanteAutorizado, wsfe.comprobanteRechazado, wsfe.comprobanteNoEmitido],
+    // every voucher outcome, e-mail outcome, paid link, certificate notice and quota alert
+    // becomes deliveries to the endpoints subscribed to it: one durable per source's events
+    consumes: [
+      "webhooks-comprobantes",
+      "webhooks-emails",
+      "webhooks-cobros",
+      "webhooks-certificados",
+      "webhooks-cuotas",
+    ],
+    reads: [
+      wsfe.comprobanteAutorizado,
+      wsfe.comprobanteRechazado,
+      wsfe.comprobanteNoEmitido,
+      mail.emailEnviado,
+      mail.emailFallido,
+      cobros.linkPagado,
+      ticket.certificadoPorVencer,
+      ticket.certificadoVencido,
+      billing.cuotaAlerta,
+    ],
   },
   edge: {
     calls: [

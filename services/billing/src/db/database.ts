@@ -51,6 +51,21 @@ export interface QuotaHoldsTable {
   expires_at: NullableTimestamp;
 }
 
+/** A quota threshold an account crossed in a period (one row each), and whether it was announced. */
+export interface CuotaAlertasTable {
+  /** the event's id: account, resource, period start and threshold */
+  id: string;
+  account_id: string;
+  resource: QuotaResource;
+  period_start: Timestamp;
+  period_end: Timestamp;
+  umbral: 80 | 100;
+  used: number;
+  quota: number;
+  created_at: Timestamp;
+  published_at: NullableTimestamp;
+}
+
 export interface RejectionsTable {
   ref: string;
   account_id: string;
@@ -146,6 +161,7 @@ export interface BillingDatabase {
   plans: PlansTable;
   account_plans: AccountPlansTable;
   quota_holds: QuotaHoldsTable;
+  cuota_alertas: CuotaAlertasTable;
   rejections: RejectionsTable;
   idempotency_records: IdempotencyRecordsTable;
   handled_events: HandledEventsTable;

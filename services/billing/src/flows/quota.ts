@@ -4,7 +4,9 @@ import type { Kysely } from "kysely";
 import type { BillingDatabase, QuotaResource } from "../db/database.js";
 import type { PlanRow } from "../db/repositories/plans.js";
 import { makePlansRepository } from "../db/repositories/plans.js";
+import { makeCuotaAlertasRepository } from "../db/repositories/cuota-alertas.js";
 import { makeQuotaRepository } from "../db/repositories/quota.js";
+import { umbralesCruzados } from "../domain/cuota-alerta.js";
 import { periodAt, type Period } from "../domain/period.js";
 import type { AccountingSettings } from "./settings.js";
 
@@ -33,7 +35,9 @@ export async function planAndPeriod(
 /**
  * Takes one unit of `resource` under `ref`, or answers its 402. Must run inside a
  * transaction: the advisory lock it takes is held until that transaction ends. `known` is
- * the plan and period the caller already read in that transaction, if it did.
+ * the plan and period the caller already read in that transaction, if it did. A unit that
+ * takes the period's use to 80 or 100 per cent of the quota records that crossing in the same
+ * transaction; the caller announces it once committed (flows/cuota-alertas.ts).
  */
 export async function reserveUnit(
   trx: Kysely<BillingDatabase>,
@@ -47,13 +51,25 @@ export async function reserveUnit(
   if (!current) return fail(appError(exhausted[hold.resource]));
   await quota.lock(hold.accountId, hold.resource);
   const used = await quota.used(hold.accountId, hold.resource, current.period, now);
-  if (used >= quotaOf(current.plan, hold.resource)) {
-    return fail(appError(exhausted[hold.resource]));
-  }
-  await quota.reserve({
+  const limit = quotaOf(current.plan, hold.resource);
+  if (used >= limit) return fail(appError(exhausted[hold.resource]));
+  const taken = await quota.reserve({
     ...hold,
     at: now,
     expiresAt: new Date(now.getTime() + settings.reservationTtlMs),
   });
+  if (taken) {
+    for (const umbral of umbralesCruzados(used, used + 1, limit)) {
+      await makeCuotaAlertasRepository(trx).record({
+        accountId: hold.accountId,
+        resource: hold.resource,
+        period: current.period,
+        umbral,
+        used: used + 1,
+        quota: limit,
+        at: now,
+      });
+    }
+  }
   return ok(undefined);
 }

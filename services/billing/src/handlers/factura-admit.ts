@@ -2,6 +2,7 @@ import type { Handler } from "@pasarela/bus";
 import type { billing, Environment, ReplyInputOf } from "@pasarela/contracts";
 import { appError, fail, ok, rejectionCap, type Result } from "@pasarela/errors";
 import type { Kysely } from "kysely";
+import type { CuotaAlertas } from "../flows/cuota-alertas.js";
 import { isMetered, planAndPeriod, reserveUnit } from "../flows/quota.js";
 import type { AccountingSettings } from "../flows/settings.js";
 import type { BillingDatabase } from "../db/database.js";
@@ -20,11 +21,13 @@ type Admission = Result<ReplyInputOf<typeof billing.facturaAdmit>>;
 export function makeFacturaAdmit(deps: {
   db: Kysely<BillingDatabase>;
   settings: AccountingSettings;
+  /** announces the quota thresholds an admission crossed, once it committed */
+  alertas?: Pick<CuotaAlertas, "flush">;
 }): Handler<typeof billing.facturaAdmit> {
   return async (request, ctx): Promise<Admission> => {
     const accountId = ctx.accountId;
     const { environment, idempotencyKey: key, fingerprint } = request;
-    return deps.db.transaction().execute(async (trx): Promise<Admission> => {
+    const admission = await deps.db.transaction().execute(async (trx): Promise<Admission> => {
       const now = deps.settings.now();
       const records = makeIdempotencyRepository(trx);
       if (key !== undefined) {
@@ -63,6 +66,8 @@ export function makeFacturaAdmit(deps: {
       }
       return ok({ decision: "proceed" });
     });
+    if (admission.ok && admission.value.decision === "proceed") void deps.alertas?.flush();
+    return admission;
   };
 }
 

@@ -2,6 +2,7 @@ import type { Handler } from "@pasarela/bus";
 import type { billing } from "@pasarela/contracts";
 import { ok } from "@pasarela/errors";
 import type { Kysely } from "kysely";
+import type { CuotaAlertas } from "../flows/cuota-alertas.js";
 import { isMetered, reserveUnit } from "../flows/quota.js";
 import type { AccountingSettings } from "../flows/settings.js";
 import type { BillingDatabase } from "../db/database.js";
@@ -11,6 +12,8 @@ import { makeQuotaRepository } from "../db/repositories/quota.js";
 export function makeQuotaReserve(deps: {
   db: Kysely<BillingDatabase>;
   settings: AccountingSettings;
+  /** announces the thresholds a reservation crossed, once it committed */
+  alertas?: Pick<CuotaAlertas, "flush">;
 }): Handler<typeof billing.quotaReserve> {
   return async ({ resource, environment, ref }, ctx) => {
     const accountId = ctx.accountId;
@@ -18,7 +21,9 @@ export function makeQuotaReserve(deps: {
     const reserved = await deps.db
       .transaction()
       .execute((trx) => reserveUnit(trx, deps.settings, { accountId, resource, ref }));
-    return reserved.ok ? ok({ metered: true }) : reserved;
+    if (!reserved.ok) return reserved;
+    void deps.alertas?.flush();
+    return ok({ metered: true });
   };
 }
 

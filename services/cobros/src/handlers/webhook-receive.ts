@@ -92,6 +92,7 @@ export function makeWebhookReceive(deps: WebhookDeps): Handler<typeof cobros.web
           provider: "mercadopago",
           paymentId: p.id,
           pagadoAt: paid.view.pagadoAt ?? at.toISOString(),
+          link: paid.view,
         },
         { accountId: paid.accountId, requestId: ctx.requestId },
       );

@@ -2,11 +2,12 @@ import type { Bus, DeliveryInfo, DurableOutcome } from "@pasarela/bus";
 import { pdf, ticket, wsfe, type mail } from "@pasarela/contracts";
 import type { AppError } from "@pasarela/errors";
 import type { SmtpSender } from "../adapters/smtp.js";
+import { EMAIL_ERROR_MAX, emailOutcomeEvent, type EmailOutcome } from "../domain/evento.js";
 import { comprobanteMessage } from "../domain/message.js";
 import { nextStep, type DeliveryResult, type RetryPolicy } from "../domain/retry.js";
 
 export interface WorkerDeps {
-  bus: Pick<Bus, "request">;
+  bus: Pick<Bus, "request" | "publish">;
   smtp: Pick<SmtpSender, "send">;
   from: string;
   policy: RetryPolicy;
@@ -69,19 +70,34 @@ async function attempt(deps: WorkerDeps, job: mail.ComprobanteJob): Promise<Deli
 }
 
 /**
- * The job handler: retries a temporary failure with backoff within the policy's bound, and
- * reports `sent` or `failed` (with the SMTP text) to wsfe. A report that does not get through
- * is retried alone: the message is not sent twice for it.
+ * The job handler: retries a temporary failure with backoff within the policy's bound, then
+ * announces the outcome (`evt.mail.email.enviado` or `.fallido`, for the account's webhooks)
+ * and reports `sent` or `failed` (with the SMTP text) to wsfe. An announcement or report that
+ * does not get through is retried alone: the message is not sent twice for it.
  */
 export function makeComprobanteWorker(deps: WorkerDeps) {
   const now = deps.now ?? Date.now;
-  const reported = new Map<string, { status: "sent" | "failed"; error: string | null }>();
+  const reported = new Map<string, EmailOutcome & { announced: boolean }>();
 
   async function report(
     job: mail.ComprobanteJob,
-    outcome: { status: "sent" | "failed"; error: string | null },
+    outcome: EmailOutcome & { announced: boolean },
     info: DeliveryInfo,
   ): Promise<DurableOutcome> {
+    if (!outcome.announced) {
+      const { event, body } = emailOutcomeEvent(job, outcome);
+      try {
+        await deps.bus.publish(event, body, { accountId: job.accountId });
+      } catch (error) {
+        reported.set(job.id, outcome);
+        info.logger.warn(
+          { jobId: job.id, error: error instanceof Error ? error.message : String(error) },
+          "e-mail outcome not announced",
+        );
+        return { kind: "retry", delayMs: deps.policy.baseMs };
+      }
+      outcome = { ...outcome, announced: true };
+    }
     const answer = await deps.bus.request(
       wsfe.emailUpdate,
       {
@@ -92,7 +108,7 @@ export function makeComprobanteWorker(deps: WorkerDeps) {
         cbteNro: job.cbteNro,
         to: job.to,
         status: outcome.status,
-        error: outcome.error === null ? null : outcome.error.slice(0, 2000),
+        error: outcome.error === null ? null : outcome.error.slice(0, EMAIL_ERROR_MAX),
       },
       { accountId: job.accountId },
     );
@@ -110,13 +126,15 @@ export function makeComprobanteWorker(deps: WorkerDeps) {
     const pending = reported.get(job.id);
     if (pending) return report(job, pending, info);
     const result = await attempt(deps, job);
-    const step = nextStep(result, info.attempt, Date.parse(job.queuedAt), now(), deps.policy);
+    const decidedAt = now();
+    const step = nextStep(result, info.attempt, Date.parse(job.queuedAt), decidedAt, deps.policy);
+    const at = new Date(decidedAt).toISOString();
     switch (step.kind) {
       case "sent":
-        return report(job, { status: "sent", error: null }, info);
+        return report(job, { status: "sent", error: null, at, announced: false }, info);
       case "failed":
         info.logger.warn({ jobId: job.id, error: step.error }, "e-mail failed");
-        return report(job, { status: "failed", error: step.error }, info);
+        return report(job, { status: "failed", error: step.error, at, announced: false }, info);
       case "retry":
         info.logger.info(
           {

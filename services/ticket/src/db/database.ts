@@ -85,10 +85,22 @@ export interface RepresentadaPerfilesTable {
   updated_at: Timestamp;
 }
 
+/** An expiry notice of one certificate: decided once, announced until it got out. */
+export interface CertificadoAvisosTable {
+  certificate_id: string;
+  /** days before notAfter ("30", "7", "1") or "vencido" */
+  aviso: string;
+  /** the event body it is announced with */
+  event: ColumnType<unknown, string, string>;
+  created_at: Timestamp;
+  published_at: NullableTimestamp;
+}
+
 export interface TicketDatabase {
   representadas: RepresentadasTable;
   representada_perfiles: RepresentadaPerfilesTable;
   representada_logos: RepresentadaLogosTable;
   certificates: CertificatesTable;
   access_tickets: AccessTicketsTable;
+  certificado_avisos: CertificadoAvisosTable;
 }

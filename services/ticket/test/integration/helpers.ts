@@ -4,13 +4,18 @@ import { connectBus, type Bus } from "@pasarela/bus";
 import { startTracing, type Logger } from "@pasarela/telemetry";
 import type { FileInfra } from "@pasarela/testing";
 import forge from "node-forge";
-import { loadConfig, startTicket } from "../../src/index.js";
+import { loadConfig, startTicket, type TicketOptions } from "../../src/index.js";
 
 /**
  * A ticket instance on this file's bus and database, talking to the simulator, whose
  * subscriptions the server has registered (startService does not flush).
  */
-export async function startInstance(infra: FileInfra, sim: Simulator, logger: Logger) {
+export async function startInstance(
+  infra: FileInfra,
+  sim: Simulator,
+  logger: Logger,
+  options: TicketOptions = {},
+) {
   const config = loadConfig({
     NATS_URL: infra.natsUrl,
     NATS_PREFIX: infra.prefix,
@@ -21,7 +26,7 @@ export async function startInstance(infra: FileInfra, sim: Simulator, logger: Lo
     AUTHORITY_TIMEOUT_MS: "5000",
     LOG_LEVEL: "debug",
   });
-  const instance = await startTicket(config, logger);
+  const instance = await startTicket(config, logger, options);
   await instance.bus.connection.flush();
   return instance;
 }

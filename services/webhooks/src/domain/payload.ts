@@ -1,10 +1,9 @@
 import { createHash } from "node:crypto";
-import { wsfe, type EventOf } from "@pasarela/contracts";
+import { wsfe, type EventOf, type webhooks } from "@pasarela/contracts";
 import { authorityRejected } from "@pasarela/errors";
 
-/** The webhook events this service delivers so far, each from one bus event. */
-export type TipoEntregado =
-  "comprobante.autorizado" | "comprobante.rechazado" | "comprobante.no_emitido";
+/** The webhook events this service delivers, each from one bus event (CAEA reports come later). */
+export type TipoEntregado = Exclude<webhooks.WebhookEvento, "*" | "comprobante.caea_informado">;
 
 /** What a receiver gets in the body of every delivery of one event. */
 export interface WebhookPayload {
@@ -12,8 +11,17 @@ export interface WebhookPayload {
   readonly id: string;
   readonly tipo: TipoEntregado;
   readonly createdAt: string;
-  readonly environment: string;
+  /** the environment the fact belongs to; absent for facts of the account (its quota) */
+  readonly environment?: string;
   readonly data: unknown;
+}
+
+/** A bus event as the deliveries it becomes: for whom, de-duplicated on what, carrying what. */
+export interface EventoEntregable {
+  readonly accountId: string;
+  /** the bus event's id: one delivery per endpoint and event id, whatever redelivers it */
+  readonly eventId: string;
+  readonly payload: WebhookPayload;
 }
 
 export type ComprobanteEvent =

@@ -82,3 +82,9 @@ export {
   type SoporteResumen,
   type SoporteTicket,
 } from "./soporte.js";
+export {
+  CUOTA_UMBRALES,
+  cuotaAlerta,
+  cuotaAlertaId,
+  type CuotaUmbral,
+} from "./cuota-alerta.event.js";

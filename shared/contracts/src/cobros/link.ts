@@ -176,7 +176,8 @@ export const cuentaSet = defineContract({
 
 /**
  * `evt.cobros.link.pagado`: the provider confirmed the payment of a link (state fetched from
- * it, never taken from a notification). Billing's usage history shows it; `id` is one per link.
+ * it, never taken from a notification). Billing's usage history shows it and the webhooks
+ * service delivers it as `cobro.pagado`; `id` is one per link.
  */
 export const linkPagado = defineEvent({
   subject: "evt.cobros.link.pagado",
@@ -192,5 +193,7 @@ export const linkPagado = defineEvent({
     provider: z.literal("mercadopago"),
     paymentId: z.string(),
     pagadoAt: isoDateTimeSchema,
+    /** the link as `cobros.link.get` answers it once paid (absent in events published before it) */
+    link: linkCobroSchema.optional(),
   }),
 });

@@ -2,6 +2,12 @@ export { accessGet, accessTokenDigest } from "./access-get.js";
 export { certificateCreate } from "./certificate-create.js";
 export { certificadoActivado } from "./certificado-activado.event.js";
 export {
+  CERTIFICADO_AVISO_DIAS,
+  certificadoPorVencer,
+  certificadoVencido,
+  type CertificadoAvisoDias,
+} from "./certificado-aviso.event.js";
+export {
   CERTIFICATE_EXPIRING_DAYS,
   certificadoEstadoSchema,
   conexionServicioSchema,

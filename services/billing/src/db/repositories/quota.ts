@@ -38,8 +38,8 @@ export function makeQuotaRepository(db: Kysely<BillingDatabase>) {
       resource: QuotaResource;
       at: Date;
       expiresAt: Date;
-    }): Promise<void> {
-      await db
+    }): Promise<boolean> {
+      const inserted = await db
         .insertInto("quota_holds")
         .values({
           ref: hold.ref,
@@ -50,7 +50,10 @@ export function makeQuotaRepository(db: Kysely<BillingDatabase>) {
           expires_at: hold.expiresAt,
         })
         .onConflict((oc) => oc.column("ref").doNothing())
-        .execute();
+        .returning("ref")
+        .executeTakeFirst();
+      // false: a reservation under this ref was already there (and counted)
+      return inserted !== undefined;
     },
     /**
      * The call counts: its reservation becomes committed, or (when it expired and was swept

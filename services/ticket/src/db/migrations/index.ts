@@ -4,6 +4,7 @@ import * as accessTicketLoginLease from "./2026-11-23-01-access-ticket-login-lea
 import * as representadaPerfiles from "./2026-12-10-01-representada-perfiles.js";
 import * as perfilEmail from "./2026-12-11-01-perfil-email.js";
 import * as perfilLogos from "./2026-12-20-01-perfil-logos.js";
+import * as certificadoAvisos from "./2026-12-21-01-certificado-avisos.js";
 
 export const schema = "ticket";
 
@@ -14,4 +15,5 @@ export const migrations: Record<string, Migration> = {
   "2026-12-10-01-representada-perfiles": representadaPerfiles,
   "2026-12-11-01-perfil-email": perfilEmail,
   "2026-12-20-01-perfil-logos": perfilLogos,
+  "2026-12-21-01-certificado-avisos": certificadoAvisos,
 };

@@ -1,0 +1,139 @@
+import {
+  exactNumber,
+  type billing,
+  type cobros,
+  type EventOf,
+  type mail,
+  type ticket,
+} from "@pasarela/contracts";
+import { payloadId, type EventoEntregable, type WebhookPayload } from "./payload.js";
+
+/**
+ * The account's events besides the vouchers' outcomes, as webhook payloads: what each `data`
+ * holds is documented in docs/webhooks-eventos.md. Pure: the consumers in flows/avisos.ts
+ * parse the bus events and store what these answer.
+ */
+
+type EmailEnviado = EventOf<typeof mail.emailEnviado>;
+type EmailFallido = EventOf<typeof mail.emailFallido>;
+type LinkPagado = EventOf<typeof cobros.linkPagado>;
+type CertificadoPorVencer = EventOf<typeof ticket.certificadoPorVencer>;
+type CertificadoVencido = EventOf<typeof ticket.certificadoVencido>;
+type CuotaAlerta = EventOf<typeof billing.cuotaAlerta>;
+
+const entregable = (
+  accountId: string,
+  eventId: string,
+  payload: Omit<WebhookPayload, "id">,
+): EventoEntregable => ({ accountId, eventId, payload: { id: payloadId(eventId), ...payload } });
+
+/** The voucher an e-mail carried, named as the API names vouchers. */
+const comprobanteOf = (event: EmailEnviado) => ({
+  environment: event.environment,
+  representada: event.representada,
+  ptoVta: event.ptoVta,
+  cbteTipo: event.cbteTipo,
+  cbteNro: event.cbteNro,
+});
+
+/** `email.enviado`: the relay accepted the voucher's e-mail for these recipients. */
+export const emailEnviadoEntrega = (event: EmailEnviado): EventoEntregable =>
+  entregable(event.accountId, event.id, {
+    tipo: "email.enviado",
+    createdAt: event.occurredAt,
+    environment: event.environment,
+    data: {
+      comprobante: comprobanteOf(event),
+      destinatarios: [event.to, ...event.cc],
+      enviadoAt: event.occurredAt,
+    },
+  });
+
+/** `email.fallido`: the voucher's e-mail was given up, with the relay's text and code. */
+export const emailFallidoEntrega = (event: EmailFallido): EventoEntregable =>
+  entregable(event.accountId, event.id, {
+    tipo: "email.fallido",
+    createdAt: event.occurredAt,
+    environment: event.environment,
+    data: {
+      comprobante: comprobanteOf(event),
+      destinatarios: [event.to, ...event.cc],
+      motivo: event.error,
+      smtpCode: event.smtpCode,
+      fallidoAt: event.occurredAt,
+    },
+  });
+
+/** An amount as the API answers it: a JSON number with the exact decimal value. */
+const amount = (text: string): number | string => exactNumber(text) ?? text;
+
+/**
+ * `cobro.pagado`: the link as `GET /api/links-de-cobro/{id}` answers it once paid (`monto` a
+ * JSON number); an event published without it still says which link, voucher, amount and
+ * moment.
+ */
+export function cobroPagadoEntrega(event: LinkPagado): EventoEntregable {
+  const comprobante = {
+    environment: event.environment,
+    representada: event.representada,
+    ptoVta: event.ptoVta,
+    cbteTipo: event.cbteTipo,
+    cbteNro: event.cbteNro,
+  };
+  return entregable(event.accountId, event.id, {
+    tipo: "cobro.pagado",
+    createdAt: event.pagadoAt,
+    environment: event.environment,
+    data: event.link
+      ? { ...event.link, monto: amount(event.link.monto) }
+      : {
+          id: event.linkId,
+          estado: "pagado",
+          monto: amount(event.monto),
+          moneda: event.moneda,
+          comprobante,
+          pagadoAt: event.pagadoAt,
+        },
+  });
+}
+
+const certificadoOf = (event: CertificadoPorVencer | CertificadoVencido) => ({
+  representada: event.cuit,
+  environment: event.environment,
+  serialNumber: event.serialNumber,
+  fingerprint: event.fingerprint,
+  notAfter: event.notAfter,
+  diasRestantes: event.diasRestantes,
+});
+
+/** `certificado.por_vencer`: the representada's certificate reached `umbral` days left. */
+export const certificadoPorVencerEntrega = (event: CertificadoPorVencer): EventoEntregable =>
+  entregable(event.accountId, event.id, {
+    tipo: "certificado.por_vencer",
+    createdAt: event.occurredAt,
+    environment: event.environment,
+    data: { ...certificadoOf(event), umbral: event.umbral },
+  });
+
+/** `certificado.vencido`: the representada's certificate expired. */
+export const certificadoVencidoEntrega = (event: CertificadoVencido): EventoEntregable =>
+  entregable(event.accountId, event.id, {
+    tipo: "certificado.vencido",
+    createdAt: event.occurredAt,
+    environment: event.environment,
+    data: certificadoOf(event),
+  });
+
+/** `cuota.alerta`: the account's use of a quota in the period reached `umbral` per cent. */
+export const cuotaAlertaEntrega = (event: CuotaAlerta): EventoEntregable =>
+  entregable(event.accountId, event.id, {
+    tipo: "cuota.alerta",
+    createdAt: event.occurredAt,
+    data: {
+      resource: event.resource,
+      period: event.period,
+      used: event.used,
+      limit: event.limit,
+      umbral: event.umbral,
+    },
+  });
