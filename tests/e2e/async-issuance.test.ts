@@ -1,5 +1,8 @@
+import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
 import { makeControlClient, type ControlClient } from "@pasarela/authority-sim";
 import postgres from "postgres";
+import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   newAccount,
@@ -10,7 +13,7 @@ import {
   type Scratch,
 } from "../support/operator.js";
 import { startE2EStack, type E2EStack } from "../support/stack.js";
-import { sleep } from "../support/wait.js";
+import { eventually, sleep } from "../support/wait.js";
 
 const env = "homologacion" as const;
 const PTO_VTA = 7;
@@ -47,10 +50,23 @@ describe("asynchronous issuance end to end", { timeout: 180_000 }, () => {
   let account: Account;
   let other: Account;
   let rep: Registered;
+  let server: Server;
+  let receiverUrl: string;
+  const received: { headers: IncomingHttpHeaders; body: string }[] = [];
   let keyN = 0;
   const newKey = () => `async-${Date.now()}-${keyN++}`;
 
   beforeAll(async () => {
+    server = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on("data", (chunk: Buffer) => chunks.push(chunk));
+      req.on("end", () => {
+        received.push({ headers: req.headers, body: Buffer.concat(chunks).toString("utf8") });
+        res.writeHead(204).end();
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    receiverUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/eventos`;
     stack = await startE2EStack({
       env: {
         LOG_LEVEL: "warn",
@@ -76,6 +92,8 @@ describe("asynchronous issuance end to end", { timeout: 180_000 }, () => {
     await sql?.end({ timeout: 2 });
     await stack?.teardown();
     dir?.remove();
+    server?.closeAllConnections();
+    await new Promise((resolve) => server?.close(resolve));
   });
 
   const facturaC = (precio = "1000", extra: Record<string, unknown> = {}) => ({
@@ -250,6 +268,10 @@ describe("asynchronous issuance end to end", { timeout: 180_000 }, () => {
   });
 
   it("an issuance the authority never lets through ends no_emitido, and its key is free", async () => {
+    const webhook = await http("POST", "/api/webhooks", {
+      body: { url: receiverUrl, eventos: ["comprobante.no_emitido"] },
+    });
+    expect(webhook.status, webhook.text).toBe(201);
     await control.setFault(env, {
       service: "wsfe",
       mode: "error-501",
@@ -274,6 +296,23 @@ describe("asynchronous issuance end to end", { timeout: 180_000 }, () => {
       const held = await sql<{ state: string }[]>`
         select state from billing.idempotency_records where key = ${key}`;
       expect(held).toEqual([]);
+      // its webhook names the issuance and why, signed
+      const delivery = await eventually("the no_emitido webhook", () =>
+        received.find((r) => r.body.includes(done.id)),
+      );
+      const payload = new Webhook(webhook.json<{ secreto: string }>().secreto).verify(
+        delivery.body,
+        delivery.headers as Record<string, string>,
+      );
+      expect(payload).toMatchObject({
+        tipo: "comprobante.no_emitido",
+        data: {
+          emisionId: done.id,
+          tipo: "factura",
+          idempotencyKey: key,
+          error: { code: "ASYNC_ISSUANCE_EXPIRED" },
+        },
+      });
     } finally {
       await control.setFault(env, { service: "wsfe", mode: "none" });
     }

@@ -186,6 +186,7 @@ export const natsGrants = {
       "webhooks-cobros",
       "webhooks-certificados",
       "webhooks-cuotas",
+      "webhooks-emisiones",
     ],
     reads: [
       wsfe.comprobanteAutorizado,
@@ -197,6 +198,7 @@ export const natsGrants = {
       ticket.certificadoPorVencer,
       ticket.certificadoVencido,
       billing.cuotaAlerta,
+      wsfe.emisionFinalizada,
     ],
   },
   edge: {

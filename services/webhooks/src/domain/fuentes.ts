@@ -5,6 +5,7 @@ import {
   type EventOf,
   type mail,
   type ticket,
+  type wsfe,
 } from "@pasarela/contracts";
 import { payloadId, type EventoEntregable, type WebhookPayload } from "./payload.js";
 
@@ -20,6 +21,7 @@ type LinkPagado = EventOf<typeof cobros.linkPagado>;
 type CertificadoPorVencer = EventOf<typeof ticket.certificadoPorVencer>;
 type CertificadoVencido = EventOf<typeof ticket.certificadoVencido>;
 type CuotaAlerta = EventOf<typeof billing.cuotaAlerta>;
+type EmisionFinalizada = EventOf<typeof wsfe.emisionFinalizada>;
 
 const entregable = (
   accountId: string,
@@ -137,3 +139,24 @@ export const cuotaAlertaEntrega = (event: CuotaAlerta): EventoEntregable =>
       umbral: event.umbral,
     },
   });
+
+/**
+ * `comprobante.no_emitido` of an asynchronous issuance that ended without a voucher (its
+ * maximum age passed, or waiting could not mend what refused it). One that ended authorized or
+ * rejected is told by its voucher's own event, so it makes no delivery here.
+ */
+export function emisionNoEmitidaEntrega(event: EmisionFinalizada): EventoEntregable | undefined {
+  if (event.estado !== "no_emitido") return undefined;
+  return entregable(event.accountId, event.id, {
+    tipo: "comprobante.no_emitido",
+    createdAt: event.occurredAt,
+    environment: event.environment,
+    data: {
+      emisionId: event.emisionId,
+      tipo: event.tipo,
+      estado: event.estado,
+      idempotencyKey: event.idempotencyKey,
+      ...(event.error === undefined ? {} : { error: event.error }),
+    },
+  });
+}

@@ -1,5 +1,5 @@
 import { consumeDurable, done, type Bus, type Delivered, type Durable } from "@pasarela/bus";
-import { billing, cobros, mail, ticket, type EventContract } from "@pasarela/contracts";
+import { billing, cobros, mail, ticket, wsfe, type EventContract } from "@pasarela/contracts";
 import type { Logger } from "@pasarela/telemetry";
 import type { EntregasRepository } from "../db/repositories/entregas.js";
 import {
@@ -7,6 +7,7 @@ import {
   certificadoVencidoEntrega,
   cobroPagadoEntrega,
   cuotaAlertaEntrega,
+  emisionNoEmitidaEntrega,
   emailEnviadoEntrega,
   emailFallidoEntrega,
 } from "../domain/fuentes.js";
@@ -17,18 +18,19 @@ interface Fuente {
   /** the durable consumer's name: one per source, shared by every instance, never renamed */
   readonly durable: string;
   readonly events: readonly EventContract[];
-  readonly entrega: (delivered: Delivered<EventContract>) => EventoEntregable;
+  /** undefined for an event that makes no delivery */
+  readonly entrega: (delivered: Delivered<EventContract>) => EventoEntregable | undefined;
 }
 
 /** How one event contract's bodies become deliveries, typed by the contract. */
 interface Builder {
   readonly event: EventContract;
-  readonly build: (delivered: Delivered<EventContract>) => EventoEntregable;
+  readonly build: (delivered: Delivered<EventContract>) => EventoEntregable | undefined;
 }
 
 const by = <E extends EventContract>(
   event: E,
-  build: (body: Delivered<E>["body"]) => EventoEntregable,
+  build: (body: Delivered<E>["body"]) => EventoEntregable | undefined,
 ): Builder => ({ event, build: (delivered) => build(delivered.body as Delivered<E>["body"]) });
 
 function fuente(durable: string, ...builders: Builder[]): Fuente {
@@ -57,6 +59,8 @@ export const FUENTES: readonly Fuente[] = [
     by(ticket.certificadoVencido, certificadoVencidoEntrega),
   ),
   fuente("webhooks-cuotas", by(billing.cuotaAlerta, cuotaAlertaEntrega)),
+  // an asynchronous issuance that ended without a voucher of its own
+  fuente("webhooks-emisiones", by(wsfe.emisionFinalizada, emisionNoEmitidaEntrega)),
 ];
 
 /**
@@ -83,6 +87,7 @@ export async function consumeAvisos(deps: {
             let created = 0;
             for (const delivered of batch) {
               const item = source.entrega(delivered);
+              if (item === undefined) continue;
               created += await deps.entregas.enqueue(item.accountId, item.eventId, item.payload);
             }
             if (created > 0) {

@@ -6,6 +6,7 @@ import {
   certificadoVencidoEntrega,
   cobroPagadoEntrega,
   cuotaAlertaEntrega,
+  emisionNoEmitidaEntrega,
   emailEnviadoEntrega,
   emailFallidoEntrega,
 } from "../../src/domain/fuentes.js";
@@ -237,6 +238,7 @@ describe("the consumers of the account's events", () => {
       "webhooks-cobros",
       "webhooks-certificados",
       "webhooks-cuotas",
+      "webhooks-emisiones",
     ]);
     const subjects = FUENTES.flatMap((f) => f.events.map((e) => e.subject));
     expect(subjects).toEqual([
@@ -246,6 +248,7 @@ describe("the consumers of the account's events", () => {
       "evt.ticket.certificado.por_vencer",
       "evt.ticket.certificado.vencido",
       "evt.billing.cuota.alerta",
+      "evt.wsfe.emision.finalizada",
     ]);
     for (const tipo of [
       "email.enviado",
@@ -274,8 +277,50 @@ describe("the consumers of the account's events", () => {
       error: "boom",
       smtpCode: null,
     };
-    expect(emails!.entrega({ contract: mail.emailFallido, body }).payload.tipo).toBe(
+    expect(emails!.entrega({ contract: mail.emailFallido, body })?.payload.tipo).toBe(
       "email.fallido",
     );
+  });
+});
+
+describe("asynchronous issuances", () => {
+  const finalizada = (estado: "autorizado" | "rechazado" | "no_emitido") => ({
+    id: `wsfe.emision.finalizada.${estado}`,
+    version: 1 as const,
+    emisionId: "0b7a3c52-8d3e-4a8e-9b62-1f6f1f2a7c11",
+    tipo: "factura" as const,
+    accountId,
+    environment: "homologacion" as const,
+    estado,
+    idempotencyKey: "pedido-1",
+    ...(estado === "autorizado"
+      ? {}
+      : {
+          error: {
+            code: "ASYNC_ISSUANCE_EXPIRED",
+            message: "La AFIP no permitió emitir el comprobante",
+          },
+        }),
+    occurredAt: at,
+  });
+
+  it("one that ended without a voucher is comprobante.no_emitido, naming the issuance and why", () => {
+    const item = emisionNoEmitidaEntrega(finalizada("no_emitido"));
+    expect(item?.payload).toMatchObject({
+      tipo: "comprobante.no_emitido",
+      environment: "homologacion",
+      data: {
+        emisionId: "0b7a3c52-8d3e-4a8e-9b62-1f6f1f2a7c11",
+        tipo: "factura",
+        idempotencyKey: "pedido-1",
+        error: { code: "ASYNC_ISSUANCE_EXPIRED" },
+      },
+    });
+    expect(item?.accountId).toBe(accountId);
+  });
+
+  it("one that ended with a voucher is told by the voucher's own event, not twice", () => {
+    expect(emisionNoEmitidaEntrega(finalizada("autorizado"))).toBeUndefined();
+    expect(emisionNoEmitidaEntrega(finalizada("rechazado"))).toBeUndefined();
   });
 });
