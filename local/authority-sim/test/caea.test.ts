@@ -337,6 +337,26 @@ describe("CAEA contingency, along one fortnight (202703, Orden 1)", () => {
   });
 });
 
+describe("sim pos --emision", () => {
+  it("enables a CAEA point of sale (CAE by default), for wsfe only", async () => {
+    const pos = (...more: string[]) =>
+      runCli(["pos", "--environment", ENV, "--cuit", OTHER, "--pto-vta", ...more], control);
+    expect(await pos("7", "--emision", "CAEA")).toBe('{"ok":true}');
+    expect(await pos("8")).toBe('{"ok":true}');
+    await expect(pos("9", "--emision", "CAEA", "--service", "wsfex")).rejects.toThrow(
+      /--emision CAEA is for --service wsfe only/,
+    );
+    const r = await op("FEParamGetPtosVenta", {}, otherTa, OTHER);
+    const points = (r["ResultGet"] as { PtoVenta: { Nro: number; EmisionTipo: string }[] })
+      .PtoVenta;
+    expect(points.map((p) => [Number(p.Nro), p.EmisionTipo])).toEqual([
+      [1, "CAEA - Ri Iva"],
+      [7, "CAEA - Ri Iva"],
+      [8, "CAE - Ri Iva"],
+    ]);
+  });
+});
+
 describe("CAEA operations under injected faults", () => {
   it("error-501 on FECAEASolicitar only; a grant dropped after commit is there on retry", async () => {
     await at("2027-04-12");
