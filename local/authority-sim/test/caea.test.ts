@@ -416,4 +416,25 @@ describe("CAEA operations under injected faults", () => {
     ]);
     expect(r["FeCabResp"]).toMatchObject({ Resultado: "A" });
   });
+
+  it("refuses a second FECAEARegInformativo on a series while the first is processed (502)", async () => {
+    const got = await op("FECAEAConsultar", { Periodo: 202704, Orden: 2 });
+    const caea = String((got["ResultGet"] as Obj)["CAEA"]);
+    await control.setFault(ENV, {
+      service: "wsfe",
+      mode: "none",
+      latencyMs: 400,
+      latencyOperation: "FECAEARegInformativo",
+    });
+    try {
+      const det = caeaDet(5, caea, { CbteFch: "20270420", CbteFchHsGen: "20270420090000" });
+      const [first, second] = await Promise.all([informar([det]), informar([det])]);
+      const codes = [errCodes(first), errCodes(second)].sort();
+      expect(codes).toEqual([[], [502]]);
+    } finally {
+      await control.setFault(ENV, { service: "wsfe", mode: "none" });
+    }
+    const last = await op("FECompUltimoAutorizado", { PtoVta: CAEA_POS, CbteTipo: 1 });
+    expect(last["CbteNro"]).toBe(5);
+  });
 });

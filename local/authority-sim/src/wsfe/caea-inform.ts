@@ -107,12 +107,12 @@ export function feCaeaRegInformativo(ctx: OpContext): string {
       reject();
       continue;
     }
-    const grant = /^\d{14}$/.test(d.caea) ? findCaea(env, d.caea) : undefined;
     if (!/^\d{14}$/.test(d.caea)) {
       addError({ code: 782, msg: "El <CAEA> es obligatorio informarlo." });
       reject();
       continue;
     }
+    const grant = findCaea(env, d.caea);
     if (grant === undefined) {
       addError({
         code: 780,
