@@ -1,142 +1,44 @@
-import * as soap from "soap";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "../src/cli.js";
-import { startSimulator } from "../src/index.js";
-import type { ControlClient, Simulator } from "../src/index.js";
 import { RECORDED_RECEIVER } from "./fe-helpers.js";
+import { FE_NS, asmx, authXml, resultOf } from "./helpers.js";
 import {
-  FE_NS,
-  asmx,
-  authXml,
-  makeControlClient,
-  makeIdentity,
-  makeTra,
-  parseTa,
-  postLogin,
-  resultOf,
-  signCms,
-  soapCall,
-} from "./helpers.js";
-import type { Identity, Ta } from "./helpers.js";
+  CAEA_POS,
+  CAE_POS,
+  CaeaSim,
+  ENV,
+  ISSUER,
+  OTHER,
+  QUIET_POS,
+  caeaDet,
+  detOf,
+  errCodes,
+  obsCodes,
+} from "./caea-helpers.js";
+import type { Obj } from "./caea-helpers.js";
 
 /**
  * CAEA contingency over real SOAP (the `soap` client reading the simulator's WSDL): the
  * fortnight's request window on the simulated clock, informing vouchers, the points of sale
- * without movement, and what the control API reports.
+ * without movement, and what the control API and the CLI report.
  */
 
-const ENV = "homologacion";
-const ISSUER = "20111111112";
-const OTHER = "20222222223";
-const CAEA_POS = 10;
-const QUIET_POS = 11;
-const CAE_POS = 3;
-
-let sim: Simulator;
-let control: ControlClient;
-let client: soap.Client;
-let issuer: Identity;
-let other: Identity;
-let ta: Ta;
-let otherTa: Ta;
-
-type Obj = Record<string, unknown>;
-
-/** Noon in Argentina on a yyyy-mm-dd, as the simulated clock; fresh TAs for that moment. */
-async function at(day: string): Promise<void> {
-  const target = Date.parse(`${day}T12:00:00-03:00`);
-  await control.settings(ENV, { clockOffsetMs: target - Date.now() });
-  const tra = makeTra("wsfe", { genMs: target - 600_000, expMs: target + 600_000 });
-  ta = parseTa((await postLogin(sim, ENV, signCms(issuer, tra))).text);
-  otherTa = parseTa((await postLogin(sim, ENV, signCms(other, tra))).text);
-}
-
-const auth = (t: Ta = ta, cuit = ISSUER) => ({ Token: t.token, Sign: t.sign, Cuit: cuit });
-
-async function op(name: string, args: Obj, t: Ta = ta, cuit = ISSUER): Promise<Obj> {
-  const out = (await soapCall(client, name, { Auth: auth(t, cuit), ...args })) as Obj;
-  return out[`${name}Result`] as Obj;
-}
-
-const errCodes = (result: Obj): number[] => {
-  const errs = (result["Errors"] as { Err?: { Code: number }[] } | undefined)?.Err ?? [];
-  return errs.map((e) => Number(e.Code));
-};
-
-/** A class A voucher of the recorded request's receiver, in FECAEADetRequest's WSDL order. */
-function caeaDet(nro: number, caea: string | undefined, over: Obj = {}): Obj {
-  const base: Obj = {
-    Concepto: 1,
-    DocTipo: 80,
-    DocNro: RECORDED_RECEIVER,
-    CbteDesde: nro,
-    CbteHasta: nro,
-    CbteFch: "20270305",
-    ImpTotal: 121,
-    ImpTotConc: 0,
-    ImpNeto: 100,
-    ImpOpEx: 0,
-    ImpTrib: 0,
-    ImpIVA: 21,
-    MonId: "PES",
-    MonCotiz: 1,
-    CondicionIVAReceptorId: 1,
-    Iva: { AlicIva: [{ Id: 5, BaseImp: 100, Importe: 21 }] },
-    CAEA: caea,
-    CbteFchHsGen: "20270305101500",
-  };
-  const merged: Obj = { ...base, ...over };
-  for (const k of Object.keys(merged)) if (merged[k] === undefined) delete merged[k];
-  return merged;
-}
-
-function informar(dets: Obj[], pto = CAEA_POS, tipo = 1, t: Ta = ta, cuit = ISSUER) {
-  return op(
-    "FECAEARegInformativo",
-    {
-      FeCAEARegInfReq: {
-        FeCabReq: { CantReg: dets.length, PtoVta: pto, CbteTipo: tipo },
-        FeDetReq: { FECAEADetRequest: dets },
-      },
-    },
-    t,
-    cuit,
-  );
-}
-
-function detOf(result: Obj, i = 0): Obj {
-  const list = (result["FeDetResp"] as { FECAEADetResponse: Obj[] }).FECAEADetResponse;
-  return list[i] as Obj;
-}
-
-const obsCodes = (det: Obj): number[] =>
-  ((det["Observaciones"] as { Obs?: { Code: number }[] } | undefined)?.Obs ?? []).map((o) =>
-    Number(o.Code),
-  );
+let w: CaeaSim;
 
 beforeAll(async () => {
-  sim = await startSimulator({ port: 0 });
-  control = makeControlClient(sim.url);
-  await control.settings(ENV, { enforceSingleTa: false });
-  issuer = await makeIdentity(control, ENV, ISSUER, "caea", ["wsfe"]);
-  other = await makeIdentity(control, ENV, OTHER, "caea-otro", ["wsfe"]);
-  await control.enablePointOfSale(ENV, { cuit: ISSUER, ptoVta: CAEA_POS, emisionTipo: "CAEA" });
-  await control.enablePointOfSale(ENV, { cuit: ISSUER, ptoVta: QUIET_POS, emisionTipo: "CAEA" });
-  await control.enablePointOfSale(ENV, { cuit: ISSUER, ptoVta: CAE_POS });
-  await control.enablePointOfSale(ENV, { cuit: OTHER, ptoVta: 1, emisionTipo: "CAEA" });
-  client = await soap.createClientAsync(`${sim.endpoints(ENV).wsfe}?WSDL`);
+  w = await CaeaSim.start();
 });
 
 afterAll(async () => {
-  await sim.close();
+  await w.close();
 });
 
 describe("CAEA contingency, along one fortnight (202703, Orden 1)", () => {
   let caea = "";
 
   it("FEParamGetPtosVenta tells CAE points from CAEA ones", async () => {
-    await at("2027-02-20");
-    const r = await op("FEParamGetPtosVenta", {});
+    await w.at("2027-02-20");
+    const r = await w.op("FEParamGetPtosVenta", {});
     const points = (r["ResultGet"] as { PtoVenta: { Nro: number; EmisionTipo: string }[] })
       .PtoVenta;
     expect(points.map((p) => [Number(p.Nro), p.EmisionTipo])).toEqual([
@@ -147,8 +49,8 @@ describe("CAEA contingency, along one fortnight (202703, Orden 1)", () => {
   });
 
   it("refuses a CAEA before the window: from 5 days before the fortnight to its end (15006)", async () => {
-    await at("2027-02-23");
-    const r = await op("FECAEASolicitar", { Periodo: 202703, Orden: 1 });
+    await w.at("2027-02-23");
+    const r = await w.op("FECAEASolicitar", { Periodo: 202703, Orden: 1 });
     expect(r["ResultGet"]).toBeUndefined();
     expect(r["Errors"]).toEqual({
       Err: [
@@ -163,21 +65,21 @@ describe("CAEA contingency, along one fortnight (202703, Orden 1)", () => {
   });
 
   it("checks Periodo (15004), Orden (15005) and that the CUIT has a CAEA point of sale (15003)", async () => {
-    await at("2027-02-24");
-    expect(errCodes(await op("FECAEASolicitar", { Periodo: 20273, Orden: 1 }))).toEqual([15004]);
-    expect(errCodes(await op("FECAEASolicitar", { Periodo: 202713, Orden: 1 }))).toEqual([15004]);
-    expect(errCodes(await op("FECAEAConsultar", { Periodo: 202703, Orden: 3 }))).toEqual([15005]);
-    await control.enablePointOfSale(ENV, { cuit: OTHER, ptoVta: 1, emisionTipo: "CAE" });
+    await w.at("2027-02-24");
+    expect(errCodes(await w.op("FECAEASolicitar", { Periodo: 20273, Orden: 1 }))).toEqual([15004]);
+    expect(errCodes(await w.op("FECAEASolicitar", { Periodo: 202713, Orden: 1 }))).toEqual([15004]);
+    expect(errCodes(await w.op("FECAEAConsultar", { Periodo: 202703, Orden: 3 }))).toEqual([15005]);
+    await w.control.enablePointOfSale(ENV, { cuit: OTHER, ptoVta: 1, emisionTipo: "CAE" });
     try {
-      const r = await op("FECAEASolicitar", { Periodo: 202703, Orden: 1 }, otherTa, OTHER);
+      const r = await w.op("FECAEASolicitar", { Periodo: 202703, Orden: 1 }, w.otherTa, OTHER);
       expect(errCodes(r)).toEqual([15003]);
     } finally {
-      await control.enablePointOfSale(ENV, { cuit: OTHER, ptoVta: 1, emisionTipo: "CAEA" });
+      await w.control.enablePointOfSale(ENV, { cuit: OTHER, ptoVta: 1, emisionTipo: "CAEA" });
     }
   });
 
   it("grants on the window's first day, with the fortnight's dates and FchTopeInf", async () => {
-    const r = await op("FECAEASolicitar", { Periodo: 202703, Orden: 1 });
+    const r = await w.op("FECAEASolicitar", { Periodo: 202703, Orden: 1 });
     expect(errCodes(r)).toEqual([]);
     const g = r["ResultGet"] as Obj;
     caea = String(g["CAEA"]);
@@ -193,36 +95,36 @@ describe("CAEA contingency, along one fortnight (202703, Orden 1)", () => {
   });
 
   it("refuses asking again (15008); FECAEAConsultar answers the CAEA granted, 602 for another", async () => {
-    const again = await op("FECAEASolicitar", { Periodo: 202703, Orden: 1 });
+    const again = await w.op("FECAEASolicitar", { Periodo: 202703, Orden: 1 });
     expect(errCodes(again)).toEqual([15008]);
     expect(again["ResultGet"]).toBeUndefined();
-    const got = await op("FECAEAConsultar", { Periodo: 202703, Orden: 1 });
+    const got = await w.op("FECAEAConsultar", { Periodo: 202703, Orden: 1 });
     expect((got["ResultGet"] as Obj)["CAEA"]).toBe(caea);
-    expect(errCodes(await op("FECAEAConsultar", { Periodo: 202703, Orden: 2 }))).toEqual([602]);
+    expect(errCodes(await w.op("FECAEAConsultar", { Periodo: 202703, Orden: 2 }))).toEqual([602]);
     // the second fortnight's window opens on the 11th
-    expect(errCodes(await op("FECAEASolicitar", { Periodo: 202703, Orden: 2 }))).toEqual([15006]);
+    expect(errCodes(await w.op("FECAEASolicitar", { Periodo: 202703, Orden: 2 }))).toEqual([15006]);
     // another CUIT's CAEA is its own
-    const theirs = await op("FECAEASolicitar", { Periodo: 202703, Orden: 1 }, otherTa, OTHER);
+    const theirs = await w.op("FECAEASolicitar", { Periodo: 202703, Orden: 1 }, w.otherTa, OTHER);
     expect((theirs["ResultGet"] as Obj)["CAEA"]).not.toBe(caea);
   });
 
   it("refuses informing before the CAEA is in force (1414)", async () => {
-    const r = await informar([caeaDet(1, caea)]);
+    const r = await w.informar([caeaDet(1, caea)]);
     expect(r["FeCabResp"]).toMatchObject({ Resultado: "R" });
     expect(obsCodes(detOf(r))).toEqual([1414]);
   });
 
   it("informs vouchers issued under the CAEA; the series and FECompConsultar see them", async () => {
-    await at("2027-03-05");
-    const r = await informar([caeaDet(1, caea, { CbteFch: "20270304" }), caeaDet(2, caea)]);
+    await w.at("2027-03-05");
+    const r = await w.informar([caeaDet(1, caea, { CbteFch: "20270304" }), caeaDet(2, caea)]);
     expect(errCodes(r)).toEqual([]);
     expect(r["FeCabResp"]).toMatchObject({ PtoVta: CAEA_POS, Resultado: "A" });
     expect(String((r["FeCabResp"] as Obj)["Cuit"])).toBe(ISSUER);
     expect(detOf(r, 1)).toMatchObject({ CbteDesde: 2, Resultado: "A", CAEA: caea });
 
-    const last = await op("FECompUltimoAutorizado", { PtoVta: CAEA_POS, CbteTipo: 1 });
+    const last = await w.op("FECompUltimoAutorizado", { PtoVta: CAEA_POS, CbteTipo: 1 });
     expect(last["CbteNro"]).toBe(2);
-    const got = await op("FECompConsultar", {
+    const got = await w.op("FECompConsultar", {
       FeCompConsReq: { CbteTipo: 1, CbteNro: 2, PtoVta: CAEA_POS },
     });
     expect(got["ResultGet"]).toMatchObject({
@@ -236,18 +138,18 @@ describe("CAEA contingency, along one fortnight (202703, Orden 1)", () => {
   });
 
   it("refuses informing a voucher twice: its number is no longer the next (703)", async () => {
-    const r = await informar([caeaDet(2, caea)]);
+    const r = await w.informar([caeaDet(2, caea)]);
     expect(errCodes(r)).toEqual([703]);
     expect(detOf(r)).toMatchObject({ Resultado: "R" });
-    expect(errCodes(await informar([caeaDet(3, caea, { CbteFch: "20270302" })]))).toEqual([704]);
+    expect(errCodes(await w.informar([caeaDet(3, caea, { CbteFch: "20270302" })]))).toEqual([704]);
   });
 
   it("checks each voucher's CAEA: present (782), granted (780), the issuer's (705), covering its date (702)", async () => {
     const missing = await asmx(
-      sim.endpoints(ENV).wsfe,
+      w.sim.endpoints(ENV).wsfe,
       FE_NS,
       "FECAEARegInformativo",
-      `${authXml(ta, ISSUER)}<FeCAEARegInfReq><FeCabReq><CantReg>1</CantReg><PtoVta>${CAEA_POS}</PtoVta>` +
+      `${authXml(w.ta, ISSUER)}<FeCAEARegInfReq><FeCabReq><CantReg>1</CantReg><PtoVta>${CAEA_POS}</PtoVta>` +
         `<CbteTipo>1</CbteTipo></FeCabReq><FeDetReq><FECAEADetRequest><Concepto>1</Concepto><DocTipo>80</DocTipo>` +
         `<DocNro>${RECORDED_RECEIVER}</DocNro><CbteDesde>3</CbteDesde><CbteHasta>3</CbteHasta>` +
         `<CbteFch>20270305</CbteFch></FECAEADetRequest></FeDetReq></FeCAEARegInfReq>`,
@@ -256,39 +158,39 @@ describe("CAEA contingency, along one fortnight (202703, Orden 1)", () => {
     expect(resultOf(missing.text, "FECAEARegInformativo")).toContain(
       "<Errors><Err><Code>782</Code><Msg>El &lt;CAEA&gt; es obligatorio informarlo.</Msg></Err></Errors>",
     );
-    expect(errCodes(await informar([caeaDet(3, "71234567890123")]))).toEqual([780]);
-    const theirs = await op("FECAEAConsultar", { Periodo: 202703, Orden: 1 }, otherTa, OTHER);
+    expect(errCodes(await w.informar([caeaDet(3, "71234567890123")]))).toEqual([780]);
+    const theirs = await w.op("FECAEAConsultar", { Periodo: 202703, Orden: 1 }, w.otherTa, OTHER);
     const otherCaea = String((theirs["ResultGet"] as Obj)["CAEA"]);
-    expect(errCodes(await informar([caeaDet(3, otherCaea)]))).toEqual([705]);
-    const late = await informar([caeaDet(3, caea, { CbteFch: "20270316" })]);
+    expect(errCodes(await w.informar([caeaDet(3, otherCaea)]))).toEqual([705]);
+    const late = await w.informar([caeaDet(3, caea, { CbteFch: "20270316" })]);
     expect(obsCodes(detOf(late))).toEqual([702]);
-    const noHsGen = await informar([caeaDet(3, caea, { CbteFchHsGen: undefined })]);
+    const noHsGen = await w.informar([caeaDet(3, caea, { CbteFchHsGen: undefined })]);
     expect(obsCodes(detOf(noHsGen))).toEqual([1440]);
     // nothing of this moved the series
-    const last = await op("FECompUltimoAutorizado", { PtoVta: CAEA_POS, CbteTipo: 1 });
+    const last = await w.op("FECompUltimoAutorizado", { PtoVta: CAEA_POS, CbteTipo: 1 });
     expect(last["CbteNro"]).toBe(2);
   });
 
   it("applies FECAESolicitar's rules to each voucher (10048 on a wrong total)", async () => {
-    const r = await informar([caeaDet(3, caea, { ImpTotal: 150 })]);
+    const r = await w.informar([caeaDet(3, caea, { ImpTotal: 150 })]);
     expect(detOf(r)).toMatchObject({ Resultado: "R" });
     expect(obsCodes(detOf(r))).toContain(10048);
   });
 
   it("keeps CAE and CAEA points of sale apart (10005, 701)", async () => {
-    const cae = await op("FECAESolicitar", {
+    const cae = await w.op("FECAESolicitar", {
       FeCAEReq: {
         FeCabReq: { CantReg: 1, PtoVta: CAEA_POS, CbteTipo: 1 },
         FeDetReq: { FECAEDetRequest: [caeaDet(3, undefined, { CbteFchHsGen: undefined })] },
       },
     });
     expect(errCodes(cae)).toEqual([10005]);
-    expect(errCodes(await informar([caeaDet(1, caea)], CAE_POS))).toEqual([701]);
+    expect(errCodes(await w.informar([caeaDet(1, caea)], CAE_POS))).toEqual([701]);
   });
 
   it("declares a point of sale without movement, once, and only one that issued nothing", async () => {
     const sinMov = (pto: number, code = caea) =>
-      op("FECAEASinMovimientoInformar", { PtoVta: pto, CAEA: code });
+      w.op("FECAEASinMovimientoInformar", { PtoVta: pto, CAEA: code });
     const ok = await sinMov(QUIET_POS);
     expect(ok).toMatchObject({ CAEA: caea, PtoVta: QUIET_POS, Resultado: "A" });
     expect(errCodes(ok)).toEqual([]);
@@ -301,26 +203,26 @@ describe("CAEA contingency, along one fortnight (202703, Orden 1)", () => {
       Err: [{ Code: 1200, Msg: "El codigo de autorizacion debe ser del tipo CAEA" }],
     });
 
-    const one = await op("FECAEASinMovimientoConsultar", { CAEA: caea, PtoVta: QUIET_POS });
+    const one = await w.op("FECAEASinMovimientoConsultar", { CAEA: caea, PtoVta: QUIET_POS });
     expect(one["ResultGet"]).toMatchObject({
       FECAEASinMov: [{ CAEA: caea, PtoVta: QUIET_POS }],
     });
-    const all = await op("FECAEASinMovimientoConsultar", { CAEA: caea, PtoVta: 0 });
+    const all = await w.op("FECAEASinMovimientoConsultar", { CAEA: caea, PtoVta: 0 });
     expect((all["ResultGet"] as { FECAEASinMov: Obj[] }).FECAEASinMov).toHaveLength(1);
-    const used = await op("FECAEASinMovimientoConsultar", { CAEA: caea, PtoVta: CAEA_POS });
+    const used = await w.op("FECAEASinMovimientoConsultar", { CAEA: caea, PtoVta: CAEA_POS });
     expect(errCodes(used)).toEqual([10105]);
   });
 
   it("refuses informing after FchTopeInf (1414)", async () => {
-    await at("2027-03-23");
-    expect(detOf(await informar([caeaDet(3, caea)]))).toMatchObject({ Resultado: "A" });
-    await at("2027-03-24");
-    const r = await informar([caeaDet(4, caea, { CbteFch: "20270315" })]);
+    await w.at("2027-03-23");
+    expect(detOf(await w.informar([caeaDet(3, caea)]))).toMatchObject({ Resultado: "A" });
+    await w.at("2027-03-24");
+    const r = await w.informar([caeaDet(4, caea, { CbteFch: "20270315" })]);
     expect(obsCodes(detOf(r))).toEqual([1414]);
   });
 
   it("reports the CAEAs, their vouchers and declarations through the control API and the CLI", async () => {
-    const report = await control.caeas(ENV, ISSUER);
+    const report = await w.control.caeas(ENV, ISSUER);
     expect(report.caeas).toHaveLength(1);
     const g = report.caeas[0];
     expect(g).toMatchObject({ caea, periodo: 202703, orden: 1, fchTopeInf: "20270323" });
@@ -331,22 +233,22 @@ describe("CAEA contingency, along one fortnight (202703, Orden 1)", () => {
     ]);
     expect(g?.vouchers[0]?.cbteFchHsGen).toBe("20270305101500");
     expect(g?.sinMovimiento.map((s) => s.ptoVta)).toEqual([QUIET_POS]);
-    const printed = await runCli(["caea", "--environment", ENV, "--cuit", ISSUER], control);
+    const printed = await runCli(["caea", "--environment", ENV, "--cuit", ISSUER], w.control);
     expect(JSON.parse(printed)).toEqual(report);
-    await expect(control.caeas(ENV, "20111111113")).rejects.toThrow(/check digit/);
+    await expect(w.control.caeas(ENV, "20111111113")).rejects.toThrow(/check digit/);
   });
 });
 
 describe("sim pos --emision", () => {
   it("enables a CAEA point of sale (CAE by default), for wsfe only", async () => {
     const pos = (...more: string[]) =>
-      runCli(["pos", "--environment", ENV, "--cuit", OTHER, "--pto-vta", ...more], control);
+      runCli(["pos", "--environment", ENV, "--cuit", OTHER, "--pto-vta", ...more], w.control);
     expect(await pos("7", "--emision", "CAEA")).toBe('{"ok":true}');
     expect(await pos("8")).toBe('{"ok":true}');
     await expect(pos("9", "--emision", "CAEA", "--service", "wsfex")).rejects.toThrow(
       /--emision CAEA is for --service wsfe only/,
     );
-    const r = await op("FEParamGetPtosVenta", {}, otherTa, OTHER);
+    const r = await w.op("FEParamGetPtosVenta", {}, w.otherTa, OTHER);
     const points = (r["ResultGet"] as { PtoVenta: { Nro: number; EmisionTipo: string }[] })
       .PtoVenta;
     expect(points.map((p) => [Number(p.Nro), p.EmisionTipo])).toEqual([
@@ -354,87 +256,5 @@ describe("sim pos --emision", () => {
       [7, "CAEA - Ri Iva"],
       [8, "CAE - Ri Iva"],
     ]);
-  });
-});
-
-describe("CAEA operations under injected faults", () => {
-  it("error-501 on FECAEASolicitar only; a grant dropped after commit is there on retry", async () => {
-    await at("2027-04-12");
-    await control.setFault(ENV, {
-      service: "wsfe",
-      mode: "error-501",
-      operation: "FECAEASolicitar",
-    });
-    try {
-      const r = await op("FECAEASolicitar", { Periodo: 202704, Orden: 2 });
-      expect(errCodes(r)).toEqual([501]);
-      expect(errCodes(await op("FECAEAConsultar", { Periodo: 202704, Orden: 2 }))).toEqual([602]);
-    } finally {
-      await control.setFault(ENV, { service: "wsfe", mode: "none" });
-    }
-    await control.setFault(ENV, {
-      service: "wsfe",
-      mode: "drop-after-commit",
-      operation: "FECAEASolicitar",
-    });
-    try {
-      await expect(op("FECAEASolicitar", { Periodo: 202704, Orden: 2 })).rejects.toThrow();
-    } finally {
-      await control.setFault(ENV, { service: "wsfe", mode: "none" });
-    }
-    expect(errCodes(await op("FECAEASolicitar", { Periodo: 202704, Orden: 2 }))).toEqual([15008]);
-    const got = await op("FECAEAConsultar", { Periodo: 202704, Orden: 2 });
-    expect((got["ResultGet"] as Obj)["FchVigDesde"]).toBe("20270416");
-    expect((got["ResultGet"] as Obj)["FchTopeInf"]).toBe("20270508");
-    const stats = await control.stats(ENV);
-    expect(stats.faults).toEqual({
-      "FECAEASolicitar error-501": 1,
-      "FECAEASolicitar drop-after-commit": 1,
-    });
-  });
-
-  it("unavailable on FECAEARegInformativo informs nothing", async () => {
-    const got = await op("FECAEAConsultar", { Periodo: 202704, Orden: 2 });
-    const caea = String((got["ResultGet"] as Obj)["CAEA"]);
-    await at("2027-04-20");
-    await control.setFault(ENV, {
-      service: "wsfe",
-      mode: "unavailable",
-      operation: "FECAEARegInformativo",
-    });
-    try {
-      await expect(
-        informar([caeaDet(4, caea, { CbteFch: "20270420", CbteFchHsGen: "20270420080000" })]),
-      ).rejects.toThrow();
-    } finally {
-      await control.setFault(ENV, { service: "wsfe", mode: "none" });
-    }
-    const last = await op("FECompUltimoAutorizado", { PtoVta: CAEA_POS, CbteTipo: 1 });
-    expect(last["CbteNro"]).toBe(3);
-    const r = await informar([
-      caeaDet(4, caea, { CbteFch: "20270420", CbteFchHsGen: "20270420080000" }),
-    ]);
-    expect(r["FeCabResp"]).toMatchObject({ Resultado: "A" });
-  });
-
-  it("refuses a second FECAEARegInformativo on a series while the first is processed (502)", async () => {
-    const got = await op("FECAEAConsultar", { Periodo: 202704, Orden: 2 });
-    const caea = String((got["ResultGet"] as Obj)["CAEA"]);
-    await control.setFault(ENV, {
-      service: "wsfe",
-      mode: "none",
-      latencyMs: 400,
-      latencyOperation: "FECAEARegInformativo",
-    });
-    try {
-      const det = caeaDet(5, caea, { CbteFch: "20270420", CbteFchHsGen: "20270420090000" });
-      const [first, second] = await Promise.all([informar([det]), informar([det])]);
-      const codes = [errCodes(first), errCodes(second)].sort();
-      expect(codes).toEqual([[], [502]]);
-    } finally {
-      await control.setFault(ENV, { service: "wsfe", mode: "none" });
-    }
-    const last = await op("FECompUltimoAutorizado", { PtoVta: CAEA_POS, CbteTipo: 1 });
-    expect(last["CbteNro"]).toBe(5);
   });
 });
