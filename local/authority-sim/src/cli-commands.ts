@@ -4,6 +4,7 @@ import { defineCommand, flag, seeHelp, UsageError, type SimCommand } from "./cli
 import type { PersonInput } from "./control/client.js";
 import {
   CONDICIONES_PADRON,
+  EMISION_TIPOS,
   ENVIRONMENTS,
   FAULT_MODES,
   FAULT_SERVICES,
@@ -198,15 +199,31 @@ export const commands: readonly SimCommand[] = [
       cuit,
       "pto-vta": flag(z.coerce.number(), "the point of sale number", "<n>"),
       service: flag(z.enum(["wsfe", "wsfex"]).default("wsfe"), "the web service it issues with"),
+      emision: flag(
+        z.enum(EMISION_TIPOS).default("CAE"),
+        "how a wsfe point issues: CAE online, or CAEA (contingency: informs what it issued)",
+      ),
     },
-    run: async (client, f) =>
-      json(
+    run: async (client, f) => {
+      if (f.emision === "CAEA" && f.service !== "wsfe") {
+        throw new UsageError(`--emision CAEA is for --service wsfe only; ${seeHelp()}`);
+      }
+      return json(
         await client.enablePointOfSale(f.environment, {
           cuit: f.cuit,
           ptoVta: f["pto-vta"],
           service: f.service,
+          ...(f.service === "wsfe" ? { emisionTipo: f.emision } : {}),
         }),
-      ),
+      );
+    },
+  }),
+  defineCommand({
+    name: "caea",
+    summary:
+      "Prints the CAEAs granted to a CUIT as JSON: each with its fortnight (periodo, orden, validity, FchTopeInf), the vouchers informed under it and the points of sale declared without movement.",
+    flags: { environment, cuit },
+    run: async (client, f) => json(await client.caeas(f.environment, f.cuit)),
   }),
   defineCommand({
     name: "fault",

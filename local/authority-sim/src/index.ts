@@ -13,12 +13,15 @@ export type {
   FaultInput,
   PersonInput,
   SettingsInput,
+  SimCaeaVoucher,
+  SimCaeas,
   SimExportVoucher,
   SimExportVouchers,
   Stats,
 } from "./control/client.js";
 export {
   CONDICIONES_PADRON,
+  EMISION_TIPOS,
   ENVIRONMENTS,
   FAULT_MODES,
   FAULT_SERVICES,
@@ -27,6 +30,7 @@ export {
 } from "./state.js";
 export type {
   CondicionPadron,
+  EmisionTipo,
   Environment,
   FaultMode,
   FaultService,

@@ -93,7 +93,15 @@ export interface PointOfSale {
   bloqueado?: boolean;
   /** withdrawal date yyyymmdd (FEParamGetPtosVenta `FchBaja`); absent means NULL */
   fchBaja?: string;
+  /**
+   * How a WSFEv1 point issues: CAE (online, FECAESolicitar) or CAEA (contingency, informed
+   * with FECAEARegInformativo); absent means CAE.
+   */
+  emisionTipo?: EmisionTipo;
 }
+
+export const EMISION_TIPOS = ["CAE", "CAEA"] as const;
+export type EmisionTipo = (typeof EMISION_TIPOS)[number];
 
 export interface Pair {
   code: number;
@@ -178,8 +186,33 @@ export interface FeVoucher extends FeDetailFields {
   resultado: "A";
   /** The non-blocking observations that came with the CAE (e.g. 10217). */
   observaciones: Pair[];
+  /** The CAE, or for a voucher informed under a CAEA that CAEA. */
   cae: string;
   caeFchVto: string;
+  fchProceso: string;
+  /** absent for CAE vouchers */
+  emisionTipo?: "CAEA";
+  /** CAEA vouchers: when the voucher was generated, yyyymmddhhmmss ("" when not sent) */
+  cbteFchHsGen?: string;
+}
+
+/** A CAEA granted for one fortnight (Orden 1: days 1 to 15, 2: 16 to the month's end). */
+export interface CaeaGrant {
+  cuit: string;
+  caea: string;
+  periodo: number;
+  orden: 1 | 2;
+  fchVigDesde: string;
+  fchVigHasta: string;
+  fchTopeInf: string;
+  fchProceso: string;
+}
+
+/** A point of sale declared without movement under a CAEA (FECAEASinMovimientoInformar). */
+export interface CaeaSinMovimiento {
+  cuit: string;
+  caea: string;
+  ptoVta: number;
   fchProceso: string;
 }
 
@@ -216,6 +249,9 @@ export interface EnvState {
   /** (certificate fingerprint|service) → TA expiry, for the one-TA rule. */
   tas: Record<string, number>;
   fe: Record<string, FeSeries>;
+  /** CAEAs granted, keyed `cuit|periodo|orden`. */
+  caeas: Record<string, CaeaGrant>;
+  caeaSinMovimiento: CaeaSinMovimiento[];
   /** The registry (padrón), keyed by CUIT. */
   persons: Record<string, Person>;
   /** The version of the seeded registry this world has received (see padron/seed.ts). */
@@ -254,6 +290,13 @@ function noFaults(): Record<FaultService, FaultConfig> {
   ) as Record<FaultService, FaultConfig>;
 }
 
+/** The WSFEv1 point of sale, once the control API enabled it. */
+export function wsfePos(env: EnvState, cuit: string, ptoVta: number): PointOfSale | undefined {
+  return env.pointsOfSale.find(
+    (p) => p.cuit === cuit && p.ptoVta === ptoVta && p.service === "wsfe",
+  );
+}
+
 /** A point of sale exists for a service only once the control API enables it (point 1 too). */
 export function isPosEnabled(
   env: EnvState,
@@ -273,6 +316,8 @@ export function resetWorld(env: EnvState): void {
   env.pointsOfSale = [];
   env.tas = {};
   env.fe = {};
+  env.caeas = {};
+  env.caeaSinMovimiento = [];
   env.persons = seededPersons();
   env.registrySeed = REGISTRY_SEED;
   env.fex = { series: {}, vouchers: {}, byId: {}, lastId: {} };
@@ -313,6 +358,9 @@ function upgrade(env: EnvState): void {
   // registry services came later: their faults start cleared
   const faults = noFaults();
   for (const service of FAULT_SERVICES) env.faults[service] ??= faults[service];
+  // CAEA contingency came later: no CAEA granted yet
+  older.caeas ??= {};
+  older.caeaSinMovimiento ??= [];
   for (const series of Object.values(env.fe)) {
     for (const v of Object.values(series.vouchers)) {
       const o = v as Partial<FeVoucher>;

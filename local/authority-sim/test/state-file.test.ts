@@ -66,10 +66,20 @@ describe("SIM_STATE_FILE", () => {
     }
     // what an earlier version wrote: no registry, vouchers without the stored answer's fields
     const old = JSON.parse(readFileSync(file, "utf8")) as {
-      envs: Record<string, { persons?: unknown; fe: Record<string, { vouchers: object }> }>;
+      envs: Record<
+        string,
+        {
+          persons?: unknown;
+          caeas?: unknown;
+          caeaSinMovimiento?: unknown;
+          fe: Record<string, { vouchers: object }>;
+        }
+      >;
     };
     for (const env of Object.values(old.envs)) {
       delete env.persons;
+      delete env.caeas;
+      delete env.caeaSinMovimiento;
       for (const series of Object.values(env.fe)) {
         for (const v of Object.values(series.vouchers) as Record<string, unknown>[]) {
           for (const k of [
@@ -91,8 +101,12 @@ describe("SIM_STATE_FILE", () => {
       const fe = feCalls(second.endpoints("homologacion").wsfe, ta, cuit);
       expect(await fe.consultar(1, 1, 1)).toContain(`<CbteFch>${arToday()}</CbteFch>`);
       expect(await fe.consultar(1, 1, 1)).toMatch(
-        /<Resultado>A<\/Resultado><CodAutorizacion>\d{14}</,
+        /<Resultado>A<\/Resultado><CodAutorizacion>\d{14}<\/CodAutorizacion><EmisionTipo>CAE</,
       );
+      // nor CAEAs, which came later
+      expect(await makeControlClient(second.url).caeas("homologacion", cuit)).toEqual({
+        caeas: [],
+      });
       // the default registry is back: the recorded receiver is registered, no 10017
       const res = await fe.solicitar(1, 1, [detail(2)]);
       expect(res).toContain("<Resultado>A</Resultado>");

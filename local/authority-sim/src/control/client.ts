@@ -1,5 +1,6 @@
 import type {
   CondicionPadron,
+  EmisionTipo,
   Environment,
   FaultMode,
   FaultService,
@@ -29,6 +30,38 @@ export interface SimVoucher {
 /** Every series of WSFEv1 vouchers, keyed `cuit|ptoVta|cbteTipo`. */
 export interface SimVouchers {
   series: Record<string, { last: number; vouchers: SimVoucher[] }>;
+}
+
+/** A voucher informed under a CAEA (FECAEARegInformativo). */
+export interface SimCaeaVoucher {
+  ptoVta: number;
+  cbteTipo: number;
+  cbteNro: number;
+  cbteFch: string;
+  /** when it was generated, yyyymmddhhmmss */
+  cbteFchHsGen: string;
+  docTipo: number;
+  docNro: number;
+  impTotal: number;
+  /** when it was informed, yyyymmddhhmmss */
+  fchProceso: string;
+}
+
+/** The CAEAs granted to one CUIT, oldest period first. */
+export interface SimCaeas {
+  caeas: {
+    caea: string;
+    periodo: number;
+    orden: 1 | 2;
+    fchVigDesde: string;
+    fchVigHasta: string;
+    /** the last day its vouchers may be informed */
+    fchTopeInf: string;
+    fchProceso: string;
+    vouchers: SimCaeaVoucher[];
+    /** points of sale declared without movement under it (FECAEASinMovimientoInformar) */
+    sinMovimiento: { ptoVta: number; fchProceso: string }[];
+  }[];
 }
 
 /** One WSFEXv1 (export) voucher the simulator holds; `id` is the request Id it came with. */
@@ -135,7 +168,11 @@ export interface ControlClient {
     environment: Environment,
     input: { cuit: string; alias: string; service: WsnService },
   ): Promise<{ ok: true; removed: boolean }>;
-  /** Declares a point of sale, or sets its state again: blocked, or withdrawn on `fchBaja`. */
+  /**
+   * Declares a point of sale, or sets its state again: blocked, or withdrawn on `fchBaja`. A
+   * WSFEv1 point issues with CAE unless `emisionTipo` is CAEA (contingency: it informs with
+   * FECAEARegInformativo and cannot use FECAESolicitar).
+   */
   enablePointOfSale(
     environment: Environment,
     input: {
@@ -144,6 +181,7 @@ export interface ControlClient {
       service?: "wsfe" | "wsfex";
       bloqueado?: boolean;
       fchBaja?: string;
+      emisionTipo?: EmisionTipo;
     },
   ): Promise<{ ok: true }>;
   setFault(environment: Environment, input: FaultInput): Promise<{ ok: true }>;
@@ -151,6 +189,8 @@ export interface ControlClient {
   /** every WSFEv1 voucher the simulator holds, per series */
   vouchers(environment: Environment): Promise<SimVouchers>;
   exportVouchers(environment: Environment): Promise<SimExportVouchers>;
+  /** the CAEAs granted to a CUIT, with the vouchers informed and the points without movement */
+  caeas(environment: Environment, cuit: string): Promise<SimCaeas>;
   reset(environment: Environment): Promise<{ ok: true }>;
   settings(environment: Environment, input: SettingsInput): Promise<{ ok: true }>;
   forgetTas(environment: Environment): Promise<{ ok: true }>;
@@ -231,6 +271,7 @@ export function makeControlClient(baseUrl: string): ControlClient {
     stats: (env) => call("GET", `/${env}/stats`),
     vouchers: (env) => call("GET", `/${env}/vouchers`),
     exportVouchers: (env) => call("GET", `/${env}/export-vouchers`),
+    caeas: (env, cuit) => call("GET", `/${env}/caeas/${encodeURIComponent(cuit)}`),
     reset: (env) => call("POST", `/${env}/reset`, {}),
     settings: (env, input) => call("POST", `/${env}/settings`, input),
     forgetTas: (env) => call("POST", `/${env}/forget-tas`, {}),

@@ -3,6 +3,7 @@ import { CsrError, issueCertificate } from "../ca.js";
 import { isValidCuit } from "../cuit.js";
 import {
   CONDICIONES_PADRON,
+  EMISION_TIPOS,
   ENVIRONMENTS,
   FAULT_MODES,
   FAULT_SERVICES,
@@ -11,7 +12,7 @@ import {
 } from "../state.js";
 import type { Environment, Person } from "../state.js";
 import type { World } from "../world.js";
-import { domesticSeries, exportSeries } from "./vouchers.js";
+import { caeaReport, domesticSeries, exportSeries } from "./vouchers.js";
 
 export interface ControlResponse {
   status: number;
@@ -55,6 +56,7 @@ const schemas = {
       .string()
       .regex(/^\d{8}$/, "fchBaja must be yyyymmdd")
       .optional(),
+    emisionTipo: z.enum(EMISION_TIPOS).optional(),
   }),
   fault: z.object({
     service: z.enum(FAULT_SERVICES),
@@ -192,7 +194,7 @@ export function handleControl(
       ? { status: 404, body: { error: "the simulator does not serve HTTPS (SIM_HTTPS_PORT)" } }
       : { status: 200, body: { certificate: tlsCa } };
   }
-  const m = /^\/_control\/([^/]+)\/([^/]+)$/.exec(path);
+  const m = /^\/_control\/([^/]+)\/([^/]+)(?:\/([^/]+))?$/.exec(path);
   if (m === null) return { status: 404, body: { error: `no control route ${path}` } };
   const envName = m[1] ?? "";
   if (!(ENVIRONMENTS as readonly string[]).includes(envName)) {
@@ -201,6 +203,14 @@ export function handleControl(
   const world = worlds[envName as Environment];
   const state = world.state;
   const route = `${method} ${m[2] ?? ""}`;
+  // the only route with a third segment: GET caeas/<cuit>
+  if (m[3] !== undefined) {
+    if (route !== "GET caeas") {
+      return { status: 404, body: { error: `no control route ${method} ${path}` } };
+    }
+    const c = cuit.safeParse(m[3]);
+    return c.success ? { status: 200, body: caeaReport(state, c.data) } : bad(c.error);
+  }
   switch (route) {
     case "GET ca":
       return { status: 200, body: { certificate: state.ca.certPem } };

@@ -1,5 +1,6 @@
 import type { EnvState } from "../state.js";
-import type { SimExportVoucher, SimVoucher } from "./client.js";
+import { caeaVouchers } from "../wsfe/caea.js";
+import type { SimCaeas, SimExportVoucher, SimVoucher } from "./client.js";
 
 type Series<V> = Record<string, { last: number; vouchers: V[] }>;
 
@@ -43,4 +44,39 @@ export function exportSeries(state: EnvState): Series<SimExportVoucher> {
     });
   }
   return series;
+}
+
+/**
+ * The CAEAs granted to a CUIT, by period and order, each with the vouchers informed under it
+ * and the points of sale declared without movement.
+ */
+export function caeaReport(state: EnvState, cuit: string): SimCaeas {
+  const grants = Object.values(state.caeas)
+    .filter((g) => g.cuit === cuit)
+    .sort((x, y) => x.periodo - y.periodo || x.orden - y.orden);
+  return {
+    caeas: grants.map((g) => ({
+      caea: g.caea,
+      periodo: g.periodo,
+      orden: g.orden,
+      fchVigDesde: g.fchVigDesde,
+      fchVigHasta: g.fchVigHasta,
+      fchTopeInf: g.fchTopeInf,
+      fchProceso: g.fchProceso,
+      vouchers: caeaVouchers(state, g).map(({ ptoVta, cbteTipo, cbteNro, v }) => ({
+        ptoVta,
+        cbteTipo,
+        cbteNro,
+        cbteFch: v.cbteFch,
+        cbteFchHsGen: v.cbteFchHsGen ?? "",
+        docTipo: v.docTipo,
+        docNro: v.docNro,
+        impTotal: v.impTotal,
+        fchProceso: v.fchProceso,
+      })),
+      sinMovimiento: state.caeaSinMovimiento
+        .filter((s) => s.cuit === cuit && s.caea === g.caea)
+        .map((s) => ({ ptoVta: s.ptoVta, fchProceso: s.fchProceso })),
+    })),
+  };
 }

@@ -36,6 +36,87 @@ const DET_REQUEST: readonly Field[] = [
   ["Actividades", "ArrayOfActividad"],
 ];
 
+const CAB_REQUEST: readonly Field[] = [
+  ["CantReg", "int"],
+  ["PtoVta", "int"],
+  ["CbteTipo", "int"],
+];
+
+const CAB_RESPONSE: readonly Field[] = [
+  ["Cuit", "long"],
+  ["PtoVta", "int"],
+  ["CbteTipo", "int"],
+  ["FchProceso", "string"],
+  ["CantReg", "int"],
+  ["Resultado", "string"],
+  ["Reproceso", "string"],
+];
+
+/** FEDetResponse: what the answer of every detail starts with. */
+const DET_RESPONSE: readonly Field[] = [
+  ["Concepto", "int"],
+  ["DocTipo", "int"],
+  ["DocNro", "long"],
+  ["CbteDesde", "long"],
+  ["CbteHasta", "long"],
+  ["CbteFch", "string"],
+  ["Resultado", "string"],
+  ["Observaciones", "ArrayOfObs"],
+];
+
+const SIN_MOV: readonly Field[] = [
+  ["CAEA", "string"],
+  ["FchProceso", "string"],
+  ["PtoVta", "int"],
+];
+
+/** The CAEA (contingency) types: the grant, the informed vouchers, the points without movement. */
+const CAEA_TYPES: Record<string, readonly Field[]> = {
+  FECAEARequest: [
+    ["FeCabReq", "FECAEACabRequest"],
+    ["FeDetReq", "ArrayOfFECAEADetRequest"],
+  ],
+  FECAEACabRequest: CAB_REQUEST,
+  ArrayOfFECAEADetRequest: [["FECAEADetRequest", "FECAEADetRequest", true, true]],
+  FECAEADetRequest: [...DET_REQUEST, ["CAEA", "string"], ["CbteFchHsGen", "string"]],
+  FECAEAResponse: [
+    ["FeCabResp", "FECAEACabResponse"],
+    ["FeDetResp", "ArrayOfFECAEADetResponse"],
+    ["Events", "ArrayOfEvt"],
+    ["Errors", "ArrayOfErr"],
+  ],
+  FECAEACabResponse: CAB_RESPONSE,
+  ArrayOfFECAEADetResponse: [["FECAEADetResponse", "FECAEADetResponse", true, true]],
+  FECAEADetResponse: [...DET_RESPONSE, ["CAEA", "string"]],
+  FECAEAGetResponse: [
+    ["ResultGet", "FECAEAGet"],
+    ["Errors", "ArrayOfErr"],
+    ["Events", "ArrayOfEvt"],
+  ],
+  FECAEAGet: [
+    ["CAEA", "string"],
+    ["Periodo", "int"],
+    ["Orden", "short"],
+    ["FchVigDesde", "string"],
+    ["FchVigHasta", "string"],
+    ["FchTopeInf", "string"],
+    ["FchProceso", "string"],
+    ["Observaciones", "ArrayOfObs"],
+  ],
+  ...withArray("FECAEASinMov", SIN_MOV),
+  FECAEASinMovConsResponse: [
+    ["ResultGet", "ArrayOfFECAEASinMov"],
+    ["Errors", "ArrayOfErr"],
+    ["Events", "ArrayOfEvt"],
+  ],
+  FECAEASinMovResponse: [
+    ...SIN_MOV,
+    ["Resultado", "string"],
+    ["Errors", "ArrayOfErr"],
+    ["Events", "ArrayOfEvt"],
+  ],
+};
+
 const CODE_MSG: readonly Field[] = [
   ["Code", "int"],
   ["Msg", "string"],
@@ -71,11 +152,7 @@ export const WSFE_WSDL: AsmxWsdlSpec = {
       ["FeCabReq", "FECAECabRequest"],
       ["FeDetReq", "ArrayOfFECAEDetRequest"],
     ],
-    FECAECabRequest: [
-      ["CantReg", "int"],
-      ["PtoVta", "int"],
-      ["CbteTipo", "int"],
-    ],
+    FECAECabRequest: CAB_REQUEST,
     ArrayOfFECAEDetRequest: [["FECAEDetRequest", "FECAEDetRequest", true, true]],
     FECAEDetRequest: DET_REQUEST,
     ...withArray("CbteAsoc", [
@@ -117,28 +194,9 @@ export const WSFE_WSDL: AsmxWsdlSpec = {
       ["Events", "ArrayOfEvt"],
       ["Errors", "ArrayOfErr"],
     ],
-    FECAECabResponse: [
-      ["Cuit", "long"],
-      ["PtoVta", "int"],
-      ["CbteTipo", "int"],
-      ["FchProceso", "string"],
-      ["CantReg", "int"],
-      ["Resultado", "string"],
-      ["Reproceso", "string"],
-    ],
+    FECAECabResponse: CAB_RESPONSE,
     ArrayOfFECAEDetResponse: [["FECAEDetResponse", "FECAEDetResponse", true, true]],
-    FECAEDetResponse: [
-      ["Concepto", "int"],
-      ["DocTipo", "int"],
-      ["DocNro", "long"],
-      ["CbteDesde", "long"],
-      ["CbteHasta", "long"],
-      ["CbteFch", "string"],
-      ["Resultado", "string"],
-      ["Observaciones", "ArrayOfObs"],
-      ["CAE", "string"],
-      ["CAEFchVto", "string"],
-    ],
+    FECAEDetResponse: [...DET_RESPONSE, ["CAE", "string"], ["CAEFchVto", "string"]],
     FERecuperaLastCbteResponse: [
       ["PtoVta", "int"],
       ["CbteTipo", "int"],
@@ -205,6 +263,7 @@ export const WSFE_WSDL: AsmxWsdlSpec = {
       ["Desc", "string"],
     ]),
     FEActividadesResponse: [["ResultGet", "ArrayOfActividadesTipo"], ...ERR_EVT],
+    ...CAEA_TYPES,
   },
   operations: {
     FECAESolicitar: { input: [auth, ["FeCAEReq", "FECAERequest"]], result: "FECAEResponse" },
@@ -236,5 +295,25 @@ export const WSFE_WSDL: AsmxWsdlSpec = {
     },
     FEParamGetTiposPaises: { input: [auth], result: "FEPaisResponse" },
     FEParamGetActividades: { input: [auth], result: "FEActividadesResponse" },
+    FECAEASolicitar: {
+      input: [auth, ["Periodo", "int"], ["Orden", "short"]],
+      result: "FECAEAGetResponse",
+    },
+    FECAEAConsultar: {
+      input: [auth, ["Periodo", "int"], ["Orden", "short"]],
+      result: "FECAEAGetResponse",
+    },
+    FECAEARegInformativo: {
+      input: [auth, ["FeCAEARegInfReq", "FECAEARequest"]],
+      result: "FECAEAResponse",
+    },
+    FECAEASinMovimientoInformar: {
+      input: [auth, ["PtoVta", "int"], ["CAEA", "string"]],
+      result: "FECAEASinMovResponse",
+    },
+    FECAEASinMovimientoConsultar: {
+      input: [auth, ["CAEA", "string"], ["PtoVta", "int"]],
+      result: "FECAEASinMovConsResponse",
+    },
   },
 };

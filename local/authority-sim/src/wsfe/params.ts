@@ -38,7 +38,7 @@ export function feParamGetPtosVenta(ctx: OpContext): string {
   return `<ResultGet>${points
     .map(
       (p) =>
-        `<PtoVenta><Nro>${p.ptoVta}</Nro><EmisionTipo>CAE - Ri Iva</EmisionTipo>` +
+        `<PtoVenta><Nro>${p.ptoVta}</Nro><EmisionTipo>${p.emisionTipo ?? "CAE"} - Ri Iva</EmisionTipo>` +
         `<Bloqueado>${p.bloqueado === true ? "S" : "N"}</Bloqueado>` +
         `<FchBaja>${p.fchBaja ?? "NULL"}</FchBaja></PtoVenta>`,
     )

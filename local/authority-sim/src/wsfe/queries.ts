@@ -102,7 +102,7 @@ function voucherXml(v: FeVoucher, ptoVta: number, cbteTipo: number): string {
       : `<PeriodoAsoc>${el("FchDesde", v.periodoAsoc.fchDesde)}${el("FchHasta", v.periodoAsoc.fchHasta)}</PeriodoAsoc>`) +
     listXml("Actividades", v.actividades, (id) => `<Actividad><Id>${id}</Id></Actividad>`) +
     `<Resultado>${v.resultado}</Resultado><CodAutorizacion>${v.cae}</CodAutorizacion>` +
-    `<EmisionTipo>CAE</EmisionTipo><FchVto>${v.caeFchVto}</FchVto>` +
+    `<EmisionTipo>${v.emisionTipo ?? "CAE"}</EmisionTipo><FchVto>${v.caeFchVto}</FchVto>` +
     `<FchProceso>${v.fchProceso}</FchProceso>${obsXml(v.observaciones)}` +
     `<PtoVta>${ptoVta}</PtoVta><CbteTipo>${cbteTipo}</CbteTipo></ResultGet>`
   );
