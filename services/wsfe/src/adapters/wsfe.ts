@@ -11,6 +11,7 @@ import {
   type AsmxErr,
   type AsmxErrCodes,
   type AsmxErrContext,
+  type AsmxService,
   type TicketedAttempt,
   type XmlObject,
 } from "@pasarela/authority";
@@ -150,13 +151,32 @@ export function classifyWsfeError<T>(err: AsmxErr, context: AsmxErrContext): Tic
 /** A FECAESolicitar the writer no longer had the right to send (its lease ran down). */
 const notStarted = appError("SERVICE_UNAVAILABLE", { reason: "series lease lost before sending" });
 
-export function makeWsfeAdapter(deps: {
+/** What a WSFEv1 adapter is made with: the endpoints, the time budget and the TA cache. */
+export interface WsfeAdapterDeps {
   urls: Readonly<Record<Environment, string>>;
   timeoutMs: number;
   tickets: AccessTicketCache;
   fetch?: typeof fetch;
-}): WsfeAdapter {
-  const wsfe = makeAsmxService({
+}
+
+/** One WSFEv1 operation's answer as a value, or undefined to classify its `Errors/Err`. */
+export type WsfeRead<T> = (result: XmlObject, err: AsmxErr | undefined) => Result<T> | undefined;
+
+/**
+ * One operation with the cached TA: transport failures are 502s; an `Errors/Err` is
+ * classified, unless `read` makes a value of it (602 "no data" for lookups).
+ */
+export type WsfeRun = <T>(
+  caller: WsfeCaller,
+  operation: string,
+  body: string,
+  read: WsfeRead<T>,
+  ptoVta?: number,
+) => Promise<Result<T>>;
+
+/** The WSFEv1 service every adapter of it calls through (this one, and the CAEA's). */
+export function makeWsfeRun(deps: WsfeAdapterDeps): WsfeRun & { service: AsmxService } {
+  const service = makeAsmxService({
     codes: WSFE_CODES,
     namespace: WSFE_NAMESPACE,
     errorOf: firstError,
@@ -165,25 +185,25 @@ export function makeWsfeAdapter(deps: {
     tickets: deps.tickets,
     fetch: deps.fetch,
   });
-
-  /**
-   * One operation with the cached TA: transport failures are 502s; an `Errors/Err` is
-   * classified, unless `read` makes a value of it (602 "no data" for lookups).
-   */
-  function run<T>(
+  const run = <T>(
     caller: WsfeCaller,
     operation: string,
     body: string,
-    read: (result: XmlObject, err: AsmxErr | undefined) => Result<T> | undefined,
+    read: WsfeRead<T>,
     ptoVta?: number,
-  ): Promise<Result<T>> {
-    return wsfe.call(caller, {
+  ) =>
+    service.call(caller, {
       operation,
       body: (ticket) => `${auth(ticket)}${body}`,
       read,
       ptoVta,
     });
-  }
+  return Object.assign(run, { service });
+}
+
+export function makeWsfeAdapter(deps: WsfeAdapterDeps): WsfeAdapter {
+  const run = makeWsfeRun(deps);
+  const wsfe = run.service;
 
   return {
     ultimoAutorizado(caller, { ptoVta, cbteTipo }) {
