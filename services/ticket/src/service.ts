@@ -24,6 +24,7 @@ import {
   makeCuentaRepresentadaGet,
   makeCuentaRepresentadaList,
   makeCuentaRepresentadaUpdate,
+  makeContingenciaList,
 } from "./handlers/cuenta-representadas.js";
 import { makeLogoGet, makePerfilGet, makePerfilSet } from "./handlers/perfil.js";
 import { makeRepresentadaCreate } from "./handlers/representada-create.js";
@@ -75,6 +76,7 @@ export function ticketBindings(deps: {
     bind(ticket.cuentaRepresentadaGet, makeCuentaRepresentadaGet(cuenta)),
     bind(ticket.cuentaRepresentadaCreate, makeCuentaRepresentadaCreate({ ...cuenta, sealer })),
     bind(ticket.cuentaRepresentadaUpdate, makeCuentaRepresentadaUpdate(cuenta)),
+    bind(ticket.contingenciaList, makeContingenciaList({ representadas })),
     bind(ticket.cuentaCertificadoCreate, makeCuentaCertificadoCreate(upload)),
     bind(
       ticket.conexionVerify,

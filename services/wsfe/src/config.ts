@@ -3,6 +3,7 @@ import {
   cursorKeyConfig,
   databaseConfig,
   envDuration,
+  keyEncryptionConfig,
   natsConfig,
   parseConfig,
   telemetryConfig,
@@ -15,6 +16,8 @@ export const wsfeConfigSchema = z
     ...databaseConfig,
     ...telemetryConfig,
     ...cursorKeyConfig,
+    // the CAEAs obtained for contingency are sealed at rest
+    ...keyEncryptionConfig,
     WSFE_URL_HOMOLOGACION: authorityConfig.WSFE_URL_HOMOLOGACION,
     WSFE_URL_PRODUCCION: authorityConfig.WSFE_URL_PRODUCCION,
     // export vouchers are issued here too, through WSFEXv1
@@ -40,6 +43,11 @@ export const wsfeConfigSchema = z
     ASYNC_ISSUANCE_RETRY_MAX: envDuration().default(300_000),
     /** how often each instance looks for due asynchronous issuances it was not told about */
     ASYNC_ISSUANCE_POLL_MS: z.coerce.number().int().min(50).default(1_000),
+    /**
+     * How often the CAEA of the current and the next fortnight is asked for, for every
+     * representada with CAEA contingency on, until the authority grants it.
+     */
+    CAEA_CHECK_INTERVAL_MS: z.coerce.number().int().min(1_000).default(600_000),
     /** asynchronous issuances one instance carries out at once */
     ASYNC_ISSUANCE_CONCURRENCY: z.coerce.number().int().min(1).max(1_000).default(64),
   })

@@ -9,7 +9,7 @@ import {
 } from "@pasarela/authority";
 import { ensureJobStream } from "@pasarela/bus";
 import { mail, wsfe as wsfeContracts } from "@pasarela/contracts";
-import { makePageCursors } from "@pasarela/sealing";
+import { makePageCursors, makeSealer } from "@pasarela/sealing";
 import { startService, type RunningService } from "@pasarela/service";
 import type { Logger } from "@pasarela/telemetry";
 import { makeVoucherAuthority } from "./adapters/voucher-authority.js";
@@ -36,6 +36,9 @@ import { makeComprobantesListadoRepository } from "./db/repositories/comprobante
 import { makeIssuanceKinds, wsfeBindings } from "./service.js";
 import { makeEmisionesRepository } from "./db/repositories/emisiones.js";
 import { startAsyncIssuance } from "./flows/async-issuance.js";
+import { makeWsfeCaeaAdapter } from "./adapters/wsfe-caea.js";
+import { makeCaeasRepository } from "./db/repositories/caeas.js";
+import { startCaeaObtainer } from "./flows/caea-obtener.js";
 
 /**
  * How late a FECAESolicitar may reach the authority after the statement that preceded it,
@@ -158,6 +161,22 @@ export async function startWsfe(
         writer,
         reconcile,
       });
+      // each fortnight's CAEA, ahead of time, for the representadas with contingency on
+      const caeas = makeCaeasRepository(db!.db, makeSealer(config.KEY_ENCRYPTION_KEY));
+      const caeaObtainer = startCaeaObtainer({
+        bus,
+        caea: makeWsfeCaeaAdapter({
+          urls: {
+            homologacion: config.WSFE_URL_HOMOLOGACION,
+            produccion: config.WSFE_URL_PRODUCCION,
+          },
+          timeoutMs: config.AUTHORITY_TIMEOUT_MS,
+          tickets,
+        }),
+        caeas,
+        logger: serviceLogger,
+        intervalMs: config.CAEA_CHECK_INTERVAL_MS,
+      });
       // the asynchronous issuances (Prefer: respond-async), queued in the database
       const queue = startAsyncIssuance({
         emisiones,
@@ -184,9 +203,11 @@ export async function startWsfe(
           bus,
           wsfe,
           issuance,
+          caeas,
           queued: () => queue.kick(),
         }),
         stop: async () => {
+          await caeaObtainer.stop();
           await queue.stop();
           await sweep.stop();
           certificates.stop();

@@ -26,6 +26,8 @@ import { makeExportacionIssue, makeExportacionJudge } from "./flows/exportacion-
 import type { QueuedKinds } from "./flows/async-issuance.js";
 import type { EmisionesRepository } from "./db/repositories/emisiones.js";
 import { makeEmisionEnqueue, makeEmisionGet } from "./handlers/emision-enqueue.js";
+import { makeCaeaList, makeContingenciaValidate } from "./handlers/contingencia.js";
+import type { CaeasRepository } from "./db/repositories/caeas.js";
 
 /** What issues vouchers, by kind: the lifecycle of each and its judgement before the authority. */
 export function makeIssuanceKinds(deps: {
@@ -93,6 +95,7 @@ export function wsfeBindings(deps: {
   bus: Bus;
   wsfe: WsfeAdapter;
   issuance: IssuanceKinds;
+  caeas: CaeasRepository;
   /** the asynchronous issuances' worker looks for due ones now */
   queued: () => void;
 }): Binding[] {
@@ -133,6 +136,8 @@ export function wsfeBindings(deps: {
       }) as unknown as Handler<typeof wsfe.exportacionEnqueue>,
     ),
     bind(wsfe.emisionGet, makeEmisionGet({ emisiones: deps.emisiones })),
+    bind(wsfe.contingenciaValidate, makeContingenciaValidate({ wsfe: deps.wsfe })),
+    bind(wsfe.caeaList, makeCaeaList({ bus: deps.bus, caeas: deps.caeas })),
     bind(wsfe.facturaGet, issuance.facturaGet),
     bind(
       wsfe.emailSend,

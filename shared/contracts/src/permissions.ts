@@ -107,6 +107,8 @@ export const natsGrants = {
     calls: [
       ticket.accessGet,
       ticket.representadaGet,
+      // the representadas with CAEA contingency on, whose CAEAs wsfe obtains
+      ticket.contingenciaList,
       catalog.clienteGet,
       catalog.productoGet,
       billing.facturaAdmit,
@@ -237,6 +239,8 @@ export const natsGrants = {
       wsfe.facturaEnqueue,
       wsfe.exportacionEnqueue,
       wsfe.emisionGet,
+      wsfe.contingenciaValidate,
+      wsfe.caeaList,
       wsfe.parametrosGet,
       wsfe.ultimoComprobanteLast,
       ...contractsOf(wsfex),

@@ -17,6 +17,8 @@ export interface RepresentadasTable {
   environment: EnvironmentColumn;
   alias: string;
   pto_vta: number | null;
+  contingencia_caea: ColumnType<boolean, boolean | undefined, boolean>;
+  contingencia_ptos_venta: ColumnType<number[], number[] | undefined, number[]>;
   created_at: Timestamp;
 }
 

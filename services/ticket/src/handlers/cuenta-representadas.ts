@@ -19,6 +19,29 @@ interface CuentaDeps {
 
 type Cuenta = ticket.RepresentadaCuenta;
 
+/** A representada's contingency as the contracts carry it. */
+export const contingenciaOf = (row: RepresentadaRow): ticket.Contingencia => ({
+  caea: row.contingencia_caea,
+  puntosDeVenta: row.contingencia_ptos_venta,
+});
+
+/** `ticket.contingencia.list`: every representada with CAEA contingency on. */
+export function makeContingenciaList(deps: {
+  representadas: Pick<RepresentadasRepository, "withContingencia">;
+}): Handler<typeof ticket.contingenciaList> {
+  return async () => {
+    const rows = await deps.representadas.withContingencia();
+    return ok({
+      representadas: rows.map((row) => ({
+        accountId: row.account_id,
+        cuit: row.cuit,
+        environment: row.environment,
+        puntosDeVenta: row.contingencia_ptos_venta,
+      })),
+    });
+  };
+}
+
 /** The account's view of a representada and its current key/certificate. */
 async function viewsOf(deps: CuentaDeps, rows: readonly RepresentadaRow[]): Promise<Cuenta[]> {
   const current = await deps.certificates.current(rows.map((row) => row.id));
@@ -32,6 +55,7 @@ async function viewsOf(deps: CuentaDeps, rows: readonly RepresentadaRow[]): Prom
       environment: row.environment,
       alias: row.alias,
       ptoVta: row.pto_vta,
+      contingencia: contingenciaOf(row),
       certificado:
         certificate && estado
           ? {
@@ -94,7 +118,7 @@ export function makeCuentaRepresentadaCreate(
 export function makeCuentaRepresentadaUpdate(
   deps: CuentaDeps,
 ): Handler<typeof ticket.cuentaRepresentadaUpdate> {
-  return async ({ representadaId, ptoVta, ...fields }, ctx) => {
+  return async ({ representadaId, ptoVta, contingencia, ...fields }, ctx) => {
     const row = await deps.representadas.findForAccount(ctx.accountId, representadaId);
     if (!row) return fail(appError("REPRESENTADA_ID_NOT_FOUND"));
     const logo = await uploadedLogo(fields.logo);
@@ -102,6 +126,13 @@ export function makeCuentaRepresentadaUpdate(
     const changes = perfilChanges(fields, logo.value);
     if (Object.keys(changes).length > 0) await deps.perfiles.upsert(row.id, changes);
     if (ptoVta !== undefined) await deps.representadas.setPtoVta(row.id, ptoVta);
+    if (contingencia !== undefined) {
+      // off keeps no points of sale: turned on again, they are named again
+      await deps.representadas.setContingencia(
+        row.id,
+        contingencia.caea ? contingencia : { caea: false, puntosDeVenta: [] },
+      );
+    }
     const updated = await deps.representadas.findForAccount(ctx.accountId, row.id);
     return ok(await detailOf(deps, updated ?? row));
   };

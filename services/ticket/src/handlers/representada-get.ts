@@ -6,6 +6,7 @@ import type { PerfilesRepository } from "../db/repositories/perfiles.js";
 import type { RepresentadasRepository } from "../db/repositories/representadas.js";
 import { emisorOf } from "../db/repositories/perfil-contract.js";
 import { isCertificateUsable } from "./usable.js";
+import { contingenciaOf } from "./cuenta-representadas.js";
 
 export function makeRepresentadaGet(deps: {
   representadas: RepresentadasRepository;
@@ -30,6 +31,7 @@ export function makeRepresentadaGet(deps: {
       environment: representada.environment,
       alias: representada.alias,
       ptoVta: representada.pto_vta,
+      contingencia: contingenciaOf(representada),
       certificateActive,
       emisor: emisorOf(emisor),
     });

@@ -127,7 +127,22 @@ export interface EmisionesTable {
   finished_at: ColumnType<Date | null, never, Date | string>;
 }
 
+/** A fortnight's CAEA of a CUIT: see the migration. */
+export interface CaeasTable {
+  environment: "homologacion" | "produccion";
+  cuit: string;
+  periodo: number;
+  orden: number;
+  caea_sealed: Buffer;
+  fch_vig_desde: string;
+  fch_vig_hasta: string;
+  fch_tope_inf: string;
+  fch_proceso: string;
+  obtained_at: Timestamp;
+}
+
 export interface WsfeDatabase {
+  caeas: CaeasTable;
   emisiones: EmisionesTable;
   exportacion_ids: ExportacionIdsTable;
   comprobantes_email: ComprobantesEmailTable;

@@ -12,6 +12,7 @@ import { ptoVtaSchema } from "../wsfe/fields.js";
 import { certificateCreate } from "./certificate-create.js";
 import { aliasSchema, pemTextSchema } from "./fields.js";
 import { perfilFields, perfilSchema } from "./perfil.js";
+import { contingenciaSchema } from "./contingencia.js";
 
 /*
  * The account's own view of its representadas (the HTTP API and the dashboard).
@@ -42,6 +43,7 @@ export const representadaCuentaSchema = z
     /** the certificate's CN: what is delegated at the authority */
     alias: z.string(),
     ptoVta: z.number().int().nullable(),
+    contingencia: contingenciaSchema,
     /** null only when no key or certificate was ever stored */
     certificado: z
       .object({
@@ -122,6 +124,7 @@ export const cuentaRepresentadaUpdate = defineContract({
       inicioActividades: perfilFields.inicioActividades.nullable().optional(),
       logo: perfilFields.logo.nullable().optional(),
       email: perfilFields.email.nullable().optional(),
+      contingencia: contingenciaSchema.optional(),
     })
     .strict(),
   reply: representadaDetalleSchema,

@@ -41,3 +41,10 @@ export {
   type Logo,
   type Perfil,
 } from "./perfil.js";
+export {
+  CONTINGENCIA_PTOS_VENTA_MAX,
+  contingenciaList,
+  contingenciaSchema,
+  SIN_CONTINGENCIA,
+  type Contingencia,
+} from "./contingencia.js";

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { contingenciaSchema } from "./contingencia.js";
 import { defineContract } from "../contract.js";
 import { environmentSchema, idSchema, representadaSchema } from "../common/fields.js";
 import { emisorSchema } from "./perfil.js";
@@ -24,6 +25,7 @@ export const representadaGet = defineContract({
     environment: environmentSchema,
     alias: z.string(),
     ptoVta: z.number().int().nullable(),
+    contingencia: contingenciaSchema,
     certificateActive: z.boolean(),
     emisor: emisorSchema,
   }),

@@ -139,3 +139,4 @@ export {
   type EmisionEstado,
   type EmisionTipo,
 } from "./emision-async.js";
+export { caeaList, caeaSchema, contingenciaValidate, type Caea } from "./contingencia.js";

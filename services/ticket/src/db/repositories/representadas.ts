@@ -18,7 +18,7 @@ export function makeRepresentadasRepository(db: Kysely<TicketDatabase>) {
      * "duplicate" when the account already registered that CUIT in that environment.
      */
     async insertWithPendingKey(
-      row: Omit<RepresentadaRow, "created_at">,
+      row: Omit<RepresentadaRow, "created_at" | "contingencia_caea" | "contingencia_ptos_venta">,
       pending: Pick<Insertable<CertificatesTable>, "id" | "private_key_sealed" | "csr_pem">,
     ): Promise<RepresentadaRow | "duplicate"> {
       try {
@@ -74,6 +74,27 @@ export function makeRepresentadasRepository(db: Kysely<TicketDatabase>) {
     /** The point of sale a domestic query uses when it omits one (null: none). */
     async setPtoVta(id: string, ptoVta: number | null): Promise<void> {
       await db.updateTable("representadas").set({ pto_vta: ptoVta }).where("id", "=", id).execute();
+    },
+    /** Contingency with CAEA on (and its points of sale) or off. */
+    async setContingencia(id: string, contingencia: { caea: boolean; puntosDeVenta: number[] }) {
+      await db
+        .updateTable("representadas")
+        .set({
+          contingencia_caea: contingencia.caea,
+          contingencia_ptos_venta: contingencia.puntosDeVenta,
+        })
+        .where("id", "=", id)
+        .execute();
+    },
+    /** Every representada with CAEA contingency on, of every account. */
+    withContingencia(): Promise<RepresentadaRow[]> {
+      return db
+        .selectFrom("representadas")
+        .selectAll()
+        .where("contingencia_caea", "=", true)
+        .orderBy("environment")
+        .orderBy("cuit")
+        .execute();
     },
     listByAccount(accountId: string, environment?: EnvironmentColumn): Promise<RepresentadaRow[]> {
       let query = db.selectFrom("representadas").selectAll().where("account_id", "=", accountId);

@@ -5,6 +5,7 @@ import * as comprobantesListado from "./2026-12-12-01-comprobantes-listado.js";
 import * as enviosEnVuelo from "./2026-12-20-01-envios-en-vuelo.js";
 import * as exportacionIds from "./2026-12-27-01-exportacion-ids.js";
 import * as emisiones from "./2027-01-03-01-emisiones.js";
+import * as caeas from "./2027-01-04-01-caeas.js";
 
 export const schema = "wsfe";
 
@@ -16,4 +17,5 @@ export const migrations: Record<string, Migration> = {
   "2026-12-20-01-envios-en-vuelo": enviosEnVuelo,
   "2026-12-27-01-exportacion-ids": exportacionIds,
   "2027-01-03-01-emisiones": emisiones,
+  "2027-01-04-01-caeas": caeas,
 };

@@ -1,0 +1,134 @@
+import type { Bus } from "@pasarela/bus";
+import { ticket } from "@pasarela/contracts";
+import { gauge } from "@pasarela/telemetry";
+import type { Logger } from "@pasarela/telemetry";
+import type { WsfeCaeaAdapter } from "../adapters/wsfe-caea.js";
+import type { WsfeCaller } from "../adapters/wsfe.js";
+import type { CaeasRepository } from "../db/repositories/caeas.js";
+import { inicioDelDia, quincenaDe, siguiente, type Quincena } from "../domain/caea/quincena.js";
+
+/** A fortnight starting within this long without its CAEA is missing (the alert's lead). */
+const FALTANTE_ANTES_MS = 86_400_000;
+
+/** The representadas, by environment, whose CAEA is missing for a fortnight about to start. */
+const faltantes = new Map<string, number>();
+gauge(
+  "pasarela_caea_faltante",
+  "Representadas with CAEA contingency on whose current fortnight, or the next one starting within a day, has no CAEA yet",
+  ["environment"],
+  function collect() {
+    this.reset();
+    for (const [environment, count] of faltantes) this.set({ environment }, count);
+  },
+);
+
+export interface CaeaObtainer {
+  /** one pass over every representada with contingency on; never throws */
+  run(): Promise<void>;
+  /** no further pass starts; resolves once the pass under way (if any) has ended */
+  stop(): Promise<void>;
+}
+
+/**
+ * Obtains each fortnight's CAEA for every representada with CAEA contingency on: the current
+ * fortnight's and the next one's, asked for on every pass until granted. The authority decides
+ * when a fortnight's window opens (15006 until 5 days before it starts), so the next CAEA is
+ * obtained on the first pass after it opens whatever the clocks say; a CAEA granted before
+ * (15008: a pass that crashed after asking) is looked up with FECAEAConsultar. Failures are
+ * retried on the next pass, every `intervalMs`, inside the window.
+ */
+export function startCaeaObtainer(deps: {
+  bus: Pick<Bus, "request">;
+  caea: WsfeCaeaAdapter;
+  caeas: Pick<CaeasRepository, "find" | "store">;
+  logger: Logger;
+  intervalMs: number;
+  now?: () => number;
+}): CaeaObtainer {
+  const now = deps.now ?? Date.now;
+  let running: Promise<void> | undefined;
+  let timer: NodeJS.Timeout | undefined;
+  let stopped = false;
+
+  /** Whether the fortnight's CAEA is stored now (obtained on this pass or before). */
+  async function obtain(caller: WsfeCaller, q: Quincena): Promise<boolean> {
+    const owner = { environment: caller.environment, cuit: caller.cuit };
+    if (await deps.caeas.find(owner, q)) return true;
+    const asked = await deps.caea.solicitar(caller, q);
+    if (!asked.ok) {
+      deps.logger.warn(
+        { cuit: caller.cuit, periodo: q.periodo, orden: q.orden, error: asked.error.message },
+        "CAEA not obtained yet",
+      );
+      return false;
+    }
+    if (asked.value.kind === "fuera_de_ventana") return false;
+    const granted = asked.value.kind === "otorgado" ? asked.value.caea : await lookUp(caller, q);
+    if (!granted) return false;
+    await deps.caeas.store(owner, granted);
+    deps.logger.info(
+      { cuit: caller.cuit, periodo: q.periodo, orden: q.orden, fchTopeInf: granted.fchTopeInf },
+      "CAEA obtained",
+    );
+    return true;
+  }
+
+  async function lookUp(caller: WsfeCaller, q: Quincena) {
+    const found = await deps.caea.consultar(caller, q);
+    return found.ok ? found.value : undefined;
+  }
+
+  async function pass(): Promise<void> {
+    const listed = await deps.bus.request(ticket.contingenciaList, {});
+    if (!listed.ok) {
+      deps.logger.warn({ error: listed.error.message }, "representadas in contingency not read");
+      return;
+    }
+    const missing = new Map<string, number>();
+    for (const { accountId, cuit, environment } of listed.value.representadas) {
+      if (stopped) return;
+      const at = now();
+      const caller: WsfeCaller = { accountId, cuit, environment };
+      const actual = quincenaDe(new Date(at));
+      const proxima = siguiente(actual);
+      const hasActual = await obtain(caller, actual);
+      const hasProxima = await obtain(caller, proxima);
+      const startsSoon = inicioDelDia(proxima.desde).getTime() - at <= FALTANTE_ANTES_MS;
+      if (!hasActual || (startsSoon && !hasProxima)) {
+        missing.set(environment, (missing.get(environment) ?? 0) + 1);
+      }
+    }
+    faltantes.clear();
+    for (const [environment, count] of missing) faltantes.set(environment, count);
+  }
+
+  function run(): Promise<void> {
+    running ??= pass()
+      .catch((error: unknown) => {
+        if (stopped) deps.logger.debug({ err: error }, "CAEA pass ended by the stop");
+        else deps.logger.warn({ err: error }, "CAEA pass failed");
+      })
+      .finally(() => {
+        running = undefined;
+      });
+    return running;
+  }
+
+  function schedule(ms: number) {
+    if (stopped) return;
+    timer = setTimeout(() => {
+      void run().then(() => schedule(deps.intervalMs));
+    }, ms);
+    timer.unref();
+  }
+  schedule(0);
+
+  return {
+    run,
+    async stop() {
+      stopped = true;
+      clearTimeout(timer);
+      await running;
+    },
+  };
+}
