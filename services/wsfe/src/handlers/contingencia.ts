@@ -1,5 +1,6 @@
 import type { Bus, Handler } from "@pasarela/bus";
-import { AUTHORITY_QUERY_TIMEOUT_MS, DEADLINE_SLACK_MS, ticket, wsfe } from "@pasarela/contracts";
+import type { wsfe } from "@pasarela/contracts";
+import { AUTHORITY_QUERY_TIMEOUT_MS, DEADLINE_SLACK_MS, ticket } from "@pasarela/contracts";
 import { fail, invalidField, ok } from "@pasarela/errors";
 import type { WsfeAdapter } from "../adapters/wsfe.js";
 import type { CaeasRepository, StoredCaea } from "../db/repositories/caeas.js";
