@@ -280,7 +280,8 @@ export async function startStack(options: StackOptions): Promise<Stack> {
         ({ process: child }) =>
           new Promise<void>((resolve) => {
             if (child.exitCode !== null || child.signalCode !== null) return resolve();
-            const timer = setTimeout(() => child.kill("SIGKILL"), 8_000);
+            // a process drains for SHUTDOWN_DRAIN_MS (20 s) at most before it exits
+            const timer = setTimeout(() => child.kill("SIGKILL"), 25_000);
             child.once("exit", () => {
               clearTimeout(timer);
               resolve();
