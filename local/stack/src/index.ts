@@ -21,6 +21,7 @@ export {
   type LocalSettings,
   type LocalStackInput,
 } from "./local.js";
+export { startPrivateNatsCluster, type NatsNode, type RunningCluster } from "./nats-cluster.js";
 export {
   defaultSupervision,
   gatewayServices,

@@ -97,6 +97,8 @@ export function restartDelay(consecutive: number, supervision: Supervision): num
 
 export interface Stack {
   edgeUrl: string;
+  /** every edge process's URL, the first being edgeUrl (replicas listen on ports of their own) */
+  edgeUrls: string[];
   simulatorUrl: string | undefined;
   /** the simulator's HTTPS origin, when it runs */
   simulatorHttpsUrl: string | undefined;
@@ -295,6 +297,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
   let simulatorUrl: string | undefined;
   let simulatorHttpsUrl: string | undefined;
   const metricsUrls: Record<string, string> = {};
+  const edgeUrls: string[] = [];
   let paymentsSimulatorUrl: string | undefined;
   try {
     if (options.simulator) {
@@ -365,16 +368,30 @@ export async function startStack(options: StackOptions): Promise<Stack> {
         : {};
       launch(name, entry, { ...(await metricsEnv(name, index)), ...natsEnv });
       for (let n = 2; n <= (options.replicas?.[name] ?? 1); n++) {
-        launch(`${name}-${n}`, entry, { ...(await metricsEnv(`${name}-${n}`)), ...natsEnv });
+        // two processes cannot listen on one port: each further edge gets its own
+        const edgeEnv: Record<string, string> = {};
+        if (name === "edge") {
+          const port = await freePort();
+          edgeEnv.EDGE_PORT = String(port);
+          edgeUrls.push(`http://127.0.0.1:${port}`);
+        }
+        launch(`${name}-${n}`, entry, {
+          ...(await metricsEnv(`${name}-${n}`)),
+          ...natsEnv,
+          ...edgeEnv,
+        });
       }
     }
     if (!children.some((c) => c.name === "edge"))
       throw new Error("the edge is not built (run: npx tsc -b)");
     const edgeUrl = `http://127.0.0.1:${edgePort}`;
-    await waitForHttp(`${edgeUrl}/readyz`, options.readyTimeoutMs ?? 60_000, children);
+    for (const url of [edgeUrl, ...edgeUrls]) {
+      await waitForHttp(`${url}/readyz`, options.readyTimeoutMs ?? 60_000, children);
+    }
     ready = true;
     return {
       edgeUrl,
+      edgeUrls: [edgeUrl, ...edgeUrls],
       simulatorUrl,
       simulatorHttpsUrl,
       paymentsSimulatorUrl,

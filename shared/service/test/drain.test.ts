@@ -10,7 +10,6 @@ import {
   type Bus,
 } from "@pasarela/bus";
 import { defineContract, defineJob } from "@pasarela/contracts";
-import { ok } from "@pasarela/errors";
 import { startTracing } from "@pasarela/telemetry";
 import { capturingLogger, fileInfra, type FileInfra } from "@pasarela/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -71,7 +70,7 @@ describe("a stopped service drains: what it took is answered, the rest goes to i
           bindings: [
             bind(slow, async (request) => {
               await new Promise((r) => setTimeout(r, HANDLER_MS));
-              return ok({ n: request.n, served: label });
+              return { ok: true, value: { n: request.n, served: label } };
             }),
           ],
           stop: () => durable.stop(),
