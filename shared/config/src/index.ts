@@ -113,6 +113,7 @@ export const natsConfig = {
    * instances get the new requests; the edge stops accepting connections) and gives the work
    * already taken this long to finish before it closes its connections and exits. Keep it
    * below the orchestrator's grace period (Kubernetes terminationGracePeriodSeconds, 30 s).
+   * Written as a duration (`20s`, `1m`) or milliseconds, up to 10 minutes.
    */
   SHUTDOWN_DRAIN_MS: envDuration().pipe(z.number().int().min(0).max(600_000)).default(20_000),
   /**
