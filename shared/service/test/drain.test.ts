@@ -9,27 +9,21 @@ import {
   jobStreamName,
   type Bus,
 } from "@pasarela/bus";
-import { defineContract, defineJob } from "@pasarela/contracts";
+import { defineJob } from "@pasarela/contracts";
 import { startTracing } from "@pasarela/telemetry";
 import { capturingLogger, fileInfra, type FileInfra } from "@pasarela/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { startService, type RunningService } from "../src/index.js";
+import { HANDLER_MS, slow } from "./fixtures/slow.js";
 
-const slow = defineContract({
-  subject: "test.drain.slow.get",
-  request: z.object({ n: z.number() }).strict(),
-  reply: z.object({ n: z.number(), served: z.string() }),
-  errors: [],
-});
 const work = defineJob({
   subject: "job.test.drain.work",
   stream: "TEST_DRAIN_WORK",
   schema: z.object({ id: z.string() }),
 });
 
-/** how long the handlers of this file take */
-const HANDLER_MS = 1_500;
+const ACK_WAIT_MS = 3_000;
 
 describe("a stopped service drains: what it took is answered, the rest goes to its peer", () => {
   let infra: FileInfra;
@@ -59,6 +53,8 @@ describe("a stopped service drains: what it took is answered, the rest goes to i
         const durable = await consumeDurable(bus, [work], {
           durable: "drain-test",
           logger,
+          // what an instance abandons at its bound comes back to another after this
+          ackWaitMs: ACK_WAIT_MS,
           handle: async (batch) => {
             for (const { body } of batch) began[label]!.push(body.id);
             await new Promise((r) => setTimeout(r, HANDLER_MS));
@@ -152,6 +148,32 @@ describe("a stopped service drains: what it took is answered, the rest goes to i
       5_000,
     );
     await fourth.stop();
+  });
+
+  it("at its bound abandons the job still running, unacknowledged: the peer gets it again", async () => {
+    const fifth = await instance("fifth", 300);
+    const id = randomUUID();
+    await client.publish(work, { id });
+    await waitFor(() => began.fifth!.includes(id), 5_000);
+    await instance("sixth");
+
+    const startedAt = Date.now();
+    await fifth.stop();
+    // the stop kept to its bound rather than to the handler, which had not finished
+    expect(Date.now() - startedAt).toBeLessThan(HANDLER_MS);
+    expect(finished.fifth).toEqual([]);
+    const logged = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(
+      logged.some((l) => l.instance === "fifth" && l.msg === "drain-test stopped" && !l.drained),
+    ).toBe(true);
+
+    // never acknowledged, it is redelivered once its ack wait is over, and handled there
+    await waitFor(() => finished.sixth!.includes(id), ACK_WAIT_MS + 2 * HANDLER_MS + 2_000);
+    const jsm = await jetstreamManager(client.connection);
+    await waitFor(
+      async () => (await jsm.streams.info(jobStreamName(client, work))).state.messages === 0,
+      5_000,
+    );
   });
 });
 
