@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
+import { simulatorAuthorityEnv } from "./authority-env.js";
 import { freePort } from "./infra.js";
 
 /** Gateway services in start order; the edge last, so /readyz turns green as soon as it listens. */
@@ -137,24 +138,6 @@ function entryOf(
 ): string | undefined {
   const entry = join(root, folder, name, "dist", "src", "main.js");
   return existsSync(entry) ? entry : undefined;
-}
-
-/** The URLs of the simulator's two worlds, in the variables the services read. */
-export function simulatorAuthorityEnv(simulatorUrl: string): Record<string, string> {
-  const env: Record<string, string> = {};
-  for (const [environment, suffix] of [
-    ["homologacion", "HOMOLOGACION"],
-    ["produccion", "PRODUCCION"],
-  ] as const) {
-    const base = `${simulatorUrl}/${environment}`;
-    env[`WSAA_URL_${suffix}`] = `${base}/ws/services/LoginCms`;
-    env[`WSFE_URL_${suffix}`] = `${base}/wsfev1/service.asmx`;
-    env[`WSFEX_URL_${suffix}`] = `${base}/wsfexv1/service.asmx`;
-    env[`PADRON_A13_URL_${suffix}`] = `${base}/sr-padron/webservices/personaServiceA13`;
-    env[`PADRON_A10_URL_${suffix}`] = `${base}/sr-padron/webservices/personaServiceA10`;
-    env[`PADRON_CONSTANCIA_URL_${suffix}`] = `${base}/sr-padron/webservices/personaServiceA5`;
-  }
-  return env;
 }
 
 async function waitForHttp(url: string, timeoutMs: number, children: Child[]): Promise<void> {
