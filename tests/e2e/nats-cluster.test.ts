@@ -124,7 +124,7 @@ describe("e2e: the local stack's 3-node NATS JetStream cluster", () => {
     expect(nodes.map((node) => node.name)).toContain([...leaders][0]);
   });
 
-  it("keeps the stream the service created on 3 replicas, with a leader", async () => {
+  it("keeps the stream the service created, and its durable consumers, on 3 replicas with a leader", async () => {
     const info = await jsm.streams.info("EVENTS");
     expect(info.config.num_replicas).toBe(3);
     expect(nodes.map((node) => node.name)).toContain(info.cluster?.leader);
@@ -134,6 +134,10 @@ describe("e2e: the local stack's 3-node NATS JetStream cluster", () => {
         .filter((name) => name !== info.cluster?.leader)
         .sort(),
     );
+    // a durable consumer takes its stream's replicas
+    const consumer = await jsm.consumers.info("EVENTS", "billing-comprobantes");
+    expect(nodes.map((node) => node.name)).toContain(consumer.cluster?.leader);
+    expect(consumer.cluster?.replicas).toHaveLength(2);
   });
 
   it("answers requests while the server the service is connected to is SIGKILLed", async () => {
