@@ -172,26 +172,25 @@ export async function startService<DB, Deps>(
       );
     }
     await metrics?.close();
-    // the service's own stop (timers, its consumers, already stopped above) within what is left
-    if (
-      started.stop &&
-      (await within(
-        started.stop().then(() => true),
-        deadline - Date.now(),
-      )) !== true
-    ) {
-      logger.warn({ drainMs }, "the service's own stop did not finish within the drain bound");
-    }
+    // what is left of the bound, and a second at least, for each step still to come
+    const remaining = () => Math.max(deadline - Date.now(), 1_000);
+    // the service's own stop: its timers and background work (its consumers already stopped)
+    const ownStopped = started.stop
+      ? await within(
+          started.stop().then(() => true),
+          remaining(),
+        )
+      : true;
+    if (!ownStopped) logger.warn({ drainMs }, "the service's own stop is past the drain bound");
     await bus.close();
     // a query still running past the bound holds its connection: the pool is not waited for
-    if (
-      (await within(
-        db?.close().then(() => true) ?? Promise.resolve(true),
-        Math.max(deadline - Date.now(), 1_000),
-      )) !== true
-    ) {
-      logger.warn("database pool not closed within the drain bound");
-    }
+    const closed = db
+      ? await within(
+          db.close().then(() => true),
+          remaining(),
+        )
+      : true;
+    if (!closed) logger.warn({ drainMs }, "database pool not closed within the drain bound");
     logger.info({ ms: Date.now() - startedAt, drained }, `${definition.name} stopped`);
   };
   return {
