@@ -248,7 +248,12 @@ export async function connectBus(options: BusOptions): Promise<Bus> {
     },
     async close() {
       if (!bounded) await stopTaking();
-      if (!connection.isClosed()) await connection.drain();
+      if (connection.isClosed()) return;
+      await connection.drain().catch(async (error: unknown) => {
+        // the server is unreachable: nothing can be sent to it, the connection just closes
+        logger.warn({ err: error }, "nats drain failed: connection closed");
+        if (!connection.isClosed()) await connection.close();
+      });
     },
   };
   return bus;
