@@ -34,6 +34,7 @@ const alone = [
   "tests/e2e/chaos.test.ts",
   "tests/e2e/exactly-once.test.ts",
   "tests/e2e/failover.test.ts",
+  "tests/e2e/nats-cluster.test.ts",
   "tests/e2e/faults.test.ts",
 ];
 

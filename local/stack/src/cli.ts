@@ -2,6 +2,8 @@
 // `npm start`: the whole gateway on one machine. NATS and PostgreSQL come from NATS_URL and
 // DATABASE_URL, else the local defaults, else private servers under .data/ when the binaries
 // are installed. Both authority environments point at the simulator unless AUTHORITY=real.
+// `npm start -- --cluster`: a private 3-node JetStream cluster instead, streams with 3
+// replicas, and 2 processes of every service.
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Running } from "./infra.js";
@@ -15,10 +17,16 @@ function say(message: string): void {
   process.stdout.write(`[stack] ${message}\n`);
 }
 
+const USAGE = "usage: npm start [-- --cluster]";
+
 async function main(): Promise<void> {
+  const flags = process.argv.slice(2);
+  const unknown = flags.find((flag) => flag !== "--cluster");
+  if (unknown !== undefined) throw new Error(`unknown option ${unknown} (${USAGE})`);
+  const cluster = flags.includes("--cluster");
   const settings: LocalSettings = { root, dataDir, env: process.env, say };
   const infra: Running[] = [];
-  const natsServer = await localNats(settings);
+  const natsServer = await localNats(settings, undefined, { cluster });
   infra.push(natsServer);
   const db = await localDatabase(settings);
   infra.push(db);
@@ -27,6 +35,7 @@ async function main(): Promise<void> {
     natsUrl: natsServer.url,
     databaseUrl: db.url,
     natsPasswords: natsServer.passwords,
+    cluster,
   });
   const stack = await startStack(options);
   if (stack.simulatorUrl) {
@@ -51,6 +60,11 @@ async function main(): Promise<void> {
   if (!process.env.SMTP_URL) {
     say(
       `e-mail: a local SMTP sink keeps every message under ${join(dataDir, "mail")} (npm run admin -- mail list; SMTP_URL to relay for real)`,
+    );
+  }
+  if (cluster) {
+    say(
+      `cluster: every service runs 2 processes, the streams keep 3 replicas; the second edge is at ${stack.edgeUrls.slice(1).join(", ")}`,
     );
   }
   say(`gateway ready at ${stack.edgeUrl} (docs at ${stack.edgeUrl}/docs); Ctrl-C stops everything`);

@@ -21,11 +21,12 @@ export {
   type LocalSettings,
   type LocalStackInput,
 } from "./local.js";
+export { simulatorAuthorityEnv } from "./authority-env.js";
+export { startPrivateNatsCluster, type NatsNode, type RunningCluster } from "./nats-cluster.js";
 export {
   defaultSupervision,
   gatewayServices,
   restartDelay,
-  simulatorAuthorityEnv,
   startStack,
   type Stack,
   type StackOptions,

@@ -19,7 +19,8 @@ import {
   startPrivatePostgres,
   type Running,
 } from "./infra.js";
-import type { StackOptions } from "./stack.js";
+import { startPrivateNatsCluster, type NatsNode } from "./nats-cluster.js";
+import { gatewayServices, type StackOptions } from "./stack.js";
 
 /** Where a local stack keeps its state, and the variables it reads its settings from. */
 export interface LocalSettings {
@@ -33,8 +34,14 @@ export interface LocalSettings {
   say: (message: string) => void;
 }
 
-/** The NATS server of a local stack; with `passwords` when it is a private one with grants. */
-export type LocalNats = Running & { passwords?: Record<NatsIdentity, string> | undefined };
+/**
+ * The NATS server of a local stack; with `passwords` when it is a private one with grants, and
+ * its `nodes` when it is a private cluster (`url` then lists them all).
+ */
+export type LocalNats = Running & {
+  passwords?: Record<NatsIdentity, string> | undefined;
+  nodes?: NatsNode[] | undefined;
+};
 
 /** The database of a local stack, and the server it lives on. */
 export type LocalDatabase = Running & { serverUrl: string };
@@ -89,24 +96,38 @@ function natsPasswords(dataDir: string): Record<NatsIdentity, string> {
 export async function localNats(
   settings: LocalSettings,
   fallbackUrl = LOCAL_NATS_URL,
+  options: { cluster?: boolean } = {},
 ): Promise<LocalNats> {
   const { dataDir, env, say } = settings;
   const url = env.NATS_URL ?? fallbackUrl;
-  if (await natsAnswers(url)) return { url, source: "configured", stop: () => Promise.resolve() };
-  if (env.NATS_URL) throw new Error(`NATS_URL ${url} does not answer`);
-  say(`nothing answers at ${url}: starting a private nats-server under ${join(dataDir, "nats")}`);
+  if (options.cluster) {
+    // the cluster is always a private one: a configured server is not what was asked for
+    if (env.NATS_URL) throw new Error("--cluster starts its own nats-servers: unset NATS_URL");
+  } else {
+    if (await natsAnswers(url)) return { url, source: "configured", stop: () => Promise.resolve() };
+    if (env.NATS_URL) throw new Error(`NATS_URL ${url} does not answer`);
+    say(`nothing answers at ${url}: starting a private nats-server under ${join(dataDir, "nats")}`);
+  }
   const passwords = natsPasswords(dataDir);
   const configFile = join(dataDir, "nats-authorization.conf");
   writeFileSync(configFile, natsAuthorization());
-  const running = await startPrivateNats(join(dataDir, "nats"), {
-    configFile,
-    env: Object.fromEntries(
-      (Object.keys(passwords) as NatsIdentity[]).map((id) => [
-        natsPasswordVariable(id),
-        passwords[id],
-      ]),
-    ),
-  });
+  const serverEnv = Object.fromEntries(
+    (Object.keys(passwords) as NatsIdentity[]).map((id) => [
+      natsPasswordVariable(id),
+      passwords[id],
+    ]),
+  );
+  const running: Running & { nodes?: NatsNode[] } = options.cluster
+    ? await startPrivateNatsCluster(join(dataDir, "nats-cluster"), {
+        configFile,
+        env: serverEnv,
+      })
+    : await startPrivateNats(join(dataDir, "nats"), { configFile, env: serverEnv });
+  if (options.cluster) {
+    say(
+      `a JetStream cluster of 3 nats-servers under ${join(dataDir, "nats-cluster")}: ${running.url}`,
+    );
+  }
   const operatorEnv = join(dataDir, "operator.env");
   writeFileSync(
     operatorEnv,
@@ -167,6 +188,11 @@ export interface LocalStackInput extends LocalSettings {
    * variables is not used; `off` still is), and this subject prefix on a shared NATS server.
    */
   isolated?: { prefix: string | undefined } | undefined;
+  /**
+   * `natsUrl` is a 3-node cluster (localNats with `cluster`): the streams get 3 replicas
+   * (NATS_STREAM_REPLICAS) and every gateway service runs 2 processes
+   */
+  cluster?: boolean | undefined;
 }
 
 /**
@@ -207,7 +233,11 @@ export function localStackOptions(input: LocalStackInput): StackOptions {
       ...localSecrets(dataDir),
       ...(env.LOG_LEVEL ? {} : { LOG_LEVEL: "warn" }),
       ...(env.PDF_STORAGE_DIR ? {} : { PDF_STORAGE_DIR: join(dataDir, "pdf") }),
+      ...(input.cluster ? { NATS_STREAM_REPLICAS: "3" } : {}),
     },
+    ...(input.cluster
+      ? { replicas: Object.fromEntries(gatewayServices.map((name) => [name, 2])) }
+      : {}),
     natsPasswords: input.natsPasswords,
     output: "terminal",
     // Prometheus metrics of each service on its own port, from METRICS_PORT_BASE (9464)

@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
+import { simulatorAuthorityEnv } from "./authority-env.js";
 import { freePort } from "./infra.js";
 
 /** Gateway services in start order; the edge last, so /readyz turns green as soon as it listens. */
@@ -97,6 +98,8 @@ export function restartDelay(consecutive: number, supervision: Supervision): num
 
 export interface Stack {
   edgeUrl: string;
+  /** every edge process's URL, the first being edgeUrl (replicas listen on ports of their own) */
+  edgeUrls: string[];
   simulatorUrl: string | undefined;
   /** the simulator's HTTPS origin, when it runs */
   simulatorHttpsUrl: string | undefined;
@@ -135,24 +138,6 @@ function entryOf(
 ): string | undefined {
   const entry = join(root, folder, name, "dist", "src", "main.js");
   return existsSync(entry) ? entry : undefined;
-}
-
-/** The URLs of the simulator's two worlds, in the variables the services read. */
-export function simulatorAuthorityEnv(simulatorUrl: string): Record<string, string> {
-  const env: Record<string, string> = {};
-  for (const [environment, suffix] of [
-    ["homologacion", "HOMOLOGACION"],
-    ["produccion", "PRODUCCION"],
-  ] as const) {
-    const base = `${simulatorUrl}/${environment}`;
-    env[`WSAA_URL_${suffix}`] = `${base}/ws/services/LoginCms`;
-    env[`WSFE_URL_${suffix}`] = `${base}/wsfev1/service.asmx`;
-    env[`WSFEX_URL_${suffix}`] = `${base}/wsfexv1/service.asmx`;
-    env[`PADRON_A13_URL_${suffix}`] = `${base}/sr-padron/webservices/personaServiceA13`;
-    env[`PADRON_A10_URL_${suffix}`] = `${base}/sr-padron/webservices/personaServiceA10`;
-    env[`PADRON_CONSTANCIA_URL_${suffix}`] = `${base}/sr-padron/webservices/personaServiceA5`;
-  }
-  return env;
 }
 
 async function waitForHttp(url: string, timeoutMs: number, children: Child[]): Promise<void> {
@@ -280,7 +265,8 @@ export async function startStack(options: StackOptions): Promise<Stack> {
         ({ process: child }) =>
           new Promise<void>((resolve) => {
             if (child.exitCode !== null || child.signalCode !== null) return resolve();
-            const timer = setTimeout(() => child.kill("SIGKILL"), 8_000);
+            // a process drains for SHUTDOWN_DRAIN_MS (20 s) at most before it exits
+            const timer = setTimeout(() => child.kill("SIGKILL"), 25_000);
             child.once("exit", () => {
               clearTimeout(timer);
               resolve();
@@ -294,6 +280,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
   let simulatorUrl: string | undefined;
   let simulatorHttpsUrl: string | undefined;
   const metricsUrls: Record<string, string> = {};
+  const edgeUrls: string[] = [];
   let paymentsSimulatorUrl: string | undefined;
   try {
     if (options.simulator) {
@@ -364,16 +351,30 @@ export async function startStack(options: StackOptions): Promise<Stack> {
         : {};
       launch(name, entry, { ...(await metricsEnv(name, index)), ...natsEnv });
       for (let n = 2; n <= (options.replicas?.[name] ?? 1); n++) {
-        launch(`${name}-${n}`, entry, { ...(await metricsEnv(`${name}-${n}`)), ...natsEnv });
+        // two processes cannot listen on one port: each further edge gets its own
+        const edgeEnv: Record<string, string> = {};
+        if (name === "edge") {
+          const port = await freePort();
+          edgeEnv.EDGE_PORT = String(port);
+          edgeUrls.push(`http://127.0.0.1:${port}`);
+        }
+        launch(`${name}-${n}`, entry, {
+          ...(await metricsEnv(`${name}-${n}`)),
+          ...natsEnv,
+          ...edgeEnv,
+        });
       }
     }
     if (!children.some((c) => c.name === "edge"))
       throw new Error("the edge is not built (run: npx tsc -b)");
     const edgeUrl = `http://127.0.0.1:${edgePort}`;
-    await waitForHttp(`${edgeUrl}/readyz`, options.readyTimeoutMs ?? 60_000, children);
+    for (const url of [edgeUrl, ...edgeUrls]) {
+      await waitForHttp(`${url}/readyz`, options.readyTimeoutMs ?? 60_000, children);
+    }
     ready = true;
     return {
       edgeUrl,
+      edgeUrls: [edgeUrl, ...edgeUrls],
       simulatorUrl,
       simulatorHttpsUrl,
       paymentsSimulatorUrl,

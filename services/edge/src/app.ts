@@ -61,7 +61,13 @@ export interface AppDeps {
 
 export interface EdgeApp {
   app: FastifyInstance;
-  close: () => Promise<void>;
+  /**
+   * Stops listening (a new connection is refused), closes idle keep-alive connections, lets
+   * the requests in flight be answered (one arriving meanwhile on an open connection gets a
+   * 503 and `Connection: close`), then flushes the usage history. After `drainMs` the
+   * connections still open are cut.
+   */
+  close: (drainMs?: number) => Promise<void>;
 }
 
 /**
@@ -103,6 +109,12 @@ export async function buildApp(deps: AppDeps): Promise<EdgeApp> {
     genReqId: () => randomUUID(),
     return503OnClosing: true,
   }).withTypeProvider<ZodTypeProvider>();
+  // once closing, every answer closes its connection: a kept-alive one would hold the close
+  let closing = false;
+  app.addHook("onSend", async (_request, reply, payload) => {
+    if (closing) reply.header("connection", "close");
+    return payload;
+  });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app);
@@ -197,9 +209,17 @@ export async function buildApp(deps: AppDeps): Promise<EdgeApp> {
   await app.ready();
   return {
     app,
-    close: async () => {
+    close: async (drainMs) => {
+      closing = true;
       revoked.unsubscribe();
-      await app.close();
+      const cut =
+        drainMs === undefined
+          ? undefined
+          : setTimeout(() => {
+              deps.logger.warn({ drainMs }, "drain bound reached: open connections cut");
+              app.server.closeAllConnections();
+            }, drainMs);
+      await app.close().finally(() => clearTimeout(cut));
       // the calls answered last go to the usage history before the bus closes
       await usage?.flush();
     },

@@ -95,9 +95,11 @@ export async function startEdge(
   return {
     ...edge,
     url,
+    // SIGTERM: no new connections, the requests in flight answered (SHUTDOWN_DRAIN_MS at most),
+    // then the bus drained and the database closed
     stop: async () => {
       clearInterval(sweep);
-      await edge.close();
+      await edge.close(config.SHUTDOWN_DRAIN_MS);
       await metrics?.close();
       await bus.close();
       await database.close();

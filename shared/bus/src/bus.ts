@@ -20,6 +20,7 @@ import type {
 import { eventStreamOf, natsInboxOf } from "@pasarela/contracts";
 import type { AppError, Result } from "@pasarela/errors";
 import type { Logger } from "@pasarela/telemetry";
+import { stopDurables } from "./durables.js";
 import { consumed, ensureEventStream, publish } from "./jetstream.js";
 import { checkLiveness, defaultLiveness, makeReplyMux, type Liveness } from "./liveness.js";
 import { request } from "./request.js";
@@ -82,6 +83,17 @@ export interface Bus {
   /** The JetStream client, for durable consumers. */
   jetstream(): JetStreamClient;
   eventStreamName(): string;
+  /**
+   * Stops taking work: request subscriptions are drained (the queue group's other instances
+   * get the requests sent from now on) and durable consumers fetch no more. Resolves true once
+   * every request taken has been answered and every batch taken settled, or false at `boundMs`
+   * with some still running. The connection stays open (replies, acks) until close().
+   */
+  drain(boundMs?: number): Promise<boolean>;
+  /**
+   * Drains (waiting for the work taken, unless a bounded drain() came first) and closes the
+   * connection once the messages it still has to send are sent.
+   */
   close(): Promise<void>;
 }
 
@@ -120,7 +132,8 @@ export async function connectBus(options: BusOptions): Promise<Bus> {
   const inboxPrefix =
     credentials && "user" in credentials ? natsInboxOf(credentials.user) : undefined;
   const connection = await connect({
-    servers: options.url,
+    // NATS_URL may list the servers of a cluster, comma-separated: any one of them will do
+    servers: natsServers(options.url),
     name: options.name,
     ...(credentials && "user" in credentials
       ? {
@@ -189,7 +202,14 @@ export async function connectBus(options: BusOptions): Promise<Bus> {
   const processed: Bus["consumed"] = (subject, headers, work) =>
     consumed(core, subject, headers, work);
 
-  return {
+  let draining: Promise<void> | undefined;
+  let bounded = false;
+  const stopTaking = (): Promise<void> => {
+    draining ??= Promise.all([...served.map((s) => s.stop()), stopDurables(bus)]).then(() => {});
+    return draining;
+  };
+
+  const bus: Bus = {
     connection,
     prefix,
     streamReplicas,
@@ -209,9 +229,40 @@ export async function connectBus(options: BusOptions): Promise<Bus> {
     ensureEventStream: () => ensureEventStream(core, streamName, streamReplicas),
     jetstream: () => js,
     eventStreamName: () => streamName,
+    async drain(boundMs) {
+      const stopping = stopTaking();
+      if (boundMs === undefined || !Number.isFinite(boundMs)) {
+        await stopping;
+        return true;
+      }
+      bounded = true;
+      let timer: NodeJS.Timeout | undefined;
+      const finished = await Promise.race([
+        stopping.then(() => true),
+        new Promise<false>((resolve) => {
+          timer = setTimeout(() => resolve(false), boundMs);
+        }),
+      ]);
+      clearTimeout(timer);
+      return finished;
+    },
     async close() {
-      await Promise.all(served.map((s) => s.stop()));
-      await connection.drain();
+      if (!bounded) await stopTaking();
+      if (connection.isClosed()) return;
+      await connection.drain().catch(async (error: unknown) => {
+        // the server is unreachable: nothing can be sent to it, the connection just closes
+        logger.warn({ err: error }, "nats drain failed: connection closed");
+        if (!connection.isClosed()) await connection.close();
+      });
     },
   };
+  return bus;
+}
+
+/** The servers a NATS_URL names: one URL, or several separated by commas (a cluster). */
+export function natsServers(url: string): string[] {
+  return url
+    .split(",")
+    .map((server) => server.trim())
+    .filter((server) => server.length > 0);
 }

@@ -5,6 +5,7 @@ import {
   RetentionPolicy,
   jetstreamManager,
   type Consumer,
+  type ConsumerMessages,
   type JsMsg,
 } from "@nats-io/jetstream";
 import {
@@ -16,7 +17,7 @@ import {
 } from "@pasarela/contracts";
 import type { Logger } from "@pasarela/telemetry";
 import type { Bus } from "./bus.js";
-import { trackDurable } from "./durables.js";
+import { stopWithBus, trackDurable } from "./durables.js";
 import { ensureStream } from "./streams.js";
 
 const NANOS_PER_MS = 1_000_000;
@@ -46,6 +47,11 @@ export interface Delivered<C extends EventContract | JobContract> {
 }
 
 export interface Durable {
+  /**
+   * Fetches no more: a batch being handled is settled (acknowledged, retried or dropped as
+   * its handler decides); messages fetched but not handled yet go back to the server at once
+   * (NAK), for another instance. A second call returns the same promise.
+   */
   stop(): Promise<void>;
 }
 
@@ -180,6 +186,8 @@ export async function consumeDurable<C extends EventContract | JobContract>(
   const bySubject = new Map<string, C>(from.map((c) => [prefixed(bus, c.subject), c]));
   const forget = trackDurable(bus, { stream, durable: options.durable });
   let stopped = false;
+  // the fetches waiting for messages now, ended early by stop()
+  const fetching = new Set<ConsumerMessages>();
 
   /** The message parsed, or undefined once it is settled here (skipped or terminated). */
   function parse(m: JsMsg): Delivered<C> | undefined {
@@ -251,15 +259,27 @@ export async function consumeDurable<C extends EventContract | JobContract>(
 
   async function round(): Promise<void> {
     const messages = await consumer.fetch({ max_messages: maxBatch, expires: 1_000 });
+    fetching.add(messages);
     const taken: JsMsg[] = [];
     const batch: Delivered<C>[] = [];
-    for await (const m of messages) {
-      const delivered = parse(m);
-      if (!delivered) continue;
-      taken.push(m);
-      batch.push(delivered);
+    try {
+      if (stopped) messages.stop();
+      for await (const m of messages) {
+        const delivered = parse(m);
+        if (!delivered) continue;
+        taken.push(m);
+        batch.push(delivered);
+      }
+    } finally {
+      fetching.delete(messages);
     }
-    if (batch.length > 0) await settle(taken, batch);
+    if (batch.length === 0) return;
+    if (stopped) {
+      // fetched while stopping, never handled: redelivered now to an instance that runs on
+      for (const m of taken) m.nak();
+      return;
+    }
+    await settle(taken, batch);
   }
 
   const worker = async (): Promise<void> => {
@@ -274,12 +294,17 @@ export async function consumeDurable<C extends EventContract | JobContract>(
     }
   };
   const workers = Array.from({ length: concurrency }, worker);
-
-  return {
-    async stop() {
+  let stopping: Promise<void> | undefined;
+  const stop = (): Promise<void> => {
+    stopping ??= (async () => {
       stopped = true;
       forget();
+      for (const messages of fetching) messages.stop();
       await Promise.all(workers);
-    },
+      unregister();
+    })();
+    return stopping;
   };
+  const unregister = stopWithBus(bus, stop);
+  return { stop };
 }

@@ -32,3 +32,25 @@ export function trackDurable(bus: Bus, ref: DurableRef): () => void {
 export function durablesOf(bus: Bus): DurableRef[] {
   return [...(tracked.get(bus)?.values() ?? [])].map(({ ref }) => ref);
 }
+
+// by bus, the stop of every durable consumer running on it
+const running = new WeakMap<Bus, Set<() => Promise<void>>>();
+
+/** Records how to stop a running consumer, so that the bus's drain stops it with the rest. */
+export function stopWithBus(bus: Bus, stop: () => Promise<void>): () => void {
+  let stops = running.get(bus);
+  if (!stops) {
+    stops = new Set();
+    running.set(bus, stops);
+  }
+  stops.add(stop);
+  return () => stops.delete(stop);
+}
+
+/**
+ * Stops every durable consumer of the bus from fetching: each resolves once the batches it
+ * was handling are settled.
+ */
+export async function stopDurables(bus: Bus): Promise<void> {
+  await Promise.all([...(running.get(bus) ?? [])].map((stop) => stop()));
+}

@@ -3,6 +3,7 @@ export {
   type AccountContext,
   type ContextOf,
   connectBus,
+  natsServers,
   type Binding,
   type Bus,
   type BusOptions,

@@ -59,7 +59,14 @@ export interface ServeOptions {
 }
 
 export interface Served {
+  /**
+   * Stops taking requests (the subscriptions are drained: the server sends new ones to the
+   * other instances of the queue group) and resolves once every request already taken has
+   * been answered. A second call returns the same promise.
+   */
   stop: () => Promise<void>;
+  /** requests taken whose handler has not answered yet */
+  inFlight: () => number;
 }
 
 function describeIssue(issue: z.core.$ZodIssue): AppError {
@@ -159,6 +166,8 @@ export function serve(
 ): Served {
   const { connection, logger, liveness } = core;
   const instance = randomUUID();
+  // the requests taken and not answered yet: stop() waits for them
+  const running = new Set<Promise<void>>();
   const all: Binding[] = [
     ...bindings,
     bind(healthContract(serveOptions.name), async () => {
@@ -185,17 +194,26 @@ export function serve(
         // the caller hears from this process while the handler runs (liveness.ts); a
         // progress message that slips out after the reply is dropped by the caller
         const informed = keepRequesterInformed(msg, liveness.progressIntervalMs);
-        handle(core, binding, msg)
+        const answered = handle(core, binding, msg)
           .catch((failure: unknown) => logger.error({ err: failure }, "reply could not be sent"))
           .finally(informed);
+        running.add(answered);
+        void answered.finally(() => running.delete(answered));
       },
     }),
   );
+  let stopped: Promise<void> | undefined;
   return {
-    async stop() {
-      // drain: in-flight requests finish and get their replies before the subscription goes
-      await Promise.all(subscriptions.filter((s) => !s.isClosed()).map((s) => s.drain()));
+    stop() {
+      stopped ??= (async () => {
+        // drain: the server stops sending this instance requests, and those it already sent
+        // reach their handlers; then every handler running answers before this resolves
+        await Promise.all(subscriptions.filter((s) => !s.isClosed()).map((s) => s.drain()));
+        while (running.size > 0) await Promise.all(running);
+      })();
+      return stopped;
     },
+    inFlight: () => running.size,
   };
 }
 

@@ -81,7 +81,11 @@ export const envPemFile = () =>
 
 /** Fragments shared by every service; each service composes the ones it needs. */
 export const natsConfig = {
-  /** the NATS server (with JetStream) every process connects to */
+  /**
+   * the NATS server (with JetStream) every process connects to; the servers of a cluster
+   * separated by commas (`nats://a:4222,nats://b:4222,nats://c:4222`): the process connects to
+   * any one and moves to another when it goes away
+   */
   NATS_URL: envString().default("nats://127.0.0.1:4222"),
   /** Subject prefix isolating one deployment (or one test file) on a shared NATS server. */
   NATS_PREFIX: z.preprocess(
@@ -104,6 +108,14 @@ export const natsConfig = {
   NATS_SILENCE_TIMEOUT_MS: envInt().pipe(z.number().min(100)).default(2_000),
   /** replicas of the JetStream streams a service creates: 1 on one server, 3 on a cluster */
   NATS_STREAM_REPLICAS: envInt().pipe(z.number().int().min(1).max(5)).default(1),
+  /**
+   * On SIGTERM a process takes no new work (its NATS subscriptions are drained, so the other
+   * instances get the new requests; the edge stops accepting connections) and gives the work
+   * already taken this long to finish before it closes its connections and exits. Keep it
+   * below the orchestrator's grace period (Kubernetes terminationGracePeriodSeconds, 30 s).
+   * Written as a duration (`20s`, `1m`) or milliseconds, up to 10 minutes.
+   */
+  SHUTDOWN_DRAIN_MS: envDuration().pipe(z.number().int().min(0).max(600_000)).default(20_000),
   /**
    * This process's own NATS identity (deploy/nats grants each only its subjects): a user and
    * password, or a credentials file (nkey/JWT). Unset: an anonymous connection, as a plain

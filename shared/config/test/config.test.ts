@@ -13,6 +13,16 @@ describe("parseConfig", () => {
     expect(config.EDGE_PORT).toBe(8080);
   });
 
+  it("reads the drain bound of a stop as a duration, 20 s when unset, at most 10 minutes", () => {
+    const drain = (value: string | undefined) =>
+      parseConfig(z.object(natsConfig), { SHUTDOWN_DRAIN_MS: value }).SHUTDOWN_DRAIN_MS;
+    expect(drain(undefined)).toBe(20_000);
+    expect(drain("45s")).toBe(45_000);
+    expect(drain("1500")).toBe(1_500);
+    expect(() => drain("11m")).toThrow(/SHUTDOWN_DRAIN_MS/);
+    expect(() => drain("soon")).toThrow(/SHUTDOWN_DRAIN_MS/);
+  });
+
   it("fails naming the variable", () => {
     expect(() => parseConfig(z.object({ EDGE_PORT: envPort() }), { EDGE_PORT: "abc" })).toThrow(
       ConfigError,

@@ -25,6 +25,8 @@ export interface BaseSettings {
   NATS_PROGRESS_INTERVAL_MS?: number | undefined;
   NATS_SILENCE_TIMEOUT_MS?: number | undefined;
   NATS_STREAM_REPLICAS?: number | undefined;
+  /** how long a stop waits for the work already taken (20 s when unset) */
+  SHUTDOWN_DRAIN_MS?: number | undefined;
   /** the service's own NATS identity (deploy/nats); unset: anonymous */
   NATS_USER?: string | undefined;
   NATS_PASSWORD?: string | undefined;
@@ -64,12 +66,37 @@ export interface Runtime<DB> {
 export interface RunningService<Deps> {
   deps: Deps;
   bus: Bus;
+  /** the graceful stop SIGTERM runs (see startService); a second call waits for the first */
   stop: () => Promise<void>;
+}
+
+/** How long a stop waits for the work already taken when SHUTDOWN_DRAIN_MS is unset. */
+export const DEFAULT_SHUTDOWN_DRAIN_MS = 20_000;
+
+/** Resolves with `work`, or undefined once `ms` have passed without it. */
+async function within<T>(work: Promise<T>, ms: number): Promise<T | undefined> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    return await Promise.race([
+      work,
+      new Promise<undefined>((resolve) => {
+        timer = setTimeout(() => resolve(undefined), Math.max(ms, 0));
+      }),
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /**
  * The composition root every service shares: telemetry, migrations, database, bus, the
- * handlers, and a graceful stop that drains in-flight requests before closing connections.
+ * handlers, and a graceful stop. The stop takes no new work (the request subscriptions are
+ * drained, so the queue group's other instances answer what is sent from then on, and durable
+ * consumers fetch no more), waits up to SHUTDOWN_DRAIN_MS for the requests taken to be
+ * answered and the batches taken to be settled, then runs the service's own stop and closes
+ * the bus and the database. What is still running at the bound is abandoned: its requester
+ * gets no answer (its liveness check notices) and its messages, never acknowledged, are
+ * redelivered.
  */
 export async function startService<DB, Deps>(
   definition: ServiceDefinition<DB, Deps>,
@@ -130,18 +157,48 @@ export async function startService<DB, Deps>(
           logger,
         });
   logger.info({ prefix: settings.NATS_PREFIX ?? null }, `${definition.name} started`);
-  let stopped = false;
+  const drainMs = settings.SHUTDOWN_DRAIN_MS ?? DEFAULT_SHUTDOWN_DRAIN_MS;
+  let stopping: Promise<void> | undefined;
+  const stop = async (): Promise<void> => {
+    const deadline = Date.now() + drainMs;
+    const startedAt = Date.now();
+    logger.info({ drainMs }, `${definition.name} draining`);
+    // request subscriptions and durable consumers together: neither takes anything new
+    const drained = await bus.drain(drainMs);
+    if (!drained) {
+      logger.warn(
+        { drainMs, requests: served.inFlight() },
+        "drain bound reached with work still running: abandoned",
+      );
+    }
+    await metrics?.close();
+    // what is left of the bound, and a second at least, for each step still to come
+    const remaining = () => Math.max(deadline - Date.now(), 1_000);
+    // the service's own stop: its timers and background work (its consumers already stopped)
+    const ownStopped = started.stop
+      ? await within(
+          started.stop().then(() => true),
+          remaining(),
+        )
+      : true;
+    if (!ownStopped) logger.warn({ drainMs }, "the service's own stop is past the drain bound");
+    await bus.close();
+    // a query still running past the bound holds its connection: the pool is not waited for
+    const closed = db
+      ? await within(
+          db.close().then(() => true),
+          remaining(),
+        )
+      : true;
+    if (!closed) logger.warn({ drainMs }, "database pool not closed within the drain bound");
+    logger.info({ ms: Date.now() - startedAt, drained }, `${definition.name} stopped`);
+  };
   return {
     deps: started,
     bus,
-    async stop() {
-      if (stopped) return;
-      stopped = true;
-      await served.stop();
-      await metrics?.close();
-      await started.stop?.();
-      await bus.close();
-      await db?.close();
+    stop() {
+      stopping ??= stop();
+      return stopping;
     },
   };
 }

@@ -2,7 +2,13 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { localStackOptions, type LocalStackInput, type StackOptions } from "../../src/index.js";
+import {
+  gatewayServices,
+  localNats,
+  localStackOptions,
+  type LocalStackInput,
+  type StackOptions,
+} from "../../src/index.js";
 
 let dataDir: string;
 beforeEach(() => {
@@ -100,5 +106,22 @@ describe("the stack npm start runs", () => {
     expect(Object.keys(first ?? {})).toEqual(
       expect.arrayContaining(["API_KEY_PEPPER", "KEY_ENCRYPTION_KEY", "CURSOR_KEY"]),
     );
+  });
+
+  it("on a cluster, keeps 3 replicas of each stream and runs 2 processes of every service", async () => {
+    const single = localStackOptions(input({}));
+    expect(single.replicas).toBeUndefined();
+    expect(single.env?.NATS_STREAM_REPLICAS).toBeUndefined();
+    const cluster = localStackOptions({ ...input({}), cluster: true });
+    expect(cluster.env?.NATS_STREAM_REPLICAS).toBe("3");
+    expect(cluster.replicas).toEqual(Object.fromEntries(gatewayServices.map((s) => [s, 2])));
+    // the cluster is always the launcher's own: a configured server is refused, not ignored
+    await expect(
+      localNats(
+        { root: "/repo", dataDir, env: { NATS_URL: "nats://10.0.0.1:4222" }, say: () => {} },
+        undefined,
+        { cluster: true },
+      ),
+    ).rejects.toThrow("--cluster starts its own nats-servers: unset NATS_URL");
   });
 });
