@@ -31,7 +31,7 @@ describe("generated docs", () => {
     expect(row("SERIES_LEASE_MS")?.slice(2, 5)).toEqual(["wsfe", "`5000`", "an integer ≥ 1000"]);
     expect(row("NATS_URL")?.[2]).toBe("all");
     expect(row("API_KEY_PEPPER")?.slice(2, 4)).toEqual(["billing", "required"]);
-    expect(row("KEY_ENCRYPTION_KEY")?.[2]).toBe("ticket, cobros, webhooks");
+    expect(row("KEY_ENCRYPTION_KEY")?.[2]).toBe("ticket, wsfe, cobros, webhooks");
     expect(row("LOG_LEVEL")?.[4]).toContain("`silent`");
   });
 

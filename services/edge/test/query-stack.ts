@@ -140,6 +140,7 @@ export async function startQueryStack(
   const wsfeService = await startWsfe(
     loadWsfeConfig({
       ...common,
+      KEY_ENCRYPTION_KEY: randomBytes(32).toString("base64"),
       WSFE_URL_HOMOLOGACION: sim.endpoints("homologacion").wsfe,
       WSFE_URL_PRODUCCION: sim.endpoints("produccion").wsfe,
       AUTHORITY_TIMEOUT_MS: timeout,

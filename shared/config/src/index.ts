@@ -238,7 +238,8 @@ export { z };
 export const keyEncryptionConfig = {
   /**
    * AES-256-GCM key, base64 of 32 bytes, sealing secrets at rest: private keys and tickets
-   * (ticket), the payment providers' credentials (cobros), webhook signing secrets (webhooks)
+   * (ticket), the payment providers' credentials (cobros), webhook signing secrets (webhooks),
+   * the CAEAs obtained for contingency (wsfe)
    */
   KEY_ENCRYPTION_KEY: z
     .string({ error: "is required (32 random bytes, base64)" })

@@ -4,8 +4,10 @@ import {
   isValidCuit,
   representadaSchema,
   ticket,
+  wsfe,
   type RequestOf,
 } from "@pasarela/contracts";
+import type { FastifyRequest } from "fastify";
 import { z } from "zod";
 import {
   errorBodySchema,
@@ -65,6 +67,19 @@ const certificadoBodySchema = z
 const { representadaId: _id, ...updateFields } = ticket.cuentaRepresentadaUpdate.request.shape;
 const updateBodySchema = z.object(updateFields).strict();
 
+/** A representada with its contingency's CAEAs: the current fortnight's and the next one's. */
+const representadaConCaeaSchema = ticket.cuentaRepresentadaGet.reply
+  .extend({
+    caea: wsfe.caeaList.reply
+      .nullable()
+      .describe(
+        "Con la contingencia CAEA encendida: el CAEA de la quincena actual y el de la próxima (null mientras no se obtuvo); null si está apagada",
+      ),
+  })
+  .describe("La representada");
+
+type RepresentadaDetalle = z.output<typeof ticket.cuentaRepresentadaGet.reply>;
+
 const listQuerySchema = z
   .object({ environment: environmentSchema.optional().describe("Solo las de este entorno") })
   .strict();
@@ -76,8 +91,19 @@ const listQuerySchema = z
  */
 export const representadasRoutes: RouteModule = {
   name: "representadas",
-  services: ["ticket"],
+  services: ["ticket", "wsfe"],
   plugin: (app, { call }) => {
+    /** The representada with its CAEAs, asked of wsfe only while its contingency is on. */
+    const withCaea = async (request: FastifyRequest, representada: RepresentadaDetalle) => ({
+      ...representada,
+      caea: representada.contingencia.caea
+        ? await call(request, wsfe.caeaList, {
+            environment: representada.environment,
+            representada: representada.cuit,
+          })
+        : null,
+    });
+
     app.get(
       "/representadas",
       {
@@ -137,13 +163,16 @@ export const representadasRoutes: RouteModule = {
           tags,
           params: idParamsSchema,
           response: {
-            200: ticket.cuentaRepresentadaGet.reply.describe("La representada"),
+            200: representadaConCaeaSchema,
             404: notFound,
           },
         },
       },
-      (request) =>
-        call(request, ticket.cuentaRepresentadaGet, { representadaId: request.params.id }),
+      async (request) =>
+        withCaea(
+          request,
+          await call(request, ticket.cuentaRepresentadaGet, { representadaId: request.params.id }),
+        ),
     );
 
     app.patch(
@@ -151,25 +180,39 @@ export const representadasRoutes: RouteModule = {
       {
         config: { writeGroup: "datos" },
         schema: {
-          summary: "Modificar el punto de venta o el perfil de emisor",
+          summary: "Modificar el punto de venta, el perfil de emisor o la contingencia",
           description:
-            "Actualización parcial: los campos ausentes no cambian, null borra uno. El perfil (razonSocial, domicilioComercial, condicionIva, ingresosBrutos, inicioActividades, logo, email) es lo que se imprime en los comprobantes.",
+            "Actualización parcial: los campos ausentes no cambian, null borra uno. El perfil (razonSocial, domicilioComercial, condicionIva, ingresosBrutos, inicioActividades, logo, email) es lo que se imprime en los comprobantes. contingencia {caea: true, puntosDeVenta: [N, …]} enciende la contingencia con CAEA: cada punto de venta tiene que figurar en la AFIP con EmisionTipo CAEA (FEParamGetPtosVenta), si no, 400 nombrándolo y nada cambia; desde entonces la pasarela obtiene el CAEA de cada quincena en cuanto se abre su ventana (5 días antes). {caea: false} la apaga.",
           tags,
           params: idParamsSchema,
           body: updateBodySchema,
           response: {
-            200: ticket.cuentaRepresentadaUpdate.reply.describe("La representada"),
+            200: representadaConCaeaSchema,
             400: invalidResponse,
             403: readOnlyResponse,
             404: notFound,
           },
         },
       },
-      (request) =>
-        call(request, ticket.cuentaRepresentadaUpdate, {
+      async (request) => {
+        const { contingencia } = request.body;
+        if (contingencia?.caea) {
+          // judged with the authority's list before anything is written
+          const current = await call(request, ticket.cuentaRepresentadaGet, {
+            representadaId: request.params.id,
+          });
+          await call(request, wsfe.contingenciaValidate, {
+            environment: current.environment,
+            representada: current.cuit,
+            puntosDeVenta: contingencia.puntosDeVenta,
+          });
+        }
+        const updated = await call(request, ticket.cuentaRepresentadaUpdate, {
           ...request.body,
           representadaId: request.params.id,
-        }),
+        });
+        return withCaea(request, updated);
+      },
     );
 
     app.post(

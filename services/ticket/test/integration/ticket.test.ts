@@ -140,6 +140,7 @@ describe("ticket: representadas, certificates and access tickets", () => {
         environment: "homologacion",
         alias: created.alias,
         ptoVta: null,
+        contingencia: { caea: false, puntosDeVenta: [] },
         certificateActive: true,
         // no profile yet: a voucher issued now copies an issuer with nothing set
         emisor: {
