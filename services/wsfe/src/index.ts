@@ -37,7 +37,7 @@ import { makeIssuanceKinds, wsfeBindings } from "./service.js";
 import { makeEmisionesRepository } from "./db/repositories/emisiones.js";
 import { startAsyncIssuance } from "./flows/async-issuance.js";
 import { makeWsfeCaeaAdapter } from "./adapters/wsfe-caea.js";
-import { makeCaeasRepository } from "./db/repositories/caeas.js";
+import { makeCaeaFaltantesRepository, makeCaeasRepository } from "./db/repositories/caeas.js";
 import { startCaeaObtainer } from "./flows/caea-obtener.js";
 
 /**
@@ -107,6 +107,8 @@ export async function startWsfe(
       await bus.ensureEventStream();
       // e-mails of vouchers are queued there (the mail service consumes them)
       await ensureJobStream(bus, mail.comprobanteJob);
+      // and the owners' alerts (a fortnight without its CAEA)
+      await ensureJobStream(bus, mail.mensajeJob);
       const events = makeVoucherEvents({ bus, comprobantes, logger: serviceLogger });
       // host and pid name the holder for operators; the random part tells a restart from its past
       const owner = `wsfe@${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
@@ -174,6 +176,7 @@ export async function startWsfe(
           tickets,
         }),
         caeas,
+        faltantes: makeCaeaFaltantesRepository(db!.db),
         logger: serviceLogger,
         intervalMs: config.CAEA_CHECK_INTERVAL_MS,
       });

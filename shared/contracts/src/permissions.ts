@@ -109,6 +109,8 @@ export const natsGrants = {
       ticket.representadaGet,
       // the representadas with CAEA contingency on, whose CAEAs wsfe obtains
       ticket.contingenciaList,
+      // the owner told by e-mail of a fortnight without its CAEA
+      billing.accountOwnerGet,
       catalog.clienteGet,
       catalog.productoGet,
       billing.facturaAdmit,
@@ -121,10 +123,11 @@ export const natsGrants = {
       wsfe.comprobanteNoEmitido,
       wsfe.emisionTerminada,
       wsfe.emisionFinalizada,
+      wsfe.caeaNoObtenido,
     ],
     listens: [ticket.certificadoActivado],
     managesStream: true,
-    enqueues: [mail.comprobanteJob],
+    enqueues: [mail.comprobanteJob, mail.mensajeJob],
   },
   wsfex: {
     serves: wsfex,
@@ -189,6 +192,7 @@ export const natsGrants = {
       "webhooks-certificados",
       "webhooks-cuotas",
       "webhooks-emisiones",
+      "webhooks-caea",
     ],
     reads: [
       wsfe.comprobanteAutorizado,
@@ -201,6 +205,7 @@ export const natsGrants = {
       ticket.certificadoVencido,
       billing.cuotaAlerta,
       wsfe.emisionFinalizada,
+      wsfe.caeaNoObtenido,
     ],
   },
   edge: {

@@ -22,6 +22,7 @@ type CertificadoPorVencer = EventOf<typeof ticket.certificadoPorVencer>;
 type CertificadoVencido = EventOf<typeof ticket.certificadoVencido>;
 type CuotaAlerta = EventOf<typeof billing.cuotaAlerta>;
 type EmisionFinalizada = EventOf<typeof wsfe.emisionFinalizada>;
+type CaeaNoObtenido = EventOf<typeof wsfe.caeaNoObtenido>;
 
 const entregable = (
   accountId: string,
@@ -160,3 +161,18 @@ export function emisionNoEmitidaEntrega(event: EmisionFinalizada): EventoEntrega
     },
   });
 }
+
+/** `caea.no_obtenido`: a fortnight has started, or starts within a day, without its CAEA. */
+export const caeaNoObtenidoEntrega = (event: CaeaNoObtenido): EventoEntregable =>
+  entregable(event.accountId, event.id, {
+    tipo: "caea.no_obtenido",
+    createdAt: event.occurredAt,
+    environment: event.environment,
+    data: {
+      representada: event.representada,
+      periodo: event.periodo,
+      orden: event.orden,
+      fchVigDesde: event.fchVigDesde,
+      fchVigHasta: event.fchVigHasta,
+    },
+  });

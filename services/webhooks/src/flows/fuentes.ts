@@ -8,6 +8,7 @@ import {
   cobroPagadoEntrega,
   cuotaAlertaEntrega,
   emisionNoEmitidaEntrega,
+  caeaNoObtenidoEntrega,
   emailEnviadoEntrega,
   emailFallidoEntrega,
 } from "../domain/fuentes.js";
@@ -61,6 +62,8 @@ export const FUENTES: readonly Fuente[] = [
   fuente("webhooks-cuotas", by(billing.cuotaAlerta, cuotaAlertaEntrega)),
   // an asynchronous issuance that ended without a voucher of its own
   fuente("webhooks-emisiones", by(wsfe.emisionFinalizada, emisionNoEmitidaEntrega)),
+  // a representada in contingency without the CAEA of a fortnight about to start
+  fuente("webhooks-caea", by(wsfe.caeaNoObtenido, caeaNoObtenidoEntrega)),
 ];
 
 /**

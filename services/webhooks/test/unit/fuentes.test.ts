@@ -239,6 +239,7 @@ describe("the consumers of the account's events", () => {
       "webhooks-certificados",
       "webhooks-cuotas",
       "webhooks-emisiones",
+      "webhooks-caea",
     ]);
     const subjects = FUENTES.flatMap((f) => f.events.map((e) => e.subject));
     expect(subjects).toEqual([
@@ -249,6 +250,7 @@ describe("the consumers of the account's events", () => {
       "evt.ticket.certificado.vencido",
       "evt.billing.cuota.alerta",
       "evt.wsfe.emision.finalizada",
+      "evt.wsfe.caea.no_obtenido",
     ]);
     for (const tipo of [
       "email.enviado",

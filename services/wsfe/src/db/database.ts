@@ -141,8 +141,22 @@ export interface CaeasTable {
   obtained_at: Timestamp;
 }
 
+/** A fortnight found without its CAEA, and whether its alert went out. */
+export interface CaeaFaltantesTable {
+  account_id: string;
+  environment: "homologacion" | "produccion";
+  cuit: string;
+  periodo: number;
+  orden: number;
+  fch_vig_desde: string;
+  fch_vig_hasta: string;
+  created_at: Timestamp;
+  avisado_at: Date | null;
+}
+
 export interface WsfeDatabase {
   caeas: CaeasTable;
+  caea_faltantes: CaeaFaltantesTable;
   emisiones: EmisionesTable;
   exportacion_ids: ExportacionIdsTable;
   comprobantes_email: ComprobantesEmailTable;

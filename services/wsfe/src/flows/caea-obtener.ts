@@ -1,10 +1,15 @@
 import type { Bus } from "@pasarela/bus";
-import { ticket } from "@pasarela/contracts";
+import { billing, mail, ticket, wsfe } from "@pasarela/contracts";
 import { gauge } from "@pasarela/telemetry";
 import type { Logger } from "@pasarela/telemetry";
 import type { WsfeCaeaAdapter } from "../adapters/wsfe-caea.js";
 import type { WsfeCaller } from "../adapters/wsfe.js";
-import type { CaeasRepository } from "../db/repositories/caeas.js";
+import type {
+  CaeaFaltante,
+  CaeaFaltantesRepository,
+  CaeasRepository,
+} from "../db/repositories/caeas.js";
+import { avisoCaeaFaltante, avisoJobId } from "../domain/caea/aviso.js";
 import { inicioDelDia, quincenaDe, siguiente, type Quincena } from "../domain/caea/quincena.js";
 
 /** A fortnight starting within this long without its CAEA is missing (the alert's lead). */
@@ -38,9 +43,11 @@ export interface CaeaObtainer {
  * retried on the next pass, every `intervalMs`, inside the window.
  */
 export function startCaeaObtainer(deps: {
-  bus: Pick<Bus, "request">;
+  bus: Pick<Bus, "request" | "publish">;
   caea: WsfeCaeaAdapter;
   caeas: Pick<CaeasRepository, "find" | "store">;
+  /** the fortnights found without their CAEA: each alerted once (event and owner's e-mail) */
+  faltantes: Pick<CaeaFaltantesRepository, "record" | "pending" | "alerted">;
   logger: Logger;
   intervalMs: number;
   now?: () => number;
@@ -94,12 +101,78 @@ export function startCaeaObtainer(deps: {
       const hasActual = await obtain(caller, actual);
       const hasProxima = await obtain(caller, proxima);
       const startsSoon = inicioDelDia(proxima.desde).getTime() - at <= FALTANTE_ANTES_MS;
-      if (!hasActual || (startsSoon && !hasProxima)) {
-        missing.set(environment, (missing.get(environment) ?? 0) + 1);
+      const sinCaea = [
+        ...(hasActual ? [] : [actual]),
+        ...(startsSoon && !hasProxima ? [proxima] : []),
+      ];
+      if (sinCaea.length > 0) missing.set(environment, (missing.get(environment) ?? 0) + 1);
+      for (const q of sinCaea) {
+        await deps.faltantes.record({
+          accountId,
+          environment,
+          cuit,
+          periodo: q.periodo,
+          orden: q.orden,
+          fchVigDesde: q.desde,
+          fchVigHasta: q.hasta,
+        });
       }
     }
     faltantes.clear();
     for (const [environment, count] of missing) faltantes.set(environment, count);
+    for (const f of await deps.faltantes.pending()) {
+      if (stopped) return;
+      await alert(f);
+    }
+  }
+
+  /**
+   * A fortnight without its CAEA: `evt.wsfe.caea.no_obtenido` (the webhook `caea.no_obtenido`)
+   * and an e-mail to the account's owner, then marked alerted. Both carry ids of their own, so
+   * sent again after a failure in between they are dropped by the stream.
+   */
+  async function alert(f: CaeaFaltante): Promise<void> {
+    const id = wsfe.caeaNoObtenidoEventId(f.accountId, f.environment, f.cuit, f.periodo, f.orden);
+    await deps.bus.publish(wsfe.caeaNoObtenido, {
+      id,
+      version: 1,
+      accountId: f.accountId,
+      environment: f.environment,
+      representada: f.cuit,
+      periodo: f.periodo,
+      orden: f.orden,
+      fchVigDesde: f.fchVigDesde,
+      fchVigHasta: f.fchVigHasta,
+      occurredAt: new Date(now()).toISOString(),
+    });
+    const owner = await deps.bus.request(billing.accountOwnerGet, { accountId: f.accountId });
+    if (owner.ok) {
+      const message = avisoCaeaFaltante({
+        destinatario: owner.value.name,
+        cuenta: owner.value.accountName,
+        environment: f.environment,
+        representada: f.cuit,
+        periodo: f.periodo,
+        orden: f.orden,
+        fchVigDesde: f.fchVigDesde,
+        fchVigHasta: f.fchVigHasta,
+      });
+      await deps.bus.publish(mail.mensajeJob, {
+        id: avisoJobId(id),
+        to: owner.value.email,
+        ...message,
+        queuedAt: new Date(now()).toISOString(),
+      });
+    } else if (owner.error.code !== "USER_NOT_FOUND") {
+      // tried again on the next pass
+      deps.logger.warn({ error: owner.error.message }, "CAEA alert: owner not read");
+      return;
+    }
+    await deps.faltantes.alerted(f);
+    deps.logger.warn(
+      { cuit: f.cuit, environment: f.environment, periodo: f.periodo, orden: f.orden },
+      "CAEA missing for a fortnight: alerted",
+    );
   }
 
   function run(): Promise<void> {

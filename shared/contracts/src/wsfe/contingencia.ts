@@ -1,7 +1,12 @@
 import { z } from "zod";
-import { defineContract } from "../contract.js";
+import { defineContract, defineEvent } from "../contract.js";
 import { AUTHORITY_QUERY_TIMEOUT_MS } from "../common/authority-query.js";
-import { environmentSchema, isoDateTimeSchema, representadaSchema } from "../common/fields.js";
+import {
+  environmentSchema,
+  idSchema,
+  isoDateTimeSchema,
+  representadaSchema,
+} from "../common/fields.js";
 
 const authorityQueryErrors = [
   "REPRESENTADA_NOT_FOUND",
@@ -58,3 +63,35 @@ export const caeaList = defineContract({
   errors: ["REPRESENTADA_NOT_FOUND"],
   needsAccount: true,
 });
+
+/**
+ * `evt.wsfe.caea.no_obtenido`: a representada with CAEA contingency on has no CAEA for a
+ * fortnight that has started or starts within a day: contingency cannot issue in it until the
+ * authority grants one. Once per representada and fortnight.
+ */
+export const caeaNoObtenido = defineEvent({
+  subject: "evt.wsfe.caea.no_obtenido",
+  version: 1,
+  schema: z.object({
+    id: z.string(),
+    version: z.literal(1),
+    accountId: idSchema,
+    environment: environmentSchema,
+    representada: representadaSchema,
+    periodo: z.number().int(),
+    orden: z.union([z.literal(1), z.literal(2)]),
+    /** the fortnight's first and last day, yyyymmdd */
+    fchVigDesde: z.string(),
+    fchVigHasta: z.string(),
+    occurredAt: isoDateTimeSchema,
+  }),
+});
+
+/** The event id of a fortnight's missing CAEA: one per account, representada and fortnight. */
+export const caeaNoObtenidoEventId = (
+  accountId: string,
+  environment: string,
+  representada: string,
+  periodo: number,
+  orden: number,
+) => `wsfe.caea.no_obtenido.${accountId}.${environment}.${representada}.${periodo}.${orden}`;

@@ -139,4 +139,11 @@ export {
   type EmisionEstado,
   type EmisionTipo,
 } from "./emision-async.js";
-export { caeaList, caeaSchema, contingenciaValidate, type Caea } from "./contingencia.js";
+export {
+  caeaList,
+  caeaNoObtenido,
+  caeaNoObtenidoEventId,
+  caeaSchema,
+  contingenciaValidate,
+  type Caea,
+} from "./contingencia.js";

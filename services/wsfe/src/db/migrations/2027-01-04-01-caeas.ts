@@ -21,8 +21,30 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn("obtained_at", "timestamptz", (c) => c.notNull().defaultTo(sql`now()`))
     .addPrimaryKeyConstraint("caeas_pk", ["environment", "cuit", "periodo", "orden"])
     .execute();
+  // The fortnights found without their CAEA, once per account and representada: the alert
+  // (the event and the owner's e-mail) is sent until `avisado_at` is set.
+  await db.schema
+    .createTable("caea_faltantes")
+    .addColumn("account_id", "uuid", (c) => c.notNull())
+    .addColumn("environment", "text", (c) => c.notNull())
+    .addColumn("cuit", "text", (c) => c.notNull())
+    .addColumn("periodo", "integer", (c) => c.notNull())
+    .addColumn("orden", "smallint", (c) => c.notNull())
+    .addColumn("fch_vig_desde", "text", (c) => c.notNull())
+    .addColumn("fch_vig_hasta", "text", (c) => c.notNull())
+    .addColumn("created_at", "timestamptz", (c) => c.notNull().defaultTo(sql`now()`))
+    .addColumn("avisado_at", "timestamptz")
+    .addPrimaryKeyConstraint("caea_faltantes_pk", [
+      "account_id",
+      "environment",
+      "cuit",
+      "periodo",
+      "orden",
+    ])
+    .execute();
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
+  await db.schema.dropTable("caea_faltantes").execute();
   await db.schema.dropTable("caeas").execute();
 }

@@ -69,3 +69,69 @@ export function makeCaeasRepository(db: Kysely<WsfeDatabase>, sealer: Sealer) {
 }
 
 export type CaeasRepository = ReturnType<typeof makeCaeasRepository>;
+
+/** A fortnight found without its CAEA, for one account's representada. */
+export interface CaeaFaltante extends CaeaOwner {
+  readonly accountId: string;
+  readonly periodo: number;
+  readonly orden: 1 | 2;
+  readonly fchVigDesde: string;
+  readonly fchVigHasta: string;
+}
+
+/** The fortnights found without their CAEA, each alerted once. */
+export function makeCaeaFaltantesRepository(db: Kysely<WsfeDatabase>) {
+  const key = (f: CaeaFaltante) =>
+    db
+      .updateTable("caea_faltantes")
+      .where("account_id", "=", f.accountId)
+      .where("environment", "=", f.environment)
+      .where("cuit", "=", f.cuit)
+      .where("periodo", "=", f.periodo)
+      .where("orden", "=", f.orden);
+  return {
+    /** Records a missing CAEA; one already recorded is left as it is. */
+    async record(f: CaeaFaltante): Promise<void> {
+      await db
+        .insertInto("caea_faltantes")
+        .values({
+          account_id: f.accountId,
+          environment: f.environment,
+          cuit: f.cuit,
+          periodo: f.periodo,
+          orden: f.orden,
+          fch_vig_desde: f.fchVigDesde,
+          fch_vig_hasta: f.fchVigHasta,
+        })
+        .onConflict((oc) =>
+          oc.columns(["account_id", "environment", "cuit", "periodo", "orden"]).doNothing(),
+        )
+        .execute();
+    },
+    /** Those whose alert has not gone out yet. */
+    async pending(limit = 100): Promise<CaeaFaltante[]> {
+      const rows = await db
+        .selectFrom("caea_faltantes")
+        .selectAll()
+        .where("avisado_at", "is", null)
+        .orderBy("created_at")
+        .limit(limit)
+        .execute();
+      return rows.map((r) => ({
+        accountId: r.account_id,
+        environment: r.environment,
+        cuit: r.cuit,
+        periodo: r.periodo,
+        orden: r.orden === 2 ? 2 : 1,
+        fchVigDesde: r.fch_vig_desde,
+        fchVigHasta: r.fch_vig_hasta,
+      }));
+    },
+    /** Its alert went out. */
+    async alerted(f: CaeaFaltante): Promise<void> {
+      await key(f).set({ avisado_at: new Date() }).execute();
+    },
+  };
+}
+
+export type CaeaFaltantesRepository = ReturnType<typeof makeCaeaFaltantesRepository>;
