@@ -2,6 +2,7 @@ import type { Bus } from "@pasarela/bus";
 import { billing, mail, ticket, wsfe } from "@pasarela/contracts";
 import { gauge } from "@pasarela/telemetry";
 import type { Logger } from "@pasarela/telemetry";
+import { startPeriodic, type PeriodicPass } from "./periodic.js";
 import type { WsfeCaeaAdapter } from "../adapters/wsfe-caea.js";
 import type { WsfeCaller } from "../adapters/wsfe.js";
 import type {
@@ -53,9 +54,8 @@ export function startCaeaObtainer(deps: {
   now?: () => number;
 }): CaeaObtainer {
   const now = deps.now ?? Date.now;
-  let running: Promise<void> | undefined;
-  let timer: NodeJS.Timeout | undefined;
-  let stopped = false;
+  // a pass checks it between steps (passes run only once `periodic` below exists)
+  const stopping = () => periodic.stopped;
 
   /** Whether the fortnight's CAEA is stored now (obtained on this pass or before). */
   async function obtain(caller: WsfeCaller, q: Quincena): Promise<boolean> {
@@ -93,7 +93,7 @@ export function startCaeaObtainer(deps: {
     }
     const missing = new Map<string, number>();
     for (const { accountId, cuit, environment } of listed.value.representadas) {
-      if (stopped) return;
+      if (stopping()) return;
       const at = now();
       const caller: WsfeCaller = { accountId, cuit, environment };
       const actual = quincenaDe(new Date(at));
@@ -121,7 +121,7 @@ export function startCaeaObtainer(deps: {
     faltantes.clear();
     for (const [environment, count] of missing) faltantes.set(environment, count);
     for (const f of await deps.faltantes.pending()) {
-      if (stopped) return;
+      if (stopping()) return;
       await alert(f);
     }
   }
@@ -175,33 +175,11 @@ export function startCaeaObtainer(deps: {
     );
   }
 
-  function run(): Promise<void> {
-    running ??= pass()
-      .catch((error: unknown) => {
-        if (stopped) deps.logger.debug({ err: error }, "CAEA pass ended by the stop");
-        else deps.logger.warn({ err: error }, "CAEA pass failed");
-      })
-      .finally(() => {
-        running = undefined;
-      });
-    return running;
-  }
-
-  function schedule(ms: number) {
-    if (stopped) return;
-    timer = setTimeout(() => {
-      void run().then(() => schedule(deps.intervalMs));
-    }, ms);
-    timer.unref();
-  }
-  schedule(0);
-
-  return {
-    run,
-    async stop() {
-      stopped = true;
-      clearTimeout(timer);
-      await running;
-    },
-  };
+  const periodic: PeriodicPass = startPeriodic({
+    pass,
+    intervalMs: deps.intervalMs,
+    logger: deps.logger,
+    what: "CAEA pass",
+  });
+  return periodic;
 }

@@ -1,5 +1,6 @@
 import { ok } from "@pasarela/errors";
 import type { Logger } from "@pasarela/telemetry";
+import { startPeriodic, type PeriodicPass } from "./periodic.js";
 import type { VoucherAuthority } from "../adapters/voucher-authority.js";
 import type { ComprobantesRepository } from "../db/repositories/comprobantes.js";
 import type { VoucherEvents } from "./events.js";
@@ -38,13 +39,12 @@ export function startReconciliationSweep(deps: {
   now?: () => number;
 }): ReconciliationSweep {
   const now = deps.now ?? Date.now;
-  let running: Promise<void> | undefined;
-  let timer: NodeJS.Timeout | undefined;
-  let stopped = false;
+  // a pass checks it between steps (passes run only once `periodic` below exists)
+  const stopping = () => periodic.stopped;
 
   async function pass(): Promise<void> {
     for (const { series, accountId } of await deps.comprobantes.unresolvedSeries()) {
-      if (stopped) return;
+      if (stopping()) return;
       const deadline = now() + deps.waitMs;
       const settled = await deps.writer.run(series, deadline, async (held) => {
         const caller = { accountId, cuit: series.cuit, environment: series.environment, deadline };
@@ -59,41 +59,16 @@ export function startReconciliationSweep(deps: {
       }
     }
     for (const v of await deps.comprobantes.unpublished(UNPUBLISHED_AFTER_MS, UNPUBLISHED_BATCH)) {
-      if (stopped) return;
+      if (stopping()) return;
       await deps.events.publishOutcome(v);
     }
   }
 
-  function run(): Promise<void> {
-    running ??= pass()
-      .catch((error: unknown) => {
-        // a pass cut short by the service stopping (its connections closing) is no failure
-        if (stopped) deps.logger.debug({ err: error }, "reconciliation sweep ended by the stop");
-        else deps.logger.warn({ err: error }, "reconciliation sweep failed");
-      })
-      .finally(() => {
-        running = undefined;
-      });
-    return running;
-  }
-
-  function schedule(ms: number) {
-    if (stopped) return;
-    timer = setTimeout(() => {
-      void run().then(() => schedule(deps.intervalMs));
-    }, ms);
-    timer.unref();
-  }
-  schedule(0);
-
-  return {
-    run,
-    async stop() {
-      stopped = true;
-      clearTimeout(timer);
-      // the pass checks `stopped` between series: it ends after the one in hand, before the
-      // service closes the connections it uses
-      await running;
-    },
-  };
+  const periodic: PeriodicPass = startPeriodic({
+    pass,
+    intervalMs: deps.intervalMs,
+    logger: deps.logger,
+    what: "reconciliation sweep",
+  });
+  return periodic;
 }
