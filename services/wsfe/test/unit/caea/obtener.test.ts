@@ -54,10 +54,10 @@ async function pass(answers: Record<string, CaeaPedido | "error">, owner = true)
                 })
               : fail(appError("USER_NOT_FOUND")),
         )) as never,
-      publish: ((contract: { subject: string }, body: Record<string, unknown>) => {
+      publish: (contract: { subject: string }, body: Record<string, unknown>) => {
         published.push({ subject: contract.subject, body });
         return Promise.resolve();
-      }),
+      },
     },
     caea: {
       solicitar: (_caller, q) => {
