@@ -36,7 +36,6 @@ const alone = [
   "tests/e2e/failover.test.ts",
   "tests/e2e/nats-cluster.test.ts",
   "tests/e2e/faults.test.ts",
-  "tests/e2e/cluster.test.ts",
 ];
 
 // Most of an end-to-end file's time is spent waiting (on processes starting, on leases, on the
