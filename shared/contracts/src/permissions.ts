@@ -124,6 +124,8 @@ export const natsGrants = {
       wsfe.emisionTerminada,
       wsfe.emisionFinalizada,
       wsfe.caeaNoObtenido,
+      wsfe.comprobanteCaeaInformado,
+      wsfe.comprobanteCaeaRechazado,
     ],
     listens: [ticket.certificadoActivado],
     managesStream: true,
@@ -206,6 +208,8 @@ export const natsGrants = {
       billing.cuotaAlerta,
       wsfe.emisionFinalizada,
       wsfe.caeaNoObtenido,
+      wsfe.comprobanteCaeaInformado,
+      wsfe.comprobanteCaeaRechazado,
     ],
   },
   edge: {

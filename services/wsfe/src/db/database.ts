@@ -22,7 +22,16 @@ export interface ComprobantesEmailTable {
 
 /** States of a stored voucher; see the migration for what each one means. */
 export type ComprobanteState =
-  "pending" | "authorized" | "rejected" | "unknown" | "not_issued" | "conflict";
+  | "pending"
+  | "authorized"
+  | "rejected"
+  | "unknown"
+  | "not_issued"
+  | "conflict"
+  | "caea_rechazado";
+
+/** How a voucher issued under a CAEA stands with the authority (FECAEARegInformativo). */
+export type CaeaEstado = "pendiente" | "informado" | "rechazado";
 
 // postgres.js serializes jsonb parameters itself (it learns the type from the statement):
 // values go in as objects, never as JSON text, or they are stored as a JSON string
@@ -75,6 +84,29 @@ export interface ComprobantesTable {
   in_flight_until: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
   /** times reconciliation sent it again */
   resends: ColumnType<number, number | undefined, number>;
+  tipo_autorizacion: ColumnType<"CAE" | "CAEA", "CAE" | "CAEA" | undefined, "CAE" | "CAEA">;
+  /** null for a CAE voucher */
+  caea_estado: CaeaEstado | null;
+  caea_periodo: number | null;
+  caea_orden: number | null;
+  /** yyyymmddhhmmss (Argentina) when a CAEA voucher was generated */
+  cbte_fch_hs_gen: string | null;
+  caea_informado_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  caea_intentos: ColumnType<number, number | undefined, number>;
+  caea_failure: ColumnType<unknown, unknown, unknown>;
+}
+
+/** A CAEA point of sale declared without movement for a fortnight. */
+export interface CaeaSinMovimientoTable {
+  environment: "homologacion" | "produccion";
+  cuit: string;
+  periodo: number;
+  orden: number;
+  pto_vta: number;
+  resultado: string;
+  fch_proceso: string | null;
+  errores: ColumnType<unknown, unknown, unknown>;
+  informed_at: Timestamp;
 }
 
 /** A numbering unit of the authority and its writer lease (one issuer at a time). */
@@ -157,6 +189,7 @@ export interface CaeaFaltantesTable {
 export interface WsfeDatabase {
   caeas: CaeasTable;
   caea_faltantes: CaeaFaltantesTable;
+  caea_sin_movimiento: CaeaSinMovimientoTable;
   emisiones: EmisionesTable;
   exportacion_ids: ExportacionIdsTable;
   comprobantes_email: ComprobantesEmailTable;

@@ -54,6 +54,8 @@ export const comprobanteAutorizado = defineEvent({
     ...outcomeFields,
     cae: z.string(),
     caeVencimiento: z.string(),
+    /** CAEA: issued in contingency under the fortnight's CAEA (in `cae`), informed later */
+    tipoAutorizacion: z.enum(["CAE", "CAEA"]).optional(),
     observaciones: z.array(authorityNoteSchema),
     /**
      * what `wsfe.factura.issue` answers for this voucher, so an Idempotency-Key whose caller
@@ -97,8 +99,39 @@ export const comprobanteNoEmitido = defineEvent({
   }),
 });
 
+/**
+ * `evt.wsfe.comprobante.caea_informado`: a voucher issued in contingency under a CAEA was
+ * informed (FECAEARegInformativo) and accepted; published once stored.
+ */
+export const comprobanteCaeaInformado = defineEvent({
+  subject: "evt.wsfe.comprobante.caea_informado",
+  version: 1,
+  schema: z.object({
+    ...outcomeFields,
+    caea: z.string(),
+    observaciones: z.array(authorityNoteSchema),
+    informadoAt: isoDateTimeSchema,
+  }),
+});
+
+/**
+ * `evt.wsfe.comprobante.caea_rechazado`: the authority refused a contingency voucher at
+ * informing. The customer already holds it: the account must act (a credit note, a
+ * replacement); the authority's codes say why.
+ */
+export const comprobanteCaeaRechazado = defineEvent({
+  subject: "evt.wsfe.comprobante.caea_rechazado",
+  version: 1,
+  schema: z.object({
+    ...outcomeFields,
+    caea: z.string(),
+    observaciones: z.array(authorityNoteSchema),
+    errores: z.array(authorityNoteSchema),
+  }),
+});
+
 /** The event id of a voucher's outcome: one per voucher and outcome. */
 export const comprobanteEventId = (
   comprobanteId: string,
-  outcome: "autorizado" | "rechazado" | "no_emitido",
+  outcome: "autorizado" | "rechazado" | "no_emitido" | "caea_informado" | "caea_rechazado",
 ) => `wsfe.comprobante.${outcome}.${comprobanteId}`;

@@ -17,10 +17,30 @@ const replyMoneda = <A extends z.ZodType>(amount: A) =>
     })
     .strict();
 
+/**
+ * What a voucher issued in contingency adds: it is authorized by the fortnight's CAEA and
+ * informed to the authority afterwards. Absent on a voucher authorized by its own CAE.
+ */
+const contingencyShape = {
+  tipoAutorizacion: z
+    .literal("CAEA")
+    .optional()
+    .describe("CAEA en contingencia; ausente cuando el comprobante tiene CAE propio"),
+  caea: z.string().optional().describe("El CAEA de la quincena, 14 dígitos"),
+  caeaVencimiento: z.string().optional().describe("Fin de vigencia del CAEA (FchVigHasta), AAAAMMDD"),
+};
+
 const replyShape = <A extends z.ZodType, R extends z.ZodType>(amount: A, rate: R) => ({
   resultado: z.literal("A"),
-  cae: z.string().describe("Código de autorización electrónico, 14 dígitos"),
-  caeVencimiento: z.string().describe("Vencimiento del CAE, AAAAMMDD"),
+  cae: z
+    .string()
+    .describe(
+      "Código de autorización, 14 dígitos: el CAE del comprobante, o el CAEA cuando tipoAutorizacion es CAEA",
+    ),
+  caeVencimiento: z
+    .string()
+    .describe("Vencimiento del CAE, o del CAEA (FchVigHasta) en contingencia, AAAAMMDD"),
+  ...contingencyShape,
   cbteNro: z.number().int(),
   ptoVta: z.number().int(),
   cbteTipo: z.number().int(),

@@ -70,6 +70,8 @@ export {
   comprobanteAutorizado,
   comprobanteEventId,
   comprobanteNoEmitido,
+  comprobanteCaeaInformado,
+  comprobanteCaeaRechazado,
   comprobanteRechazado,
 } from "./comprobante-events.js";
 export {

@@ -6,6 +6,7 @@ import * as enviosEnVuelo from "./2026-12-20-01-envios-en-vuelo.js";
 import * as exportacionIds from "./2026-12-27-01-exportacion-ids.js";
 import * as emisiones from "./2027-01-03-01-emisiones.js";
 import * as caeas from "./2027-01-04-01-caeas.js";
+import * as caeaComprobantes from "./2027-01-05-01-caea-comprobantes.js";
 
 export const schema = "wsfe";
 
@@ -18,4 +19,5 @@ export const migrations: Record<string, Migration> = {
   "2026-12-27-01-exportacion-ids": exportacionIds,
   "2027-01-03-01-emisiones": emisiones,
   "2027-01-04-01-caeas": caeas,
+  "2027-01-05-01-caea-comprobantes": caeaComprobantes,
 };
