@@ -1,7 +1,7 @@
 import type { Selectable } from "kysely";
 import type { AuthorityMessage } from "../../domain/cae-answer.js";
 import type { SentVoucher } from "../../domain/voucher-summary.js";
-import type { ComprobanteState, ComprobantesTable } from "../database.js";
+import type { CaeaEstado, ComprobanteState, ComprobantesTable } from "../database.js";
 import type { SeriesKey } from "./series.js";
 
 /** A voucher's row as the repositories answer it, and the states it has not left yet. */
@@ -44,6 +44,19 @@ export interface StoredComprobante {
   readonly eventPublishedAt: Date | null;
   /** times reconciliation sent it again */
   readonly resends: number;
+  /** CAE: its own; CAEA: issued in contingency under the fortnight's CAEA (held in `cae`) */
+  readonly tipoAutorizacion: "CAE" | "CAEA";
+  /** a CAEA voucher: its CAEA's fortnight and how its informing stands; undefined for CAE */
+  readonly caea?: {
+    readonly estado: CaeaEstado;
+    readonly periodo: number;
+    readonly orden: number;
+    /** yyyymmddhhmmss (Argentina) */
+    readonly cbteFchHsGen: string;
+    readonly informadoAt: Date | null;
+    readonly intentos: number;
+    readonly failure: unknown;
+  };
 }
 
 /** The states a voucher has not left yet: stored before sending, or sent without an answer. */
@@ -91,5 +104,23 @@ export function toStored(row: Selectable<ComprobantesTable>): StoredComprobante 
     answeredAt: row.answered_at,
     eventPublishedAt: row.event_published_at,
     resends: row.resends,
+    tipoAutorizacion: row.tipo_autorizacion,
+    ...(row.tipo_autorizacion === "CAEA" &&
+    row.caea_estado !== null &&
+    row.caea_periodo !== null &&
+    row.caea_orden !== null &&
+    row.cbte_fch_hs_gen !== null
+      ? {
+          caea: {
+            estado: row.caea_estado,
+            periodo: row.caea_periodo,
+            orden: row.caea_orden,
+            cbteFchHsGen: row.cbte_fch_hs_gen,
+            informadoAt: row.caea_informado_at,
+            intentos: row.caea_intentos,
+            failure: row.caea_failure,
+          },
+        }
+      : {}),
   };
 }
