@@ -38,6 +38,7 @@ import { makeEmisionesRepository } from "./db/repositories/emisiones.js";
 import { startAsyncIssuance } from "./flows/async-issuance.js";
 import { makeWsfeCaeaAdapter } from "./adapters/wsfe-caea.js";
 import { makeCaeaFaltantesRepository, makeCaeasRepository } from "./db/repositories/caeas.js";
+import { makeCaeaComprobantesRepository } from "./db/repositories/caea-comprobantes.js";
 import { startCaeaObtainer } from "./flows/caea-obtener.js";
 
 /**
@@ -151,8 +152,12 @@ export async function startWsfe(
         waitMs: leaseMs + 3 * config.AUTHORITY_TIMEOUT_MS,
       });
       const emisiones = makeEmisionesRepository(db!.db);
+      // each fortnight's CAEA, ahead of time, for the representadas with contingency on
+      const caeas = makeCaeasRepository(db!.db, makeSealer(config.KEY_ENCRYPTION_KEY));
       const issuance = makeIssuanceKinds({
         comprobantes,
+        caeaComprobantes: makeCaeaComprobantesRepository(db!.db),
+        caeas,
         emisiones,
         bus,
         wsfe,
@@ -163,8 +168,6 @@ export async function startWsfe(
         writer,
         reconcile,
       });
-      // each fortnight's CAEA, ahead of time, for the representadas with contingency on
-      const caeas = makeCaeasRepository(db!.db, makeSealer(config.KEY_ENCRYPTION_KEY));
       const caeaObtainer = startCaeaObtainer({
         bus,
         caea: makeWsfeCaeaAdapter({

@@ -28,10 +28,15 @@ import type { EmisionesRepository } from "./db/repositories/emisiones.js";
 import { makeEmisionEnqueue, makeEmisionGet } from "./handlers/emision-enqueue.js";
 import { makeCaeaList, makeContingenciaValidate } from "./handlers/contingencia.js";
 import type { CaeasRepository } from "./db/repositories/caeas.js";
+import type { CaeaComprobantesRepository } from "./db/repositories/caea-comprobantes.js";
+import { makeCaeaIssuer } from "./flows/caea-issue.js";
+import { makeOpenSettler } from "./flows/settle-open.js";
 
 /** What issues vouchers, by kind: the lifecycle of each and its judgement before the authority. */
 export function makeIssuanceKinds(deps: {
   comprobantes: ComprobantesRepository;
+  caeaComprobantes: CaeaComprobantesRepository;
+  caeas: Pick<CaeasRepository, "find">;
   emisiones: Pick<EmisionesRepository, "byLlave">;
   bus: Bus;
   wsfe: WsfeAdapter;
@@ -48,6 +53,17 @@ export function makeIssuanceKinds(deps: {
     writer: deps.writer,
     reconcile: deps.reconcile,
   });
+  // issuance under the fortnight's CAEA when the authority cannot be reached
+  const contingency = {
+    issue: makeCaeaIssuer({
+      writer: deps.writer,
+      caeas: deps.caeas,
+      comprobantes: deps.caeaComprobantes,
+      authority: deps.authority,
+    }),
+    settleOpen: makeOpenSettler(deps),
+    ofRequest: deps.caeaComprobantes.ofRequest,
+  };
   const vouchersOfKey = (accountId: string, key: string) =>
     deps.comprobantes.byIdempotencyKey(accountId, key);
   // a call under the key of an asynchronous issuance is that issuance
@@ -67,7 +83,12 @@ export function makeIssuanceKinds(deps: {
     kinds: {
       factura: makeIssuanceLifecycle({
         ...common,
-        issueVoucher: makeVoucherIssue({ issuer: deps.issuer, bus: deps.bus, wsfe: deps.wsfe }),
+        issueVoucher: makeVoucherIssue({
+          issuer: deps.issuer,
+          bus: deps.bus,
+          wsfe: deps.wsfe,
+          contingency,
+        }),
       }),
       // export vouchers: the same lifecycle, the export body and reply
       exportacion: makeIssuanceLifecycle({

@@ -413,6 +413,18 @@ export const catalogue = {
     false,
     "La AFIP no permitió emitir el comprobante dentro del plazo de la emisión asincrónica: no se emitió",
   ),
+  /** `contingencia: "caea"` for a representada whose contingency is off */
+  CONTINGENCY_NOT_ENABLED: entry(
+    "conflict",
+    false,
+    "La representada no tiene encendida la contingencia con CAEA en este entorno",
+  ),
+  /** in contingency, no CAEA covers the voucher's date (the authority did not grant it yet) */
+  CAEA_NOT_AVAILABLE: entry(
+    "upstream",
+    true,
+    "No hay CAEA para la quincena del comprobante: la AFIP todavía no lo otorgó",
+  ),
 } as const satisfies Record<string, CatalogueEntry>;
 
 export type ErrorCode = keyof typeof catalogue;

@@ -70,6 +70,7 @@ export function storedReply(v: StoredComprobante): IssuanceReply | undefined {
     cae: v.cae,
     caeVencimiento: v.caeVencimiento,
     observaciones: v.observaciones,
+    tipoAutorizacion: v.tipoAutorizacion,
   };
   try {
     const reply = wsfe.isExportCbteTipo(v.series.cbteTipo)
@@ -126,6 +127,7 @@ export function makeVoucherEvents(deps: {
           ...common(v),
           cae: v.cae ?? "",
           caeVencimiento: v.caeVencimiento ?? "",
+          tipoAutorizacion: v.tipoAutorizacion,
           observaciones: [...v.observaciones],
           ...(reply === undefined ? {} : { reply }),
           ...(factura === undefined ? {} : { answer: factura }),

@@ -18,6 +18,8 @@ export interface Granted {
   readonly cae: string;
   readonly caeVencimiento: string;
   readonly observaciones: readonly AuthorityMessage[];
+  /** CAEA: issued in contingency, `cae` being the fortnight's CAEA (see caea-issue.ts) */
+  readonly tipoAutorizacion?: "CAE" | "CAEA";
 }
 
 /** What an authorized voucher answers: a domestic voucher's reply, or an export one's. */

@@ -2,7 +2,17 @@ import { trace } from "@opentelemetry/api";
 import type { Bus, HandlerContext, RequestOptions } from "@pasarela/bus";
 import { counter } from "@pasarela/telemetry";
 import { catalog, ticket, wsfe, type Environment } from "@pasarela/contracts";
-import { authorityUnavailable, fail, ok, type Result } from "@pasarela/errors";
+import {
+  appError,
+  authorityUnavailable,
+  fail,
+  invalidField,
+  kindOf,
+  isErrorCode,
+  ok,
+  type AppError,
+  type Result,
+} from "@pasarela/errors";
 import type { WsfeAdapter, WsfeCaller } from "../adapters/wsfe.js";
 import {
   authorizedReply,
@@ -15,7 +25,11 @@ import {
 import { domesticSummary } from "../domain/voucher-summary.js";
 import { resolvePtoVta } from "../domain/point-of-sale.js";
 import type { SeriesKey } from "../db/repositories/series.js";
+import type { CaeaComprobantesRepository } from "../db/repositories/caea-comprobantes.js";
+import type { CaeaIssuer } from "./caea-issue.js";
+import { storedReply } from "./events.js";
 import type { IssuanceJob, IssuanceReply, Issuer } from "./issuance-job.js";
+import { isOpen, type OpenSettler } from "./settle-open.js";
 
 /** What one admitted voucher is issued with (the time budget is the flow's: factura-issue.ts). */
 export interface VoucherIssueDeps {
@@ -23,8 +37,23 @@ export interface VoucherIssueDeps {
   wsfe: Pick<WsfeAdapter, "cotizacion">;
   /** numbers, stores and sends the voucher, coalesced with the others of its series */
   issuer: Issuer;
+  /** issuance under the fortnight's CAEA, for representadas with contingency on */
+  contingency?: ContingencyDeps;
   now?: () => number;
 }
+
+/** What issuing in contingency needs besides the CAEA issuer. */
+export interface ContingencyDeps {
+  issue: CaeaIssuer;
+  /** settles a voucher of the failed attempt whose fate is open, with the authority */
+  settleOpen: OpenSettler;
+  /** the vouchers an issuance call stored */
+  ofRequest: CaeaComprobantesRepository["ofRequest"];
+}
+
+/** An answer in the 502 class: the authority could not be reached or did not answer. */
+const authorityDown = (error: AppError) =>
+  isErrorCode(error.code) && kindOf(error.code) === "upstream";
 
 /** The catalog's answers for a request's references; an id it does not find is left out. */
 export async function resolveReferences(
@@ -73,6 +102,9 @@ export function domesticVoucher(
         cae: granted.cae,
         caeVencimiento: granted.caeVencimiento,
         observaciones: granted.observaciones,
+        ...(granted.tipoAutorizacion === undefined
+          ? {}
+          : { tipoAutorizacion: granted.tipoAutorizacion }),
       }),
   };
 }
@@ -88,7 +120,12 @@ export async function issuerAndReferences(
   request: { environment: Environment; representada: string; ptoVta?: number | undefined },
   ids: { clienteId?: string | undefined; productoIds: readonly string[] },
 ): Promise<
-  Result<{ emisor: ticket.Emisor | undefined; ptoVta: number; references: ResolvedReferences }>
+  Result<{
+    emisor: ticket.Emisor | undefined;
+    ptoVta: number;
+    contingencia: ticket.Contingencia;
+    references: ResolvedReferences;
+  }>
 > {
   const headers = { accountId: ctx.accountId, requestId: ctx.requestId, deadline: ctx.deadline };
   const [registered, references] = await Promise.all([
@@ -110,6 +147,7 @@ export async function issuerAndReferences(
   return ok({
     emisor: registered.value.emisor,
     ptoVta: ptoVta.value,
+    contingencia: registered.value.contingencia,
     references: references.value,
   });
 }
@@ -127,8 +165,29 @@ export function makeVoucherJudge(deps: Pick<VoucherIssueDeps, "bus" | "now">) {
     const known = await issuerAndReferences(deps.bus, ctx, request, referencedIds(request));
     if (!known.ok) return known;
     const prepared = prepareIssuance(request, known.value.references, new Date(now()));
-    return prepared.ok ? ok(undefined) : prepared;
+    if (!prepared.ok) return prepared;
+    return request.contingencia === undefined
+      ? ok(undefined)
+      : contingencyRefusal(known.value.contingencia, prepared.value);
   };
+}
+
+/**
+ * Why a voucher asked to be issued in contingency (`contingencia: "caea"`) cannot be: the
+ * representada's contingency is off, or its currency's rate is not in the request (the
+ * authority's of the day cannot be asked). Ok when it can.
+ */
+function contingencyRefusal(
+  contingencia: ticket.Contingencia,
+  voucher: PreparedVoucher,
+): Result<void> {
+  if (!contingencia.caea || contingencia.puntosDeVenta.length === 0) {
+    return fail(appError("CONTINGENCY_NOT_ENABLED"));
+  }
+  if (voucher.moneda.cotizacion === undefined) {
+    return fail(invalidField("moneda.cotizacion", "es obligatoria para emitir en contingencia"));
+  }
+  return ok(undefined);
 }
 
 /** The issuance as a caller of the issuer, with the call's deadline already settled. */
@@ -151,6 +210,78 @@ export interface VoucherIssueContext {
  */
 export function makeVoucherIssue(deps: VoucherIssueDeps) {
   const now = deps.now ?? Date.now;
+
+  /** The voucher issued in contingency, on the first CAEA point of sale of the representada. */
+  function inContingency(
+    contingency: ContingencyDeps,
+    contingencia: ticket.Contingencia,
+    voucher: PreparedVoucher,
+    caller: WsfeCaller,
+    cotizacion: string,
+    request: wsfe.FacturaIssueRequest,
+    ctx: VoucherIssueContext,
+  ): Promise<Result<wsfe.FacturaIssueReply>> {
+    const series: SeriesKey = {
+      environment: request.environment,
+      cuit: request.representada,
+      ptoVta: contingencia.puntosDeVenta[0]!,
+      cbteTipo: request.cbteTipo,
+    };
+    return contingency
+      .issue({
+        accountId: ctx.accountId,
+        caller,
+        series,
+        cbteFch: voucher.cbteFch,
+        ...domesticVoucher(voucher, series, cotizacion),
+        idempotencyKey: request.idempotencyKey ?? null,
+        requestId: ctx.requestId,
+        deadline: ctx.deadline,
+        logger: ctx.logger,
+        ...(ctx.settled === undefined ? {} : { settled: ctx.settled }),
+      })
+      .then((result) => {
+        annotateSpan(series, result, "CAEA");
+        return result;
+      });
+  }
+
+  /**
+   * The authority could not be reached for the voucher (`failed`, a 502): it is issued in
+   * contingency once nothing of the attempt can still be authorized. A voucher the attempt
+   * sent without an answer is settled with the authority first; authorized after all, it is
+   * answered as it is; when the authority cannot tell yet, the 502 stands (issuing it again
+   * under a CAEA could make two vouchers of one sale).
+   */
+  async function fallBack(
+    contingency: ContingencyDeps,
+    failed: Result<wsfe.FacturaIssueReply>,
+    ctx: VoucherIssueContext,
+    issueUnderCaea: () => Promise<Result<wsfe.FacturaIssueReply>>,
+  ): Promise<Result<wsfe.FacturaIssueReply>> {
+    const mine = await contingency.ofRequest(ctx.accountId, ctx.requestId);
+    for (const open of mine.filter(isOpen)) {
+      const settled = await contingency.settleOpen(ctx.accountId, open, ctx.deadline);
+      if (!settled.ok) {
+        ctx.logger.warn(
+          { err: settled.error, comprobanteId: open.id },
+          "not issued in contingency: the failed attempt's voucher could not be settled",
+        );
+        return failed;
+      }
+    }
+    const settled = mine.length === 0 ? [] : await contingency.ofRequest(ctx.accountId, ctx.requestId);
+    const authorized = settled.find((v) => v.state === "authorized");
+    if (authorized) {
+      const reply = storedReply(authorized);
+      if (reply === undefined || wsfe.isExportCbteTipo(authorized.series.cbteTipo)) return failed;
+      ctx.settled?.(authorized);
+      return ok(reply as wsfe.FacturaIssueReply);
+    }
+    if (settled.some((v) => v.state !== "not_issued" && v.state !== "conflict")) return failed;
+    return issueUnderCaea();
+  }
+
   return async (
     request: wsfe.FacturaIssueRequest,
     ctx: VoucherIssueContext,
@@ -159,13 +290,23 @@ export function makeVoucherIssue(deps: VoucherIssueDeps) {
     const { accountId, deadline } = ctx;
     const known = await issuerAndReferences(deps.bus, ctx, request, referencedIds(request));
     if (!known.ok) return known;
-    const { emisor, ptoVta, references } = known.value;
+    const { emisor, ptoVta, references, contingencia } = known.value;
     const prepared = prepareIssuance(request, references, new Date(now()));
     if (!prepared.ok) return prepared;
     // the issuer is copied as it is now: a later change of the profile never reaches it
     const voucher = { ...prepared.value, emisor };
 
     const caller: WsfeCaller = { accountId, cuit: representada, environment, deadline };
+    const contingency = contingencia.caea ? deps.contingency : undefined;
+    if (request.contingencia === "caea") {
+      // a till that knows it is offline: no CAE is asked for
+      const refused = contingencyRefusal(contingencia, voucher);
+      if (!refused.ok) return refused;
+      if (contingency === undefined) return fail(appError("CONTINGENCY_NOT_ENABLED"));
+      const rate = voucher.moneda.cotizacion!;
+      return inContingency(contingency, contingencia, voucher, caller, rate, request, ctx);
+    }
+
     let cotizacion = voucher.moneda.cotizacion;
     if (cotizacion === undefined) {
       const quote = await deps.wsfe.cotizacion(caller, voucher.moneda.id);
@@ -178,13 +319,18 @@ export function makeVoucherIssue(deps: VoucherIssueDeps) {
       }
     }
     const series: SeriesKey = { environment, cuit: representada, ptoVta, cbteTipo };
-    return issueOnSeries(
+    const issued = await issueOnSeries(
       deps.issuer,
       ctx,
       caller,
       series,
       request.idempotencyKey,
       domesticVoucher(voucher, series, cotizacion),
+    );
+    if (issued.ok || contingency === undefined || !authorityDown(issued.error)) return issued;
+    const rate = cotizacion;
+    return fallBack(contingency, issued, ctx, () =>
+      inContingency(contingency, contingencia, voucher, caller, rate, request, ctx),
     );
   };
 }
@@ -226,16 +372,21 @@ const issuances = counter(
  * The series and, once authorized, the number and CAE on the issuance's span (never secrets),
  * and the outcome in the metrics.
  */
-function annotateSpan(series: SeriesKey, result: Result<IssuanceReply>): void {
+function annotateSpan(
+  series: SeriesKey,
+  result: Result<IssuanceReply>,
+  tipoAutorizacion: "CAE" | "CAEA" = "CAE",
+): void {
   issuances.inc({
     environment: series.environment,
-    outcome: result.ok ? "authorized" : result.error.code,
+    outcome: result.ok ? (tipoAutorizacion === "CAEA" ? "authorized_caea" : "authorized") : result.error.code,
   });
   trace.getActiveSpan()?.setAttributes({
     "pasarela.environment": series.environment,
     "pasarela.representada": series.cuit,
     "pasarela.pto_vta": series.ptoVta,
     "pasarela.cbte_tipo": series.cbteTipo,
+    "pasarela.tipo_autorizacion": tipoAutorizacion,
     ...(result.ok
       ? { "pasarela.cbte_nro": result.value.cbteNro, "pasarela.cae": result.value.cae }
       : {}),

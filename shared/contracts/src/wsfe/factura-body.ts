@@ -366,6 +366,12 @@ export const facturaFields = {
   fce: fceSchema.optional(),
   moneda: monedaSchema.optional(),
   email: emailSchema.optional().describe("Destinatario del comprobante una vez autorizado"),
+  contingencia: z
+    .literal("caea", { error: required('solo admite "caea"') })
+    .optional()
+    .describe(
+      "caea: emitir ya con el CAEA de la quincena, sin pedir CAE (una caja que sabe que no tiene conexión); requiere la contingencia encendida",
+    ),
 };
 
 /** The HTTP body of `POST /api/wsfe/facturas`: camelCase, unknown fields refused. */

@@ -78,6 +78,8 @@ export const facturaIssue = defineContract({
     "IDEMPOTENCY_KEY_REUSED",
     "REJECTION_CAP",
     "QUOTA_FACTURAS_EXHAUSTED",
+    "CONTINGENCY_NOT_ENABLED",
+    "CAEA_NOT_AVAILABLE",
   ],
   timeoutMs: FACTURA_ISSUE_TIMEOUT_MS,
   onSilence: "unknown",

@@ -54,6 +54,13 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .where(sql.ref("caea_estado"), "=", "pendiente")
     .execute();
 
+  // the vouchers one issuance call stored: what it settles before issuing in contingency
+  await db.schema
+    .createIndex("comprobantes_request_idx")
+    .on("comprobantes")
+    .columns(["account_id", "request_id"])
+    .execute();
+
   // The CAEA points of sale declared without movement for a fortnight
   // (FECAEASinMovimientoInformar), once each; `resultado` as the authority answered.
   await db.schema
@@ -81,6 +88,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 
 export async function down(db: Kysely<unknown>): Promise<void> {
   await db.schema.dropTable("caea_sin_movimiento").execute();
+  await db.schema.dropIndex("comprobantes_request_idx").execute();
   await db.schema.dropIndex("comprobantes_caea_pendiente_idx").execute();
   await db.schema.dropIndex("comprobantes_live_number_idx").execute();
   await db

@@ -48,7 +48,39 @@ export interface Rejection {
 }
 
 /** One live voucher per Idempotency-Key of an account (migration 2026-12-20-01). */
-const LIVE_KEY_INDEX = "comprobantes_live_key_idx";
+export const LIVE_KEY_INDEX = "comprobantes_live_key_idx";
+
+/** The columns of a voucher about to be stored, in the state `pending`. */
+export function newRow(voucher: NewComprobante) {
+  const { sent, series, summary } = voucher;
+  return {
+    id: voucher.id,
+    account_id: voucher.accountId,
+    environment: series.environment,
+    cuit: series.cuit,
+    pto_vta: series.ptoVta,
+    cbte_tipo: series.cbteTipo,
+    cbte_nro: voucher.cbteNro,
+    state: "pending" as const,
+    concepto: summary.concepto,
+    cbte_fch: summary.cbteFch,
+    doc_tipo: summary.docTipo,
+    doc_nro: summary.docNro,
+    moneda_id: summary.monedaId,
+    moneda_cotizacion: summary.monedaCotizacion,
+    imp_total: summary.impTotal,
+    imp_neto: summary.impNeto,
+    imp_iva: summary.impIVA,
+    imp_trib: summary.impTrib,
+    imp_tot_conc: summary.impTotConc,
+    imp_op_ex: summary.impOpEx,
+    request: voucher.request,
+    sent: sent,
+    email_to: voucher.emailTo,
+    idempotency_key: voucher.idempotencyKey,
+    request_id: voucher.requestId,
+  };
+}
 
 /**
  * Authorizes vouchers with their CAEs in one statement (data-modifying CTEs: atomic in one
@@ -120,37 +152,10 @@ export function makeComprobantesRepository(db: Kysely<WsfeDatabase>) {
         await db
           .insertInto("comprobantes")
           .values(
-            vouchers.map((voucher) => {
-              const { sent, series, summary } = voucher;
-              return {
-                id: voucher.id,
-                account_id: voucher.accountId,
-                environment: series.environment,
-                cuit: series.cuit,
-                pto_vta: series.ptoVta,
-                cbte_tipo: series.cbteTipo,
-                cbte_nro: voucher.cbteNro,
-                state: "pending",
-                concepto: summary.concepto,
-                cbte_fch: summary.cbteFch,
-                doc_tipo: summary.docTipo,
-                doc_nro: summary.docNro,
-                moneda_id: summary.monedaId,
-                moneda_cotizacion: summary.monedaCotizacion,
-                imp_total: summary.impTotal,
-                imp_neto: summary.impNeto,
-                imp_iva: summary.impIVA,
-                imp_trib: summary.impTrib,
-                imp_tot_conc: summary.impTotConc,
-                imp_op_ex: summary.impOpEx,
-                request: voucher.request,
-                sent: sent,
-                email_to: voucher.emailTo,
-                idempotency_key: voucher.idempotencyKey,
-                request_id: voucher.requestId,
-                ...(inFlightMs === undefined ? {} : { in_flight_until: msFromNow(inFlightMs) }),
-              };
-            }),
+            vouchers.map((voucher) => ({
+              ...newRow(voucher),
+              ...(inFlightMs === undefined ? {} : { in_flight_until: msFromNow(inFlightMs) }),
+            })),
           )
           .execute();
         return "stored";

@@ -54,6 +54,20 @@ export function quincenaDe(at: Date): Quincena {
   return quincena(year * 100 + month, day <= 15 ? 1 : 2);
 }
 
+/** The fortnight a calendar day (yyyymmdd) falls in. */
+export function quincenaDelDia(day: string): Quincena {
+  const periodo = Number(day.slice(0, 6));
+  return quincena(periodo, Number(day.slice(6, 8)) <= 15 ? 1 : 2);
+}
+
+/** The moment `at` in Argentina as yyyymmddhhmmss: a CAEA voucher's CbteFchHsGen. */
+export function momentoArgentino(at: Date): string {
+  return new Date(at.getTime() + ARGENTINA_OFFSET_MS)
+    .toISOString()
+    .slice(0, 19)
+    .replace(/[-T:]/g, "");
+}
+
 /** The fortnight after `q`. */
 export function siguiente(q: Pick<Quincena, "periodo" | "orden">): Quincena {
   if (q.orden === 1) return quincena(q.periodo, 2);

@@ -150,6 +150,11 @@ export interface Authorization {
   readonly caeVencimiento: string;
   /** observations that came with the `A`: returned, never turned into errors */
   readonly observaciones: readonly wsfe.CodigoMensaje[];
+  /**
+   * CAEA: issued in contingency, `cae` being the fortnight's CAEA and `caeVencimiento` its
+   * FchVigHasta (the QR's tipoCodAut is then A); CAE (or absent): the voucher's own CAE
+   */
+  readonly tipoAutorizacion?: "CAE" | "CAEA";
 }
 
 /** The 200 of an authorized voucher, with its RG 4892 QR. */
@@ -158,10 +163,14 @@ export function authorizedReply(
   granted: Authorization,
 ): wsfe.FacturaIssueReply {
   const { totals } = voucher;
+  const caea = granted.tipoAutorizacion === "CAEA";
   return {
     resultado: "A",
     cae: granted.cae,
     caeVencimiento: granted.caeVencimiento,
+    ...(caea
+      ? { tipoAutorizacion: "CAEA", caea: granted.cae, caeaVencimiento: granted.caeVencimiento }
+      : {}),
     cbteNro: granted.cbteNro,
     ptoVta: granted.ptoVta,
     cbteTipo: voucher.cbteTipo,
@@ -189,6 +198,7 @@ export function authorizedReply(
       cotizacion: granted.cotizacion,
       docTipo: voucher.receptor.docTipo,
       docNro: voucher.receptor.docNro,
+      tipoCodAut: caea ? "A" : "E",
       codAut: granted.cae,
     }),
   };
