@@ -68,7 +68,7 @@ describe("CAEA contingency: issuing", { timeout: 180_000 }, () => {
     stack = await startE2EStack({
       env: {
         LOG_LEVEL: "warn",
-        CAEA_CHECK_INTERVAL_MS: "500",
+        CAEA_CHECK_INTERVAL_MS: "1000",
         AUTHORITY_TIMEOUT_MS: "4000",
         API_TIMEOUT_MS: "20000",
       },
