@@ -64,6 +64,7 @@ const enqueueErrors = [
   "REJECTION_CAP",
   "QUOTA_FACTURAS_EXHAUSTED",
   "POINT_OF_SALE_NOT_ENABLED",
+  "CONTINGENCY_NOT_ENABLED",
 ] as const;
 
 /** Judging a voucher asks the catalog and ticket, and admission asks billing: no authority. */
