@@ -93,7 +93,9 @@ describe("CAEA contingency: issuing", { timeout: 180_000 }, () => {
       "the fortnight's CAEA",
       async () => {
         const shown = await http("GET", `/api/representadas/${rep.representadaId}`);
-        return shown.json<{ caea: { actual: CaeaShown | null } | null }>().caea?.actual ?? undefined;
+        return (
+          shown.json<{ caea: { actual: CaeaShown | null } | null }>().caea?.actual ?? undefined
+        );
       },
       { timeoutMs: 30_000, intervalMs: 300 },
     );
@@ -180,11 +182,19 @@ describe("CAEA contingency: issuing", { timeout: 180_000 }, () => {
   });
 
   it("falls back to the CAEA when FECAESolicitar fails, and answers a CAE the authority did grant", async () => {
-    await control.setFault(env, { service: "wsfe", mode: "error-501", operation: "FECAESolicitar" });
+    await control.setFault(env, {
+      service: "wsfe",
+      mode: "error-501",
+      operation: "FECAESolicitar",
+    });
     const failing = await issue(facturaC(rep.cuit, "1700"), newKey());
     expect(failing.status, failing.text).toBe(200);
     expectCaeaVoucher(failing.json<Factura>(), 3);
-    await control.setFault(env, { service: "wsfe", mode: "unavailable", operation: "FECAESolicitar" });
+    await control.setFault(env, {
+      service: "wsfe",
+      mode: "unavailable",
+      operation: "FECAESolicitar",
+    });
     const down = await issue(facturaC(rep.cuit, "1800"), newKey());
     expect(down.status, down.text).toBe(200);
     expectCaeaVoucher(down.json<Factura>(), 4);
@@ -220,9 +230,16 @@ describe("CAEA contingency: issuing", { timeout: 180_000 }, () => {
     expect(refused.json()).toMatchObject({ code: "CONTINGENCY_NOT_ENABLED" });
     const wrong = await issue(facturaC(rep.cuit, "1000", { contingencia: "cae" }), newKey());
     expect(wrong.status, wrong.text).toBe(400);
-    expect(wrong.json()).toMatchObject({ code: "INVALID_FIELD", details: { field: "contingencia" } });
+    expect(wrong.json()).toMatchObject({
+      code: "INVALID_FIELD",
+      details: { field: "contingencia" },
+    });
 
-    await control.setFault(env, { service: "wsfe", mode: "error-501", operation: "FECAESolicitar" });
+    await control.setFault(env, {
+      service: "wsfe",
+      mode: "error-501",
+      operation: "FECAESolicitar",
+    });
     try {
       const down = await issue(facturaC(plain.cuit, "1000"), newKey());
       expect(down.status, down.text).toBe(502);

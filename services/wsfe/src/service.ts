@@ -62,7 +62,8 @@ export function makeIssuanceKinds(deps: {
       authority: deps.authority,
     }),
     settleOpen: makeOpenSettler(deps),
-    ofRequest: deps.caeaComprobantes.ofRequest,
+    ofRequest: (accountId: string, requestId: string) =>
+      deps.caeaComprobantes.ofRequest(accountId, requestId),
   };
   const vouchersOfKey = (accountId: string, key: string) =>
     deps.comprobantes.byIdempotencyKey(accountId, key);

@@ -22,13 +22,7 @@ export interface ComprobantesEmailTable {
 
 /** States of a stored voucher; see the migration for what each one means. */
 export type ComprobanteState =
-  | "pending"
-  | "authorized"
-  | "rejected"
-  | "unknown"
-  | "not_issued"
-  | "conflict"
-  | "caea_rechazado";
+  "pending" | "authorized" | "rejected" | "unknown" | "not_issued" | "conflict" | "caea_rechazado";
 
 /** How a voucher issued under a CAEA stands with the authority (FECAEARegInformativo). */
 export type CaeaEstado = "pendiente" | "informado" | "rechazado";
@@ -91,7 +85,11 @@ export interface ComprobantesTable {
   caea_orden: number | null;
   /** yyyymmddhhmmss (Argentina) when a CAEA voucher was generated */
   cbte_fch_hs_gen: string | null;
-  caea_informado_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  caea_informado_at: ColumnType<
+    Date | null,
+    Date | string | null | undefined,
+    Date | string | null
+  >;
   caea_intentos: ColumnType<number, number | undefined, number>;
   caea_failure: ColumnType<unknown, unknown, unknown>;
 }

@@ -270,7 +270,8 @@ export function makeVoucherIssue(deps: VoucherIssueDeps) {
         return failed;
       }
     }
-    const settled = mine.length === 0 ? [] : await contingency.ofRequest(ctx.accountId, ctx.requestId);
+    const settled =
+      mine.length === 0 ? [] : await contingency.ofRequest(ctx.accountId, ctx.requestId);
     const authorized = settled.find((v) => v.state === "authorized");
     if (authorized) {
       const reply = storedReply(authorized);
@@ -379,7 +380,11 @@ function annotateSpan(
 ): void {
   issuances.inc({
     environment: series.environment,
-    outcome: result.ok ? (tipoAutorizacion === "CAEA" ? "authorized_caea" : "authorized") : result.error.code,
+    outcome: result.ok
+      ? tipoAutorizacion === "CAEA"
+        ? "authorized_caea"
+        : "authorized"
+      : result.error.code,
   });
   trace.getActiveSpan()?.setAttributes({
     "pasarela.environment": series.environment,

@@ -35,7 +35,7 @@ describe("wsfe contingency issuance (PostgreSQL)", () => {
 
   beforeAll(async () => {
     const infra = await fileInfra();
-    cleanup = infra.cleanup;
+    cleanup = () => infra.cleanup();
     database = openDatabase<WsfeDatabase>({ url: infra.databaseUrl, schema: "wsfe" });
     const caeas = makeCaeasRepository(database.db, makeSealer(randomBytes(32).toString("base64")));
     await caeas.store(

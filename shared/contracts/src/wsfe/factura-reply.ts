@@ -27,7 +27,10 @@ const contingencyShape = {
     .optional()
     .describe("CAEA en contingencia; ausente cuando el comprobante tiene CAE propio"),
   caea: z.string().optional().describe("El CAEA de la quincena, 14 dígitos"),
-  caeaVencimiento: z.string().optional().describe("Fin de vigencia del CAEA (FchVigHasta), AAAAMMDD"),
+  caeaVencimiento: z
+    .string()
+    .optional()
+    .describe("Fin de vigencia del CAEA (FchVigHasta), AAAAMMDD"),
 };
 
 const replyShape = <A extends z.ZodType, R extends z.ZodType>(amount: A, rate: R) => ({

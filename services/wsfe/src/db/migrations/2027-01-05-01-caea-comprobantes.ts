@@ -19,7 +19,10 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
     .alterTable("comprobantes")
     .addColumn("tipo_autorizacion", "text", (c) =>
-      c.notNull().defaultTo("CAE").check(sql`tipo_autorizacion in ('CAE', 'CAEA')`),
+      c
+        .notNull()
+        .defaultTo("CAE")
+        .check(sql`tipo_autorizacion in ('CAE', 'CAEA')`),
     )
     .addColumn("caea_estado", "text", (c) =>
       c.check(sql`caea_estado in ('pendiente', 'informado', 'rechazado')`),

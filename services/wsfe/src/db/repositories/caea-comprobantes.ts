@@ -1,12 +1,7 @@
 import { isUniqueViolation } from "@pasarela/db";
 import { sql, type Kysely } from "kysely";
 import type { WsfeDatabase } from "../database.js";
-import {
-  LIVE_KEY_INDEX,
-  newRow,
-  type InsertOutcome,
-  type NewComprobante,
-} from "./comprobantes.js";
+import { LIVE_KEY_INDEX, newRow, type InsertOutcome, type NewComprobante } from "./comprobantes.js";
 import { toStored, type StoredComprobante } from "./comprobante-rows.js";
 import type { SeriesKey } from "./series.js";
 
@@ -86,7 +81,14 @@ export function makeCaeaComprobantesRepository(db: Kysely<WsfeDatabase>) {
               })
               .onConflict((oc) =>
                 oc
-                  .columns(["account_id", "environment", "cuit", "pto_vta", "cbte_tipo", "cbte_nro"])
+                  .columns([
+                    "account_id",
+                    "environment",
+                    "cuit",
+                    "pto_vta",
+                    "cbte_tipo",
+                    "cbte_nro",
+                  ])
                   .doNothing(),
               )
               .execute();
