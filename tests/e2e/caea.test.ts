@@ -13,6 +13,16 @@ import { startE2EStack, type E2EStack } from "../support/stack.js";
 import { eventually } from "../support/wait.js";
 
 const env = "homologacion" as const;
+const HOUR_MS = 3_600_000;
+const DAY_MS = 24 * HOUR_MS;
+
+/** The instant the fortnight after the one `at` falls in starts, in Argentina (UTC−3). */
+function nextFortnightStart(at: number): number {
+  const local = new Date(at - 3 * HOUR_MS);
+  const [year, month, day] = [local.getUTCFullYear(), local.getUTCMonth(), local.getUTCDate()];
+  const start = day <= 15 ? Date.UTC(year, month, 16) : Date.UTC(year, month + 1, 1);
+  return start + 3 * HOUR_MS;
+}
 const CAE_PTO_VTA = 3;
 const CAEA_PTO_VTA = 90;
 
@@ -36,7 +46,7 @@ interface RepresentadaBody {
  * changed), and the fortnights' CAEAs then obtained ahead of time, shown on the representada
  * exactly as the simulator granted them.
  */
-describe("CAEA contingency: configuration and the fortnights' CAEAs", { timeout: 120_000 }, () => {
+describe("CAEA contingency: configuration and the fortnights' CAEAs", { timeout: 180_000 }, () => {
   let stack: E2EStack;
   let dir: Scratch;
   let control: ControlClient;
@@ -162,5 +172,61 @@ describe("CAEA contingency: configuration and the fortnights' CAEAs", { timeout:
       contingencia: { caea: false, puntosDeVenta: [] },
       caea: null,
     });
+  });
+  it("obtains the next fortnight's CAEA once the authority's window opens, by the authority's clock", async () => {
+    // the authority's clock is moved ahead, into the next fortnight, to 6 days before the one
+    // after it starts (its window closed), then to 4 days before (open); the gateway's own
+    // clock stays where it is
+    const next = nextFortnightStart(nextFortnightStart(Date.now()));
+    const at = (daysBefore: number) => next - daysBefore * DAY_MS + 15 * HOUR_MS;
+    const late = await register(stack, dir, {
+      accountId: account.accountId,
+      environment: env,
+      delegate: ["wsfe"],
+      pos: [{ ptoVta: CAE_PTO_VTA, service: "wsfe" as const }],
+    });
+    await control.enablePointOfSale(env, {
+      cuit: late.cuit,
+      ptoVta: CAEA_PTO_VTA,
+      emisionTipo: "CAEA",
+    });
+    await control.settings(env, { clockOffsetMs: at(6) - Date.now() });
+    try {
+      const on = await http(
+        stack,
+        "PATCH",
+        `/api/representadas/${late.representadaId}`,
+        account.rw,
+        {
+          contingencia: { caea: true, puntosDeVenta: [CAEA_PTO_VTA] },
+        },
+      );
+      expect(on.status, on.text).toBe(200);
+      const shown = () =>
+        http(stack, "GET", `/api/representadas/${late.representadaId}`, account.ro).then(
+          (answer) => answer.json<RepresentadaBody>().caea,
+        );
+      const before = await eventually(
+        "the current fortnight's CAEA",
+        async () => ((await shown())?.actual ? await shown() : undefined),
+        { timeoutMs: 30_000, intervalMs: 500 },
+      );
+      // passes go on, and the authority keeps the next fortnight's window closed (15006)
+      await new Promise((resolve) => setTimeout(resolve, 3_000));
+      expect((await shown())?.proxima).toBeNull();
+      expect((await control.caeas(env, late.cuit)).caeas).toHaveLength(1);
+
+      await control.settings(env, { clockOffsetMs: at(4) - Date.now() });
+      const after = await eventually(
+        "the next fortnight's CAEA",
+        async () => (await shown())?.proxima ?? undefined,
+        { timeoutMs: 30_000, intervalMs: 500 },
+      );
+      expect(Number(after.fchVigDesde)).toBeGreaterThan(Number(before!.actual!.fchVigHasta));
+      const granted = (await control.caeas(env, late.cuit)).caeas;
+      expect(granted.map((c) => c.caea)).toEqual([before!.actual!.caea, after.caea]);
+    } finally {
+      await control.settings(env, { clockOffsetMs: 0 });
+    }
   });
 });

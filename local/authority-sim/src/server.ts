@@ -296,6 +296,8 @@ export function createSimulatorServer(options: SimulatorServerOptions): Simulato
       return;
     }
     const world = worlds[envName as Environment];
+    // the environment's own clock (settings' clock offset included), as a real server's Date
+    res.setHeader("date", new Date(world.now()).toUTCString());
     const service = (Object.keys(PATHS) as (keyof typeof PATHS)[]).find(
       (k) => PATHS[k].toLowerCase() === rest.toLowerCase(),
     );

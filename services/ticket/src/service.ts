@@ -1,3 +1,4 @@
+import { authorityNow } from "@pasarela/authority";
 import { bind, type Binding, type Bus } from "@pasarela/bus";
 import { ticket } from "@pasarela/contracts";
 import type { Kysely } from "@pasarela/db";
@@ -54,7 +55,8 @@ export function ticketBindings(deps: {
       wsaa: deps.wsaa,
       policy: deps.policy,
       lease: deps.lease,
-      now,
+      // a TA's times are the authority's: judged by its clock, unless a test sets one
+      now: deps.now ?? ((environment) => new Date(authorityNow(environment))),
     }),
   );
   const upload = { representadas, certificates, sealer, bus: deps.bus, now };

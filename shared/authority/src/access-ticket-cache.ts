@@ -1,3 +1,4 @@
+import { authorityNow } from "./authority-clock.js";
 import type { Bus } from "@pasarela/bus";
 import {
   ticket,
@@ -64,7 +65,8 @@ export interface AccessTicketCacheOptions {
    * would turn the last minutes of a TA into a request per query
    */
   nearExpiryHoldMs?: number;
-  now?: () => number;
+  /** now in `environment`: the authority's clock (a TA's times are its own) */
+  now?: (environment: string) => number;
 }
 
 interface Entry {
@@ -83,7 +85,7 @@ export function makeAccessTicketCache(
 ): AccessTicketCache {
   const refreshAheadMs = options.refreshAheadMs ?? 120_000;
   const nearExpiryHoldMs = options.nearExpiryHoldMs ?? 30_000;
-  const now = options.now ?? Date.now;
+  const now = options.now ?? authorityNow;
   const entries = new Map<string, Entry>();
   const flights = makeSingleFlight<Result<AccessTicket>>();
   // An answer is kept only if nothing was invalidated since its request left: a certificate
@@ -109,7 +111,7 @@ export function makeAccessTicketCache(
     const stamp = stampOf(key);
     const reply = await bus.request(ticket.accessGet, body, { accountId, deadline });
     if (reply.ok && stampOf(key) === stamp) {
-      const at = now();
+      const at = now(body.environment);
       const until = Math.min(
         reuseUntil(Date.parse(reply.value.expiresAt), at),
         Date.parse(reply.value.certificateNotAfter),
@@ -126,7 +128,7 @@ export function makeAccessTicketCache(
       const { rejected, deadline } = request;
       const entry = entries.get(key);
       if (entry && rejected && entry.ticket.token === rejected.token) entries.delete(key);
-      else if (entry && entry.reuseUntil > now()) {
+      else if (entry && entry.reuseUntil > now(environment)) {
         lookups.inc({ service, result: "hit" });
         return Promise.resolve(ok(entry.ticket));
       }

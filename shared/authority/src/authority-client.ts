@@ -1,3 +1,4 @@
+import { observeAuthorityDate } from "./authority-clock.js";
 import { AUTHORITY_MAX_BODY_BYTES, httpPost, type PostAnswer } from "./http-post.js";
 import { localName, socketFailure, type SoapFailure } from "./soap-failure.js";
 import { traceAuthorityCall } from "./tracing.js";
@@ -125,7 +126,11 @@ export function postWithFetch(doFetch: typeof fetch): AuthorityPost {
       body,
       signal: AbortSignal.timeout(timeoutMs),
     });
-    return { status: response.status, text: await response.text() };
+    return {
+      status: response.status,
+      text: await response.text(),
+      date: response.headers.get("date") ?? undefined,
+    };
   };
 }
 
@@ -149,8 +154,12 @@ export function makeAuthorityClient(options: AuthorityClientOptions): AuthorityC
     const timeoutMs = Math.min(options.timeoutMs, call.budgetMs ?? Infinity);
     const request = await call.request();
     let answer: PostAnswer;
+    const sentAt = Date.now();
     try {
       answer = await post(endpoint, { ...request.headers }, request.body, timeoutMs);
+      if (options.environment !== undefined) {
+        observeAuthorityDate(options.environment, answer.date, sentAt, Date.now());
+      }
     } catch (error) {
       if (isTimeout(error)) return { ok: false, failure: { kind: "timeout", timeoutMs } };
       return { ok: false, failure: socketFailure(error, AUTHORITY_MAX_BODY_BYTES) };

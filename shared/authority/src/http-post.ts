@@ -4,6 +4,8 @@ import { Agent, type Dispatcher } from "undici";
 export interface PostAnswer {
   status: number;
   text: string;
+  /** the answer's `Date` header: the authority's clock (authority-clock.ts) */
+  date?: string | undefined;
 }
 
 /**
@@ -100,6 +102,7 @@ export function httpPost(
     let controller: Dispatcher.DispatchController | undefined;
     let failure: Error | undefined;
     let status = 0;
+    let date: string | undefined;
     const chunks: Buffer[] = [];
     let size = 0;
     // The first failure settles the call: the deadline, the cap or the connection. Aborting
@@ -128,6 +131,8 @@ export function httpPost(
       },
       onResponseStart(_controller, statusCode, responseHeaders) {
         status = statusCode;
+        const dated = responseHeaders.date;
+        date = typeof dated === "string" ? dated : undefined;
         if (Number(responseHeaders["content-length"] ?? 0) > AUTHORITY_MAX_BODY_BYTES) {
           fail(tooLarge());
         }
@@ -141,7 +146,7 @@ export function httpPost(
       onResponseEnd() {
         if (failure) return;
         clearTimeout(timer);
-        resolve({ status, text: Buffer.concat(chunks, size).toString("utf8") });
+        resolve({ status, text: Buffer.concat(chunks, size).toString("utf8"), date });
       },
       onResponseError(_controller, error) {
         settle(error);

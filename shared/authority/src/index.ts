@@ -1,3 +1,4 @@
+export { authorityNow, authorityOffsetMs, observeAuthorityDate } from "./authority-clock.js";
 export {
   followCertificateChanges,
   makeAccessTicketCache,

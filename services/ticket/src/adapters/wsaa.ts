@@ -1,4 +1,5 @@
 import {
+  authorityNow,
   classifyWsaaFailure,
   makeWsaaClient,
   type LoginTicket,
@@ -21,13 +22,26 @@ export interface WsaaAdapter {
   ) => Promise<LoginResult>;
 }
 
-/** The only place WSAA answers get a meaning: faults are classified where WSAA is called. */
+/** WSAA refused the TRA's times: its clock and this host's disagree. */
+const CLOCK_FAULTS = new Set([
+  "xml.generationTime.invalid",
+  "xml.expirationTime.expired",
+  "xml.expirationTime.invalid",
+]);
+
+/**
+ * The only place WSAA answers get a meaning: faults are classified where WSAA is called. The
+ * TRA is dated by the authority's clock (authority-clock.ts), learnt from its answers: a login
+ * refused for its times, the first one after the clocks drifted apart, is signed again once
+ * with the clock that refusal showed.
+ */
 export function makeWsaaAdapter(options: {
   urls: Record<Environment, string>;
   timeoutMs: number;
-  now?: () => number;
+  /** now for `environment`, epoch ms: the authority's clock unless a test sets its own */
+  now?: (environment: Environment) => number;
 }): WsaaAdapter {
-  const now = options.now ?? Date.now;
+  const now = options.now ?? authorityNow;
   const clients: Partial<Record<Environment, WsaaClient>> = {};
   const clientFor = (environment: Environment) =>
     (clients[environment] ??= makeWsaaClient({
@@ -37,8 +51,17 @@ export function makeWsaaAdapter(options: {
     }));
   return {
     async login(credential, service, environment) {
-      const cms = signTra(buildTra(service, now()), credential);
-      const outcome = await clientFor(environment).loginCms(cms);
+      const loginCms = () =>
+        clientFor(environment).loginCms(signTra(buildTra(service, now(environment)), credential));
+      let outcome = await loginCms();
+      if (
+        !outcome.ok &&
+        outcome.failure.kind === "fault" &&
+        CLOCK_FAULTS.has(outcome.failure.code) &&
+        options.now === undefined
+      ) {
+        outcome = await loginCms();
+      }
       if (outcome.ok) return { kind: "ticket", ticket: outcome.ticket };
       return classifyWsaaFailure(outcome.failure, service, environment);
     },

@@ -130,7 +130,8 @@ export function makeAccessTicketFlow(deps: {
   wsaa: WsaaAdapter;
   policy: AccessPolicy;
   lease: LoginLeasePolicy;
-  now: () => Date;
+  /** now in `environment`: the authority's clock, whose times a TA carries */
+  now: (environment: Environment) => Date;
 }): AccessTicketFlow {
   const flights = makeSingleFlight<Result<Ticket>>();
 
@@ -167,7 +168,7 @@ export function makeAccessTicketFlow(deps: {
       service,
       environment,
     );
-    const now = deps.now();
+    const now = deps.now(environment);
     const retryAt = new Date(now.getTime() + deps.policy.retryAfterMs);
     const log = {
       certificateId: certificate.id,
@@ -250,7 +251,7 @@ export function makeAccessTicketFlow(deps: {
     row: AccessTicketRow | undefined,
     rejected: string | undefined,
   ): { answer: Result<Ticket> } | { login: { fallback: boolean; replacing: boolean } } {
-    const now = deps.now();
+    const now = deps.now(key.environment);
     if (rejected !== undefined && isStored(row, rejected)) {
       if (row.retry_at && row.retry_at > now) {
         return { answer: fail(refusedTicketKept(key, row.retry_at)) };
@@ -325,7 +326,7 @@ export function makeAccessTicketFlow(deps: {
     const found = await deps.tickets.lookup({ accountId, cuit, environment }, service);
     if (!found) return fail(appError("REPRESENTADA_NOT_FOUND"));
     const { certificate } = found;
-    const now = deps.now();
+    const now = deps.now(environment);
     if (
       !certificate ||
       certificate.fingerprint === null ||

@@ -1,3 +1,4 @@
+import { authorityNow } from "@pasarela/authority";
 import type { Bus } from "@pasarela/bus";
 import { billing, mail, ticket, wsfe } from "@pasarela/contracts";
 import { gauge } from "@pasarela/telemetry";
@@ -94,7 +95,8 @@ export function startCaeaObtainer(deps: {
     const missing = new Map<string, number>();
     for (const { accountId, cuit, environment } of listed.value.representadas) {
       if (stopping()) return;
-      const at = now();
+      // the fortnights are the authority's: by its clock, as its answers show it
+      const at = deps.now?.() ?? authorityNow(environment);
       const caller: WsfeCaller = { accountId, cuit, environment };
       const actual = quincenaDe(new Date(at));
       const proxima = siguiente(actual);

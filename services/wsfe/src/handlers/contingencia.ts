@@ -1,3 +1,4 @@
+import { authorityNow } from "@pasarela/authority";
 import type { Bus, Handler } from "@pasarela/bus";
 import type { wsfe } from "@pasarela/contracts";
 import { AUTHORITY_QUERY_TIMEOUT_MS, DEADLINE_SLACK_MS, ticket } from "@pasarela/contracts";
@@ -52,7 +53,6 @@ export function makeCaeaList(deps: {
   caeas: Pick<CaeasRepository, "find">;
   now?: () => number;
 }): Handler<typeof wsfe.caeaList> {
-  const now = deps.now ?? Date.now;
   return async ({ environment, representada }, ctx) => {
     const held = await deps.bus.request(
       ticket.representadaGet,
@@ -61,7 +61,8 @@ export function makeCaeaList(deps: {
     );
     if (!held.ok) return fail(held.error);
     const owner = { environment, cuit: representada };
-    const actual = quincenaDe(new Date(now()));
+    // the fortnights are the authority's: by its clock, as its answers show it
+    const actual = quincenaDe(new Date(deps.now?.() ?? authorityNow(environment)));
     const [a, p] = await Promise.all([
       deps.caeas.find(owner, actual),
       deps.caeas.find(owner, siguiente(actual)),
