@@ -134,9 +134,12 @@ export function makeIssuanceLifecycle<
    * Publishes the outcome event and hands it to billing at once, so a repeat right after this
    * answer is replayed; answers what the key replays from now on (the first answer stored for
    * it), or `own` when nothing is stored. Awaited: the record is complete before the caller
-   * hears. Whichever of the two gets through is enough; billing applies the event once. When
-   * neither does (NATS moving to another server), the hand-over is tried again within the
-   * call's time: an attempt's end left untold keeps its key answering 409 for the whole lease.
+   * hears. Whichever of the two gets through is enough; billing applies the event once. Once
+   * billing has it the publication is not waited for: a stream electing a new leader (a NATS
+   * server lost) holds a publication for seconds, and a voucher's event that does not get out
+   * is published again by the sweep. When neither gets through (NATS moving to another
+   * server), the hand-over is tried again within the call's time: an attempt's end left untold
+   * keeps its key answering 409 for the whole lease.
    */
   async function settle(
     a: Attempt<Req>,
@@ -144,7 +147,9 @@ export function makeIssuanceLifecycle<
     own?: billing.FacturaAnswer,
   ): Promise<billing.FacturaAnswer | undefined> {
     const handOver = () => deps.bus.request(billing.facturaSettle, event, a.headers);
-    let [published, settled] = await Promise.all([deps.events.publish(event), handOver()]);
+    const publishing = deps.events.publish(event);
+    let settled = await handOver();
+    let published = settled.ok || (await publishing);
     const until = Math.min(a.headers.deadline - DEADLINE_SLACK_MS, now() + SETTLE_RETRY_MS);
     for (let wait = 250; !published && !settled.ok && now() + wait < until; wait *= 2) {
       await new Promise((resolve) => setTimeout(resolve, wait));

@@ -243,6 +243,26 @@ describe("the issuance flow owned by wsfe", () => {
     );
   });
 
+  it("once billing has the outcome the caller is answered, JetStream's acknowledgement not awaited", async () => {
+    const { bus } = fakeBus({
+      [billing.facturaAdmit.subject]: proceed,
+      [pdf.linkCreate.subject]: link,
+      [billing.facturaSettle.subject]: recorded,
+    });
+    const published: OutcomeEvent[] = [];
+    // a stream without a leader: the publication neither succeeds nor fails for now
+    const events: FacturaFlowDeps["events"] = {
+      ...fakeEvents().events,
+      publish: (event) => {
+        published.push(event);
+        return new Promise<boolean>(() => {});
+      },
+    };
+    const answer = await flow(bus, { events })(request, ctx);
+    expect(answer.ok && answer.value.factura.cae).toBe(reply.cae);
+    expect(published.map((e) => e.tipo)).toEqual(["autorizado"]);
+  });
+
   it("an outcome published on JetStream is not handed over again: billing consumes it", async () => {
     const { bus, sent } = fakeBus({
       [billing.facturaAdmit.subject]: proceed,
