@@ -113,6 +113,8 @@ export async function startE2EStack(
       supervision: options.supervision,
       metrics: {},
       replicas,
+      // two dozen processes starting at once on a machine of two cores
+      ...(options.cluster ? { readyTimeoutMs: 180_000 } : {}),
       ...(options.paymentsSimulator ? { paymentsSimulator: {} } : {}),
       ...(options.mailSinkDir ? { mailSink: { directory: options.mailSinkDir } } : {}),
       natsPasswords: granted?.passwords,
