@@ -10,14 +10,18 @@ import {
   type NatsIdentity,
 } from "@pasarela/contracts";
 import {
+  gatewayServices,
+  localNats,
   startPrivateNats,
   startStack,
+  type NatsNode,
   type Running,
   type Stack,
   type Supervision,
 } from "@pasarela/stack";
 import { fileInfra, type FileInfra } from "@pasarela/testing";
 import { cliJson, npmRun, repoRoot, type CliRun } from "./cli.js";
+import { topology } from "./topology.js";
 
 export interface E2EStack extends Stack {
   /** `npm run admin -- ...args` against this stack; answers the JSON object */
@@ -26,8 +30,10 @@ export interface E2EStack extends Stack {
   /** `npm run sim -- ...args` against this stack's simulator */
   sim: <T = Record<string, unknown>>(...args: string[]) => Promise<T>;
   simRun: (...args: string[]) => Promise<CliRun>;
-  /** every identity's NATS password when the stack runs withNatsGrants */
+  /** every identity's NATS password when the stack runs withNatsGrants or on a cluster */
   natsPasswords: Record<NatsIdentity, string> | undefined;
+  /** the nats-servers of the stack's own cluster (`cluster`), each one killable */
+  natsNodes: NatsNode[] | undefined;
   teardown: () => Promise<void>;
 }
 
@@ -56,20 +62,38 @@ export async function startE2EStack(
      * (deploy/nats): every service connects as its own user, the admin CLI as `admin`
      */
     withNatsGrants?: boolean;
+    /**
+     * the production topology (tests/support/topology.ts) on this machine, as
+     * `npm start -- --cluster` runs it: a private 3-node JetStream cluster with the grants,
+     * NATS_STREAM_REPLICAS=3 and two processes of every service (`replicas` still adds more)
+     */
+    cluster?: boolean;
   } = {},
 ): Promise<E2EStack> {
   const infra: FileInfra = await fileInfra();
   // printed vouchers of this stack only, removed with it
   const pdfDir = mkdtempSync(join(tmpdir(), "e2e-pdf-"));
-  const granted = options.withNatsGrants ? await grantedNats(infra.prefix) : undefined;
+  const granted = options.cluster
+    ? await clusterNats()
+    : options.withNatsGrants
+      ? await grantedNats(infra.prefix)
+      : undefined;
   const natsUrl = granted?.nats.url ?? options.natsUrl ?? infra.natsUrl;
+  // the cluster is the stack's own: its grants name the subjects without a prefix
+  const prefix = options.cluster ? undefined : infra.prefix;
+  const replicas = options.cluster
+    ? {
+        ...Object.fromEntries(gatewayServices.map((name) => [name, topology.serviceReplicas])),
+        ...options.replicas,
+      }
+    : options.replicas;
   let stack: Stack;
   try {
     stack = await startStack({
       root: repoRoot,
       natsUrl,
       databaseUrl: infra.databaseUrl,
-      prefix: infra.prefix,
+      prefix,
       simulator: options.simulator ?? {},
       env: {
         API_KEY_PEPPER: randomBytes(32).toString("base64"),
@@ -77,12 +101,20 @@ export async function startE2EStack(
         CURSOR_KEY: randomBytes(32).toString("base64"),
         LOG_LEVEL: "debug",
         PDF_STORAGE_DIR: pdfDir,
+        ...(options.cluster
+          ? {
+              NATS_STREAM_REPLICAS: String(topology.streamReplicas),
+              SHUTDOWN_DRAIN_MS: String(topology.shutdownDrainMs),
+            }
+          : {}),
         ...options.env,
       },
       output: "memory",
       supervision: options.supervision,
       metrics: {},
-      replicas: options.replicas,
+      replicas,
+      // two dozen processes starting at once on a machine of two cores
+      ...(options.cluster ? { readyTimeoutMs: 180_000 } : {}),
       ...(options.paymentsSimulator ? { paymentsSimulator: {} } : {}),
       ...(options.mailSinkDir ? { mailSink: { directory: options.mailSinkDir } } : {}),
       natsPasswords: granted?.passwords,
@@ -95,7 +127,7 @@ export async function startE2EStack(
   }
   const cliEnv = {
     NATS_URL: natsUrl,
-    NATS_PREFIX: infra.prefix,
+    ...(prefix ? { NATS_PREFIX: prefix } : {}),
     SIM_URL: stack.simulatorUrl ?? "",
     ...(granted ? { NATS_USER: "admin", NATS_PASSWORD: granted.passwords.admin } : {}),
   };
@@ -106,6 +138,7 @@ export async function startE2EStack(
     sim: (...args) => cliJson("sim", args, cliEnv),
     simRun: (...args) => npmRun("sim", args, cliEnv),
     natsPasswords: granted?.passwords,
+    natsNodes: granted?.nats.nodes,
     teardown: async () => {
       await stack.stop();
       await granted?.stop();
@@ -115,9 +148,41 @@ export async function startE2EStack(
   };
 }
 
+/**
+ * `npm start -- --cluster`'s NATS (localNats with `cluster`): three nats-servers in one
+ * JetStream cluster under a folder of this stack, with the grants and every identity's password.
+ */
+async function clusterNats(): Promise<{
+  nats: Running & { nodes?: NatsNode[] | undefined };
+  passwords: Record<NatsIdentity, string>;
+  stop: () => Promise<void>;
+}> {
+  const dir = mkdtempSync(join(tmpdir(), "pasarela-cluster-"));
+  try {
+    const nats = await localNats(
+      { root: repoRoot, dataDir: dir, env: {}, say: () => {} },
+      undefined,
+      {
+        cluster: true,
+      },
+    );
+    return {
+      nats,
+      passwords: nats.passwords!,
+      stop: async () => {
+        await nats.stop();
+        rmSync(dir, { recursive: true, force: true });
+      },
+    };
+  } catch (error) {
+    rmSync(dir, { recursive: true, force: true });
+    throw error;
+  }
+}
+
 /** A private nats-server with the generated grants under `prefix`, and every identity's password. */
 async function grantedNats(prefix: string): Promise<{
-  nats: Running;
+  nats: Running & { nodes?: NatsNode[] | undefined };
   passwords: Record<NatsIdentity, string>;
   stop: () => Promise<void>;
 }> {

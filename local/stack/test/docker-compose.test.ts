@@ -20,12 +20,13 @@ function composeFile(): string {
 
 /**
  * The compose file's own services, each with its text block (top-level `services:` entries
- * are indented two spaces); checked as text, as the repository has no YAML parser of its own.
+ * are indented two spaces, an anchor may follow the name); checked as text, as the repository
+ * has no YAML parser of its own.
  */
 function services(text: string): Map<string, string> {
   const body = text.slice(text.indexOf("\nservices:\n"));
   const blocks = new Map<string, string>();
-  for (const m of body.matchAll(/^ {2}([a-z-]+):\n((?: {4}.*\n|\n)*)/gm)) {
+  for (const m of body.matchAll(/^ {2}([a-z0-9-]+):(?: &[a-z-]+)?\n((?: {4}.*\n|\n)*)/gm)) {
     blocks.set(m[1] ?? "", m[2] ?? "");
   }
   return blocks;
@@ -43,7 +44,15 @@ describe("docker-compose.yml", () => {
 
   it("publishes nothing but the edge beyond this machine (simulator, Jaeger on 127.0.0.1)", () => {
     expect([...blocks.keys()]).toEqual(
-      expect.arrayContaining(["nats", "postgres", "jaeger", "authority-sim", "edge"]),
+      expect.arrayContaining([
+        "nats-1",
+        "nats-2",
+        "nats-3",
+        "postgres",
+        "jaeger",
+        "authority-sim",
+        "edge",
+      ]),
     );
     for (const [name, block] of blocks) {
       if (name === "edge") continue;
@@ -54,8 +63,22 @@ describe("docker-compose.yml", () => {
       "127.0.0.1:4401:4401",
     ]);
     expect(ports(blocks.get("jaeger") ?? "")).toEqual(["127.0.0.1:16686:16686"]);
-    expect(ports(blocks.get("nats") ?? "")).toEqual([]);
+    for (const nats of ["nats-1", "nats-2", "nats-3"])
+      expect(ports(blocks.get(nats) ?? "")).toEqual([]);
     expect(ports(blocks.get("postgres") ?? "")).toEqual([]);
+  });
+
+  it("publishes of the edge its HTTP port only, one host port for each of its containers", () => {
+    // every service runs as many containers as the shared block says (`deploy: { replicas: N }`)
+    const replicas = Number(/^x-service:[^]*?^ {2}deploy: \{ replicas: (\d+) \}$/m.exec(text)?.[1]);
+    expect(blocks.get("edge")).not.toMatch(/^ {4}deploy:/m);
+    const published = ports(blocks.get("edge") ?? "");
+    expect(published).toHaveLength(1);
+    // host ports first-last, never an address (every interface) nor a port other than 3000 inside
+    const m = /^(\d+)-(\d+):3000$/.exec(published[0] ?? "");
+    expect(m, published[0]).not.toBeNull();
+    expect(Number(m?.[2]) - Number(m?.[1]) + 1).toBe(replicas);
+    expect(blocks.get("edge")).toMatch(/^ {6}EDGE_PORT: "3000"$/m);
   });
 
   it("runs PostgreSQL with a password (SCRAM), never trust, and hands it to the services", () => {

@@ -107,7 +107,10 @@ export async function buildApp(deps: AppDeps): Promise<EdgeApp> {
     requestIdHeader: false,
     // random, so a request id tells nothing of how many requests the edge served, nor when
     genReqId: () => randomUUID(),
-    return503OnClosing: true,
+    // a request on a connection taken before the stop is served like any other (the stop
+    // waits for it): a bare 503 would be a failure for its caller, whereas a new connection,
+    // refused once the edge stops listening, goes to another edge
+    return503OnClosing: false,
   }).withTypeProvider<ZodTypeProvider>();
   // once closing, every answer closes its connection: a kept-alive one would hold the close
   let closing = false;

@@ -20,7 +20,6 @@ function tcp(port: number): Promise<Socket> {
 describe("edge: SIGTERM's stop answers what is in flight and takes no new connection", () => {
   let infra: FileInfra;
   let services: Bus;
-  let edge: RunningEdge;
   const { logger } = capturingLogger("edge");
   const { tracer } = startTracing({ service: "test" });
 
@@ -45,7 +44,10 @@ describe("edge: SIGTERM's stop answers what is in flight and takes no new connec
       );
     }
     await services.connection.flush();
-    edge = await startEdge(
+  });
+
+  const startOne = () =>
+    startEdge(
       loadConfig({
         NATS_URL: infra.natsUrl,
         NATS_PREFIX: infra.prefix,
@@ -56,7 +58,6 @@ describe("edge: SIGTERM's stop answers what is in flight and takes no new connec
       }),
       logger,
     );
-  });
 
   afterAll(async () => {
     await services?.close();
@@ -64,6 +65,7 @@ describe("edge: SIGTERM's stop answers what is in flight and takes no new connec
   });
 
   it("answers the request in flight 200, closes idle connections, refuses new ones", async () => {
+    const edge = await startOne();
     const port = Number(new URL(edge.url).port);
     // a kept-alive connection that has answered one request and sits idle
     const idle = await tcp(port);
@@ -85,5 +87,27 @@ describe("edge: SIGTERM's stop answers what is in flight and takes no new connec
     await stopping;
     // the stop waited for the answer, not for the keep-alive timeout nor the bound
     expect(Date.now() - startedAt).toBeLessThan(5_000);
+  });
+
+  it("answers a request taken on a connection accepted before the stop, never a bare 503", async () => {
+    const edge: RunningEdge = await startOne();
+    const port = Number(new URL(edge.url).port);
+    // accepted, the request begun (not idle): the stop finds it in the middle of its headers
+    const socket = await tcp(port);
+    const received: Buffer[] = [];
+    socket.on("data", (chunk: Buffer) => received.push(chunk));
+    const closed = new Promise<void>((resolve) => socket.once("close", () => resolve()));
+    socket.write("GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n");
+    await new Promise((r) => setTimeout(r, 200));
+    const stopping = edge.stop();
+    await new Promise((r) => setTimeout(r, 200));
+    await expect(tcp(port)).rejects.toMatchObject({ code: "ECONNREFUSED" });
+    socket.write("\r\n");
+    await closed;
+    await stopping;
+    const answer = Buffer.concat(received).toString();
+    // served as any other request, and the connection closed after it
+    expect(answer).toMatch(/^HTTP\/1\.1 200 /);
+    expect(answer.toLowerCase()).toContain("connection: close");
   });
 });

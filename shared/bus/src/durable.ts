@@ -18,7 +18,7 @@ import {
 import type { Logger } from "@pasarela/telemetry";
 import type { Bus } from "./bus.js";
 import { stopWithBus, trackDurable } from "./durables.js";
-import { ensureStream } from "./streams.js";
+import { ensureStream, JETSTREAM_ADMIN_TIMEOUT_MS } from "./streams.js";
 
 const NANOS_PER_MS = 1_000_000;
 
@@ -143,7 +143,7 @@ async function ensureDurable(
   filter: string,
   tunable: { ack_wait: number; max_ack_pending: number },
 ): Promise<Consumer> {
-  const jsm = await jetstreamManager(bus.connection);
+  const jsm = await jetstreamManager(bus.connection, { timeout: JETSTREAM_ADMIN_TIMEOUT_MS });
   try {
     await jsm.consumers.add(stream, {
       durable_name: durable,

@@ -7,6 +7,14 @@ export type WantedStream = Pick<StreamConfig, "name" | "subjects" | "num_replica
   Partial<Pick<StreamConfig, "retention" | "duplicate_window" | "max_age">>;
 
 /**
+ * How long a JetStream management call (a stream or a durable created, looked up, updated)
+ * may take. The client's default, 5 s, is too short on a cluster: a stream or consumer with 3
+ * replicas is created by the metadata leader, which may be electing itself after a server was
+ * lost or be slow on a busy machine, and a process that gives up at start exits.
+ */
+export const JETSTREAM_ADMIN_TIMEOUT_MS = 20_000;
+
+/**
  * Creates the stream, or brings an existing one to the subjects and replicas wanted (its
  * retention and history stay as they are), so a deployment moved onto a cluster gets its
  * streams replicated. A server that cannot create them with those replicas (a single server
@@ -16,7 +24,7 @@ export async function ensureStream(
   connection: NatsConnection,
   wanted: WantedStream,
 ): Promise<void> {
-  const jsm = await jetstreamManager(connection);
+  const jsm = await jetstreamManager(connection, { timeout: JETSTREAM_ADMIN_TIMEOUT_MS });
   const existing = await jsm.streams.info(wanted.name).catch((error: unknown) => {
     if (error instanceof JetStreamApiError && error.code === JetStreamApiCodes.StreamNotFound) {
       return null;

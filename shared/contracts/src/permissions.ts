@@ -158,6 +158,8 @@ export const natsGrants = {
       ticket.perfilGet,
       wsfe.emailSend,
       wsfe.emailUpdate,
+      // a redelivered e-mail job: whether an earlier delivery already sent it
+      wsfe.emailGet,
     ],
     // the outcome of every voucher e-mail, for the accounts' webhooks
     publishes: [mail.emailEnviado, mail.emailFallido],

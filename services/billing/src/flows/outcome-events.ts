@@ -80,6 +80,9 @@ function tagged(delivered: Delivered<OutcomeContract>): billing.FacturaOutcomeEv
   }
 }
 
+/** outcome events taken at once by one round of a consumer */
+const OUTCOME_BATCH = 10;
+
 /**
  * Billing follows every issuance's outcome events (the vouchers' final states, and the ends
  * of attempts without one), so a crash between the authority's answer and the caller's
@@ -96,7 +99,9 @@ export async function consumeOutcomeEvents(deps: {
     for (const delivered of batch) await applyOutcome(deps.db, outcomeOfEvent(tagged(delivered)));
     return done;
   };
-  const options = { maxBatch: 100, logger: deps.logger, handle };
+  // a stop waits for the batch in hand, applied one transaction per event: a hundred of them
+  // held billing's SIGTERM for most of its drain bound on a busy database
+  const options = { maxBatch: OUTCOME_BATCH, logger: deps.logger, handle };
   return Promise.all([
     consumeDurable(deps.bus, [wsfe.comprobanteAutorizado, wsfe.comprobanteRechazado], {
       durable: "billing-comprobantes",

@@ -12,7 +12,20 @@ export interface WorkerDeps {
   from: string;
   policy: RetryPolicy;
   now?: () => number;
+  /**
+   * How long a decided outcome's report and announcement are retried inside the handler
+   * before the job is handed back (SETTLE_FOR_MS): a job handed back may be redelivered to
+   * another instance, which cannot tell a sent message from one never sent until wsfe has
+   * the report.
+   */
+  settleForMs?: number;
+  sleep?: (ms: number) => Promise<void>;
 }
+
+/** See WorkerDeps.settleForMs: well within the job's acknowledgement wait (120 s). */
+export const SETTLE_FOR_MS = 30_000;
+/** the first pause between two tries of a report or announcement; it doubles up to 2 s */
+const SETTLE_PAUSE_MS = 250;
 
 /** A gateway service that did not answer, or a generator that failed: worth another try. */
 const transientCodes = new Set<string>([
@@ -34,13 +47,7 @@ function fromAppError(error: AppError): DeliveryResult {
  */
 async function attempt(deps: WorkerDeps, job: mail.ComprobanteJob): Promise<DeliveryResult> {
   const options = { accountId: job.accountId };
-  const key = {
-    environment: job.environment,
-    representada: job.representada,
-    ptoVta: job.ptoVta,
-    cbteTipo: job.cbteTipo,
-    cbteNro: job.cbteNro,
-  };
+  const key = voucherOf(job);
   const [document, link, perfil] = await Promise.all([
     deps.bus.request(pdf.comprobanteRender, { ...key, copia: "original" }, options),
     deps.bus.request(pdf.linkCreate, key, options),
@@ -69,83 +76,155 @@ async function attempt(deps: WorkerDeps, job: mail.ComprobanteJob): Promise<Deli
   });
 }
 
+/** The voucher's five fields, as wsfe names its e-mail record. */
+function voucherOf(job: mail.ComprobanteJob) {
+  return {
+    environment: job.environment,
+    representada: job.representada,
+    ptoVta: job.ptoVta,
+    cbteTipo: job.cbteTipo,
+    cbteNro: job.cbteNro,
+  };
+}
+
+type Settling = EmailOutcome & { reported: boolean; announced: boolean };
+
 /**
  * The job handler: retries a temporary failure with backoff within the policy's bound, then
- * announces the outcome (`evt.mail.email.enviado` or `.fallido`, for the account's webhooks)
- * and reports `sent` or `failed` (with the SMTP text) to wsfe. An announcement or report that
- * does not get through is retried alone: the message is not sent twice for it.
+ * reports the outcome to wsfe (`sent` or `failed`, with the SMTP text) and announces it
+ * (`evt.mail.email.enviado` or `.fallido`, for the account's webhooks).
+ *
+ * A job is delivered more than once when an instance hands it back or dies with it, and the
+ * next delivery may reach another instance: the message is sent once all the same. The report
+ * comes first, as it is what every instance can read: a redelivered job whose recipient wsfe
+ * already holds as settled is announced and acknowledged without sending; the report and the
+ * announcement are retried in the handler (SETTLE_FOR_MS), so a NATS server or a wsfe
+ * instance lost for a moment does not hand back a job already sent. Only an instance killed
+ * between SMTP's acceptance and wsfe's record can leave a message to be sent again.
  */
 export function makeComprobanteWorker(deps: WorkerDeps) {
   const now = deps.now ?? Date.now;
-  const reported = new Map<string, EmailOutcome & { announced: boolean }>();
+  const settleForMs = deps.settleForMs ?? SETTLE_FOR_MS;
+  const pause = deps.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
+  const settling = new Map<string, Settling>();
 
-  async function report(
-    job: mail.ComprobanteJob,
-    outcome: EmailOutcome & { announced: boolean },
-    info: DeliveryInfo,
-  ): Promise<DurableOutcome> {
+  /** One try of whatever is left of the report and the announcement. */
+  async function step(job: mail.ComprobanteJob, outcome: Settling, info: DeliveryInfo) {
+    if (!outcome.reported) {
+      const answer = await deps.bus.request(
+        wsfe.emailUpdate,
+        {
+          ...voucherOf(job),
+          to: job.to,
+          status: outcome.status,
+          error: outcome.error === null ? null : outcome.error.slice(0, EMAIL_ERROR_MAX),
+        },
+        { accountId: job.accountId },
+      );
+      if (!answer.ok) {
+        info.logger.warn({ code: answer.error.code, jobId: job.id }, "e-mail outcome not reported");
+        return outcome;
+      }
+      outcome = { ...outcome, reported: true };
+    }
     if (!outcome.announced) {
       const { event, body } = emailOutcomeEvent(job, outcome);
       try {
         await deps.bus.publish(event, body, { accountId: job.accountId });
       } catch (error) {
-        reported.set(job.id, outcome);
         info.logger.warn(
           { jobId: job.id, error: error instanceof Error ? error.message : String(error) },
           "e-mail outcome not announced",
         );
-        return { kind: "retry", delayMs: deps.policy.baseMs };
+        return outcome;
       }
       outcome = { ...outcome, announced: true };
     }
-    const answer = await deps.bus.request(
-      wsfe.emailUpdate,
-      {
-        environment: job.environment,
-        representada: job.representada,
-        ptoVta: job.ptoVta,
-        cbteTipo: job.cbteTipo,
-        cbteNro: job.cbteNro,
-        to: job.to,
-        status: outcome.status,
-        error: outcome.error === null ? null : outcome.error.slice(0, EMAIL_ERROR_MAX),
-      },
-      { accountId: job.accountId },
-    );
-    if (!answer.ok) {
-      reported.set(job.id, outcome);
-      info.logger.warn({ code: answer.error.code, jobId: job.id }, "e-mail outcome not reported");
-      return { kind: "retry", delayMs: deps.policy.baseMs };
+    return outcome;
+  }
+
+  async function settle(
+    job: mail.ComprobanteJob,
+    outcome: Settling,
+    info: DeliveryInfo,
+  ): Promise<DurableOutcome> {
+    const until = now() + settleForMs;
+    for (let wait = SETTLE_PAUSE_MS; ; wait = Math.min(wait * 2, 2_000)) {
+      outcome = await step(job, outcome, info);
+      if (outcome.reported && outcome.announced) break;
+      if (now() + wait > until) {
+        settling.set(job.id, outcome);
+        return { kind: "retry", delayMs: deps.policy.baseMs };
+      }
+      await pause(wait);
     }
-    reported.delete(job.id);
+    settling.delete(job.id);
     info.logger.info({ jobId: job.id, status: outcome.status }, "e-mail settled");
     return { kind: "done" };
   }
 
+  /**
+   * A redelivered job: what wsfe holds for its recipient. Settled (sent or failed) means an
+   * earlier delivery reported it; `undefined` when wsfe cannot say now.
+   */
+  async function settledBefore(job: mail.ComprobanteJob): Promise<EmailOutcome | null | undefined> {
+    const answer = await deps.bus.request(wsfe.emailGet, voucherOf(job), {
+      accountId: job.accountId,
+    });
+    if (!answer.ok) return undefined;
+    const record = answer.value.email;
+    if (record?.to !== job.to || (record.status !== "sent" && record.status !== "failed")) {
+      return null;
+    }
+    return { status: record.status, error: record.error, at: new Date(now()).toISOString() };
+  }
+
   return async (job: mail.ComprobanteJob, info: DeliveryInfo): Promise<DurableOutcome> => {
-    const pending = reported.get(job.id);
-    if (pending) return report(job, pending, info);
+    const pending = settling.get(job.id);
+    if (pending) return settle(job, pending, info);
+    if (info.attempt > 1) {
+      const before = await settledBefore(job);
+      if (before === undefined) {
+        info.logger.warn(
+          { jobId: job.id },
+          "e-mail redelivered; wsfe cannot say yet if it was sent",
+        );
+        return { kind: "retry", delayMs: deps.policy.baseMs };
+      }
+      if (before !== null) {
+        info.logger.info({ jobId: job.id, status: before.status }, "e-mail settled before");
+        return settle(job, { ...before, reported: true, announced: false }, info);
+      }
+    }
     const result = await attempt(deps, job);
     const decidedAt = now();
-    const step = nextStep(result, info.attempt, Date.parse(job.queuedAt), decidedAt, deps.policy);
+    const next = nextStep(result, info.attempt, Date.parse(job.queuedAt), decidedAt, deps.policy);
     const at = new Date(decidedAt).toISOString();
-    switch (step.kind) {
+    switch (next.kind) {
       case "sent":
-        return report(job, { status: "sent", error: null, at, announced: false }, info);
+        return settle(
+          job,
+          { status: "sent", error: null, at, reported: false, announced: false },
+          info,
+        );
       case "failed":
-        info.logger.warn({ jobId: job.id, error: step.error }, "e-mail failed");
-        return report(job, { status: "failed", error: step.error, at, announced: false }, info);
+        info.logger.warn({ jobId: job.id, error: next.error }, "e-mail failed");
+        return settle(
+          job,
+          { status: "failed", error: next.error, at, reported: false, announced: false },
+          info,
+        );
       case "retry":
         info.logger.info(
           {
             jobId: job.id,
             attempt: info.attempt,
-            delayMs: step.delayMs,
+            delayMs: next.delayMs,
             error: (result as { error?: string }).error,
           },
           "e-mail will be retried",
         );
-        return { kind: "retry", delayMs: step.delayMs };
+        return { kind: "retry", delayMs: next.delayMs };
     }
   };
 }

@@ -1,10 +1,10 @@
 import { randomUUID } from "node:crypto";
 import { mail, type EventContract } from "@pasarela/contracts";
-import { ok } from "@pasarela/errors";
+import { appError, fail, ok } from "@pasarela/errors";
 import { capturingLogger } from "@pasarela/testing";
 import { describe, expect, it } from "vitest";
 import { emailOutcomeEvent, smtpCodeOf } from "../../src/domain/evento.js";
-import { makeComprobanteWorker } from "../../src/flows/delivery.js";
+import { makeComprobanteWorker, SETTLE_FOR_MS } from "../../src/flows/delivery.js";
 
 const job: mail.ComprobanteJob = {
   id: randomUUID(),
@@ -65,17 +65,32 @@ describe("the outcome's event", () => {
   });
 });
 
-describe("the voucher worker announces every outcome before reporting it", () => {
+describe("the voucher worker reports every outcome to wsfe, then announces it", () => {
   const policy = { retryForMs: 60_000, baseMs: 1_000, maxDelayMs: 8_000 };
   const { logger } = capturingLogger("mail");
 
-  function fakes(options: { failPublishes: number; smtp: "sent" | "permanent" }) {
+  /**
+   * wsfe's e-mail record, PDF and profile answers and SMTP as the worker sees them through the
+   * bus; several workers (instances of the service) may share them.
+   */
+  function world(options: {
+    failPublishes?: number;
+    failReports?: number;
+    smtp: "sent" | "permanent";
+  }) {
     const published: { subject: string; body: unknown }[] = [];
     const reports: unknown[] = [];
+    let record: { to: string; status: string; error: string | null } = {
+      to: job.to,
+      status: "pending",
+      error: null,
+    };
     let sends = 0;
-    let publishFailures = options.failPublishes;
+    let publishFailures = options.failPublishes ?? 0;
+    let reportFailures = options.failReports ?? 0;
+    const unavailable = fail(appError("SERVICE_UNAVAILABLE"));
     const bus = {
-      request: (contract: { subject: string }, body: unknown) => {
+      request: (contract: { subject: string }, body: Record<string, unknown>) => {
         if (contract.subject === "pdf.comprobante.render") {
           return Promise.resolve(
             ok({ filename: "f.pdf", pdf: Buffer.from("%PDF").toString("base64") }),
@@ -85,8 +100,18 @@ describe("the voucher worker announces every outcome before reporting it", () =>
           return Promise.resolve(ok({ url: "https://pasarela.example/l/1", expiresAt: at }));
         }
         if (contract.subject === "ticket.perfil.get") return Promise.resolve(ok({ perfil: null }));
+        if (contract.subject === "wsfe.email.get") return Promise.resolve(ok({ email: record }));
+        if (reportFailures > 0) {
+          reportFailures -= 1;
+          return Promise.resolve(unavailable);
+        }
         reports.push(body);
-        return Promise.resolve(ok({}));
+        record = {
+          to: body.to as string,
+          status: body.status as string,
+          error: body.error as null,
+        };
+        return Promise.resolve(ok({ updated: true }));
       },
       publish: (event: EventContract, body: unknown) => {
         if (publishFailures > 0) {
@@ -107,32 +132,41 @@ describe("the voucher worker announces every outcome before reporting it", () =>
         );
       },
     };
-    const worker = makeComprobanteWorker({
-      bus: bus as never,
-      smtp,
-      from: "no-reply@pasarela.example",
-      policy,
-      now: () => Date.parse(at),
-    });
-    return { worker, published, reports, sends: () => sends };
+    /** one instance of the service; its clock moves only with its own pauses */
+    const instance = (settleForMs = SETTLE_FOR_MS) => {
+      let clock = Date.parse(at);
+      return makeComprobanteWorker({
+        bus: bus as never,
+        smtp,
+        from: "no-reply@pasarela.example",
+        policy,
+        now: () => clock,
+        sleep: (ms) => {
+          clock += ms;
+          return Promise.resolve();
+        },
+        settleForMs,
+      });
+    };
+    return { instance, published, reports, sends: () => sends };
   }
 
-  it("sent: one event, then the report to wsfe", async () => {
-    const f = fakes({ failPublishes: 0, smtp: "sent" });
-    expect(await f.worker(job, { attempt: 1, logger })).toEqual({ kind: "done" });
-    expect(f.published.map((p) => p.subject)).toEqual(["evt.mail.email.enviado"]);
-    expect(f.reports).toEqual([expect.objectContaining({ status: "sent", error: null })]);
+  it("sent: the report to wsfe, then one event", async () => {
+    const w = world({ smtp: "sent" });
+    expect(await w.instance()(job, { attempt: 1, logger })).toEqual({ kind: "done" });
+    expect(w.published.map((p) => p.subject)).toEqual(["evt.mail.email.enviado"]);
+    expect(w.reports).toEqual([expect.objectContaining({ status: "sent", error: null })]);
   });
 
-  it("an announcement that fails is retried alone: the e-mail is not sent twice", async () => {
-    const f = fakes({ failPublishes: 1, smtp: "permanent" });
-    expect((await f.worker(job, { attempt: 1, logger })).kind).toBe("retry");
-    expect(f.published).toEqual([]);
-    expect(f.reports).toEqual([]);
-    expect(await f.worker(job, { attempt: 2, logger })).toEqual({ kind: "done" });
-    expect(f.sends()).toBe(1);
-    expect(f.published).toHaveLength(1);
-    expect(f.published[0]).toMatchObject({
+  it("a report or an announcement that fails for a moment is retried in the handler, the e-mail sent once", async () => {
+    const w = world({ failReports: 3, failPublishes: 2, smtp: "permanent" });
+    expect(await w.instance()(job, { attempt: 1, logger })).toEqual({ kind: "done" });
+    expect(w.sends()).toBe(1);
+    expect(w.reports).toEqual([
+      expect.objectContaining({ status: "failed", error: "550 5.1.1 unknown user" }),
+    ]);
+    expect(w.published).toHaveLength(1);
+    expect(w.published[0]).toMatchObject({
       subject: "evt.mail.email.fallido",
       body: {
         id: `${job.id}:fallido`,
@@ -141,8 +175,51 @@ describe("the voucher worker announces every outcome before reporting it", () =>
         occurredAt: at,
       },
     });
-    expect(f.reports).toEqual([
-      expect.objectContaining({ status: "failed", error: "550 5.1.1 unknown user" }),
+  });
+
+  it("an announcement still failing past the bound hands the job back; its instance only announces it then", async () => {
+    // three tries within the second allowed: at 0, 250 and 750 ms
+    const w = world({ failPublishes: 3, smtp: "sent" });
+    const worker = w.instance(1_000);
+    expect((await worker(job, { attempt: 1, logger })).kind).toBe("retry");
+    expect(w.reports).toHaveLength(1);
+    expect(w.published).toEqual([]);
+    expect(await worker(job, { attempt: 2, logger })).toEqual({ kind: "done" });
+    expect(w.sends()).toBe(1);
+    expect(w.reports).toHaveLength(1);
+    expect(w.published.map((p) => p.subject)).toEqual(["evt.mail.email.enviado"]);
+  });
+
+  it("a job delivered twice, the second time to another instance, is sent once", async () => {
+    // the first instance sends, wsfe gets the report, then the announcement fails until the
+    // job is handed back; the next delivery reaches the other instance
+    const w = world({ failPublishes: 8, smtp: "sent" });
+    expect((await w.instance(1_000)(job, { attempt: 1, logger })).kind).toBe("retry");
+    expect(w.sends()).toBe(1);
+    expect(await w.instance()(job, { attempt: 2, logger })).toEqual({ kind: "done" });
+    expect(w.sends()).toBe(1);
+    expect(w.reports).toHaveLength(1);
+    expect(w.published.map((p) => p.body)).toEqual([
+      expect.objectContaining({ id: `${job.id}:enviado` }),
     ]);
+  });
+
+  it("a redelivered job whose recipient wsfe still holds pending is sent", async () => {
+    const w = world({ smtp: "sent" });
+    expect(await w.instance()(job, { attempt: 2, logger })).toEqual({ kind: "done" });
+    expect(w.sends()).toBe(1);
+  });
+
+  it("a redelivered job is not sent blind while wsfe cannot say whether it was", async () => {
+    const blind = makeComprobanteWorker({
+      bus: {
+        request: () => Promise.resolve(fail(appError("SERVICE_UNAVAILABLE"))),
+        publish: () => Promise.resolve(),
+      } as never,
+      smtp: { send: () => Promise.reject(new Error("must not send")) },
+      from: "no-reply@pasarela.example",
+      policy,
+    });
+    expect((await blind(job, { attempt: 2, logger })).kind).toBe("retry");
   });
 });

@@ -41,6 +41,9 @@ interface Attempt<Req extends IssuanceCall> {
   headers: { accountId: string; requestId: string; deadline: number };
 }
 
+/** How long an outcome that reached neither JetStream nor billing is tried again (settle). */
+const SETTLE_RETRY_MS = 10_000;
+
 /** Errors that leave the voucher's fate open (the authority or a service did not answer). */
 const OPEN_KINDS = new Set(["internal", "upstream", "unavailable"]);
 
@@ -131,17 +134,27 @@ export function makeIssuanceLifecycle<
    * Publishes the outcome event and hands it to billing at once, so a repeat right after this
    * answer is replayed; answers what the key replays from now on (the first answer stored for
    * it), or `own` when nothing is stored. Awaited: the record is complete before the caller
-   * hears. Whichever of the two gets through is enough; billing applies the event once.
+   * hears. Whichever of the two gets through is enough; billing applies the event once. Once
+   * billing has it the publication is not waited for: a stream electing a new leader (a NATS
+   * server lost) holds a publication for seconds, and a voucher's event that does not get out
+   * is published again by the sweep. When neither gets through (NATS moving to another
+   * server), the hand-over is tried again within the call's time: an attempt's end left untold
+   * keeps its key answering 409 for the whole lease.
    */
   async function settle(
     a: Attempt<Req>,
     event: OutcomeEvent,
     own?: billing.FacturaAnswer,
   ): Promise<billing.FacturaAnswer | undefined> {
-    const [, settled] = await Promise.all([
-      deps.events.publish(event),
-      deps.bus.request(billing.facturaSettle, event, a.headers),
-    ]);
+    const handOver = () => deps.bus.request(billing.facturaSettle, event, a.headers);
+    const publishing = deps.events.publish(event);
+    let settled = await handOver();
+    let published = settled.ok || (await publishing);
+    const until = Math.min(a.headers.deadline - DEADLINE_SLACK_MS, now() + SETTLE_RETRY_MS);
+    for (let wait = 250; !published && !settled.ok && now() + wait < until; wait *= 2) {
+      await new Promise((resolve) => setTimeout(resolve, wait));
+      [published, settled] = await Promise.all([deps.events.publish(event), handOver()]);
+    }
     if (!settled.ok) {
       a.ctx.logger.warn({ err: settled.error }, "outcome event not handed to billing");
       return own;

@@ -214,6 +214,67 @@ describe("the issuance flow owned by wsfe", () => {
     }
   });
 
+  it("an outcome that reached neither JetStream nor billing is handed over again within the call", async () => {
+    // NATS moving to another server: the first two hand-overs and publications do not get out
+    let refusals = 2;
+    const { bus, sent } = fakeBus({
+      [billing.facturaAdmit.subject]: proceed,
+      [billing.facturaSettle.subject]: (body) =>
+        refusals-- > 0 ? fail(appError("SERVICE_UNAVAILABLE")) : recorded(body),
+    });
+    const published: OutcomeEvent[] = [];
+    const events: FacturaFlowDeps["events"] = {
+      ...fakeEvents().events,
+      publish: (event) => {
+        published.push(event);
+        return Promise.resolve(published.length > 2);
+      },
+    };
+    const unknown = fail(appError("AUTHORITY_UNAVAILABLE"));
+    const answer = await flow(bus, { events, issueVoucher: () => Promise.resolve(unknown) })(
+      request,
+      ctx,
+    );
+    expect(answer).toEqual(unknown);
+    const handedOver = sent.filter((s) => s.subject === billing.facturaSettle.subject);
+    expect(handedOver).toHaveLength(3);
+    expect(handedOver.map((s) => (s.body as unknown as OutcomeEvent).event.id)).toEqual(
+      Array(3).fill(wsfe.emisionEventId("req-1", "unknown")),
+    );
+  });
+
+  it("once billing has the outcome the caller is answered, JetStream's acknowledgement not awaited", async () => {
+    const { bus } = fakeBus({
+      [billing.facturaAdmit.subject]: proceed,
+      [pdf.linkCreate.subject]: link,
+      [billing.facturaSettle.subject]: recorded,
+    });
+    const published: OutcomeEvent[] = [];
+    // a stream without a leader: the publication neither succeeds nor fails for now
+    const events: FacturaFlowDeps["events"] = {
+      ...fakeEvents().events,
+      publish: (event) => {
+        published.push(event);
+        return new Promise<boolean>(() => {});
+      },
+    };
+    const answer = await flow(bus, { events })(request, ctx);
+    expect(answer.ok && answer.value.factura.cae).toBe(reply.cae);
+    expect(published.map((e) => e.tipo)).toEqual(["autorizado"]);
+  });
+
+  it("an outcome published on JetStream is not handed over again: billing consumes it", async () => {
+    const { bus, sent } = fakeBus({
+      [billing.facturaAdmit.subject]: proceed,
+      [billing.facturaSettle.subject]: () => fail(appError("SERVICE_UNAVAILABLE")),
+    });
+    const unknown = fail(appError("AUTHORITY_UNAVAILABLE"));
+    expect(await flow(bus, { issueVoucher: () => Promise.resolve(unknown) })(request, ctx)).toEqual(
+      unknown,
+    );
+    expect(sent.filter((s) => s.subject === billing.facturaSettle.subject)).toHaveLength(1);
+  });
+
   it("a voucher the authority rejected ends in its own event, with the 422 answered", async () => {
     const rejected = authorityRejected({ observaciones: [], errores: [{ code: 10016, msg: "m" }] });
     const { bus, sent } = fakeBus({
