@@ -16,6 +16,7 @@ const item = (extra: Partial<wsfe.ComprobanteListItem>): wsfe.ComprobanteListIte
   moneda: "PES",
   cae: "76123456789012",
   caeVencimiento: "20261206",
+  tipoAutorizacion: "CAE",
   email: null,
   createdAt: "2026-11-26T20:53:00.000Z",
   ...extra,

@@ -26,6 +26,7 @@ const ref = {
 
 const emitido: wsfe.Emitido = {
   state: "authorized",
+  tipoAutorizacion: "CAE",
   environment: "homologacion",
   cuit: "20111111112",
   ptoVta: 3,
