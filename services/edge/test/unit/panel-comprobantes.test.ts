@@ -77,6 +77,38 @@ describe("panel: Comprobantes reads like the printed voucher", () => {
     expect(attempt).not.toContain("El número quedó");
   });
 
+  it("badges a voucher issued under a CAEA and says where its informing stands", () => {
+    const caea = {
+      tipoAutorizacion: "CAEA" as const,
+      cae: "37471234567890",
+      caea: "37471234567890",
+      caeVencimiento: "20261215",
+      caeaVencimiento: "20261215",
+    };
+    const [cae = "", pendiente = "", informado = "", rechazado = ""] = rowsOf([
+      item({}),
+      item({ ...caea, cbteNro: 4, state: "caea_pendiente" }),
+      item({ ...caea, cbteNro: 5, caeaInformadoAt: "2026-12-16T13:00:00.000Z" }),
+      item({
+        ...caea,
+        cbteNro: 6,
+        state: "caea_rechazado",
+        rechazo: [{ code: 10016, msg: "El número no es correlativo" }],
+      }),
+    ]);
+    expect(cae).not.toContain("CAEA");
+    expect(pendiente).toContain("Pendiente de informar");
+    expect(pendiente).toContain("CAEA 37471234567890");
+    // held by the customer from its issuance: it prints and is e-mailed
+    expect(pendiente).toContain("PDF");
+    expect(informado).toContain("Autorizado");
+    expect(informado).toContain("Informado el 16/12/2026 10:00");
+    expect(rechazado).toContain("Rechazado al informar");
+    expect(rechazado).toContain("El número no es correlativo (10016)");
+    expect(rechazado).toContain("nota de crédito");
+    expect(rechazado).not.toContain("PDF");
+  });
+
   it("offers the voucher types by name", () => {
     const select = tipoSelect([1, 6, 11], "6").text;
     expect(select).toMatch(/<option value="6"\s+selected\s*>\s*Factura B\s*<\/option>/);

@@ -102,7 +102,11 @@ const reasons = (c: Item): Html => {
 /** Where a CAEA voucher's informing stands, under its state: when informed, or why refused. */
 const caeaState = (c: Item): Interpolation => {
   if (c.tipoAutorizacion !== "CAEA") return "";
-  if (c.state === "caea_rechazado") return html`<br />${reasons(c)}`;
+  if (c.state === "caea_rechazado") {
+    return html`<br />${reasons(c)}<small
+        >El cliente ya lo tiene: anulalo con una nota de crédito.</small
+      >`;
+  }
   if (c.state === "caea_pendiente")
     return html`<br /><small class="muted">Se informa a la AFIP</small>`;
   return c.caeaInformadoAt
@@ -124,7 +128,7 @@ function attemptsOf(items: readonly Item[]) {
   for (const c of items) {
     const key = numberKey(c);
     if (c.state === "rejected") rejected.set(key, (rejected.get(key) ?? 0) + 1);
-    if (isHeld(c) || c.state === "caea_rechazado") authorized.add(key);
+    if (isHeld(c)) authorized.add(key);
   }
   return { rejected, authorized };
 }
