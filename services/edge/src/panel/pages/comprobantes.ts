@@ -99,6 +99,11 @@ export function registerComprobantePages(app: FastifyInstance, ctx: PanelContext
     };
     const csrf = ctx.csrf(request);
     const body = html` ${message}
+      <p>
+        <a href="/panel/comprobantes/emisiones?entorno=${filters.entorno}"
+          >Emisiones asincrónicas (pendientes y terminadas)</a
+        >
+      </p>
       <form method="get" action="/panel/comprobantes" class="card filters">
         <div>
           <label for="entorno">Entorno</label
