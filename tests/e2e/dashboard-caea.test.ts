@@ -47,7 +47,8 @@ const ddmmaaaa = (d: string) => `${d.slice(6, 8)}/${d.slice(4, 6)}/${d.slice(0, 
  * the list of the API (its kind of authorization, its informing as its state, the filter),
  * its printed voucher (CAEA labels, QR with tipoCodAut A, read back with pdftotext and zbarimg)
  * and the panel (the representada's contingency and CAEAs, the voucher's CAEA badge and
- * state, the view of those still to be informed), audited at every width.
+ * state, the view of those still to be informed, and an asynchronous issuance with its
+ * result), audited at every width.
  */
 describe("a voucher issued under a CAEA: API, PDF and panel", { timeout: 240_000 }, () => {
   let stack: E2EStack;
@@ -297,6 +298,46 @@ describe("a voucher issued under a CAEA: API, PDF and panel", { timeout: 240_000
         "No hay comprobantes con esos filtros.",
       );
 
+      // an issuance asked for asynchronously, under the CAEA: listed with its result once ended
+      const queued = await fetch(url("/api/wsfe/facturas"), {
+        method: "POST",
+        headers: {
+          authorization: auth,
+          "content-type": "application/json",
+          prefer: "respond-async",
+          "idempotency-key": "pedido-asincronico-1",
+        },
+        body: JSON.stringify(factura({ contingencia: "caea" })),
+      });
+      expect(queued.status, await queued.clone().text()).toBe(202);
+      const emisionId = ((await queued.json()) as { id: string }).id;
+      const ended = await eventually(
+        "the asynchronous issuance to end",
+        async () => {
+          const shown = await http(stack, "GET", `/api/wsfe/facturas/${emisionId}`, auth);
+          const body = shown.json<{ estado: string; respuesta?: { body: { cbteNro: number } } }>();
+          return body.estado === "pendiente" ? undefined : body;
+        },
+        { timeoutMs: 30_000, intervalMs: 300 },
+      );
+      expect(ended.estado).toBe("autorizado");
+      const asyncNro = ended.respuesta!.body.cbteNro;
+      await page.goto(url(`/panel/comprobantes?entorno=${env}`));
+      await Promise.all([
+        page.waitForURL(/\/panel\/comprobantes\/emisiones\?entorno=homologacion$/),
+        page.click("text=Emisiones asincrónicas"),
+      ]);
+      const emision = await page.locator("#emisiones tbody tr").innerText();
+      expect(emision).toContain("Autorizada");
+      expect(emision).toContain("pedido-asincronico-1");
+      expect(emision).toContain(`00090-${String(asyncNro).padStart(8, "0")}`);
+      expect(emision).toContain(`CAEA ${caea.caea}`);
+      await page.selectOption("#estado", "pendiente");
+      await Promise.all([page.waitForURL(/estado=pendiente/), page.click("text=Filtrar")]);
+      expect(await page.locator("main").innerText()).toContain(
+        "No hay emisiones asincrónicas con esos filtros.",
+      );
+
       const problems = errors.take().map((found) => `before the visits: ${found}`);
       problems.push(
         ...(await auditPages(
@@ -306,6 +347,7 @@ describe("a voucher issued under a CAEA: API, PDF and panel", { timeout: 240_000
             representada,
             comprobantes: `/panel/comprobantes?entorno=${env}`,
             pendientes: `/panel/comprobantes?entorno=${env}&estado=caea_pendiente`,
+            emisiones: `/panel/comprobantes/emisiones?entorno=${env}`,
           },
           errors,
         )),
