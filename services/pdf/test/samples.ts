@@ -74,6 +74,7 @@ function voucher(
 ): wsfe.Emitido {
   const base: Omit<wsfe.Emitido, "qr"> = {
     state: "authorized",
+    tipoAutorizacion: "CAE",
     environment: "produccion",
     cuit: CUIT,
     ptoVta: 3,

@@ -26,6 +26,7 @@ import { makeExportacionIssue, makeExportacionJudge } from "./flows/exportacion-
 import type { QueuedKinds } from "./flows/async-issuance.js";
 import type { EmisionesRepository } from "./db/repositories/emisiones.js";
 import { makeEmisionEnqueue, makeEmisionGet } from "./handlers/emision-enqueue.js";
+import { makeEmisionList } from "./handlers/emision-list.js";
 import { makeCaeaList, makeContingenciaValidate } from "./handlers/contingencia.js";
 import type { CaeasRepository } from "./db/repositories/caeas.js";
 import type { CaeaComprobantesRepository } from "./db/repositories/caea-comprobantes.js";
@@ -158,6 +159,7 @@ export function wsfeBindings(deps: {
       }) as unknown as Handler<typeof wsfe.exportacionEnqueue>,
     ),
     bind(wsfe.emisionGet, makeEmisionGet({ emisiones: deps.emisiones })),
+    bind(wsfe.emisionList, makeEmisionList({ emisiones: deps.emisiones, cursors: deps.cursors })),
     bind(wsfe.contingenciaValidate, makeContingenciaValidate({ wsfe: deps.wsfe })),
     bind(wsfe.caeaList, makeCaeaList({ bus: deps.bus, caeas: deps.caeas })),
     bind(wsfe.facturaGet, issuance.facturaGet),

@@ -250,6 +250,7 @@ export const natsGrants = {
       wsfe.facturaEnqueue,
       wsfe.exportacionEnqueue,
       wsfe.emisionGet,
+      wsfe.emisionList,
       wsfe.contingenciaValidate,
       wsfe.caeaList,
       wsfe.parametrosGet,

@@ -32,7 +32,11 @@ export function makeLinkCreate(deps: LinkCreateDeps): Handler<typeof cobros.link
       deadline: ctx.deadline,
     });
     if (!emitido.ok) return emitido;
-    if (emitido.value.state !== "authorized") return fail(appError("COMPROBANTE_NO_AUTORIZADO"));
+    // a voucher issued under a CAEA is the customer's from its issuance, informed or not
+    const { state } = emitido.value;
+    if (state !== "authorized" && state !== "caea_pendiente") {
+      return fail(appError("COMPROBANTE_NO_AUTORIZADO"));
+    }
 
     const monto = montoDelLink(emitido.value.totales, emitido.value.moneda, request.monto);
     if (!monto.ok) {

@@ -52,6 +52,7 @@ code,.mono{font-family:ui-monospace,Menlo,Consolas,monospace;font-size:.85rem}
 .badge.warn{color:var(--warn);border-color:var(--warn);background:#fff5e6}
 .badge.bad{color:var(--bad);border-color:var(--bad)}
 .badge.muted{color:var(--muted);border-color:var(--line)}
+.badge.info{color:var(--accent);border-color:var(--accent)}
 tr.expiring td{background:#fff5e6}
 .secret{display:flex;flex-wrap:wrap;gap:.5rem;align-items:center}
 .secret input{flex:1 1 12rem;font-family:ui-monospace,Menlo,Consolas,monospace}

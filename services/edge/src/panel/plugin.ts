@@ -16,6 +16,7 @@ import { notice, page } from "./layout.js";
 import { registerAuthPages } from "./pages/auth.js";
 import { registerKeyPages } from "./pages/claves.js";
 import { registerComprobantePages } from "./pages/comprobantes.js";
+import { registerEmisionPages } from "./pages/emisiones.js";
 import { registerRepresentadaPages } from "./pages/representadas.js";
 import { registerSoportePages } from "./pages/soporte.js";
 import { registerUsoPages } from "./pages/uso.js";
@@ -231,5 +232,6 @@ export async function panelPlugin(app: FastifyInstance, deps: PanelDeps): Promis
   registerUsoPages(app, context);
   registerRepresentadaPages(app, context);
   registerComprobantePages(app, context);
+  registerEmisionPages(app, context);
   registerSoportePages(app, context);
 }

@@ -24,7 +24,9 @@ const listQuery = z
     hasta: fechaSchema.optional().describe("cbteFch hasta (AAAAMMDD, inclusive)"),
     state: wsfe.comprobanteEstadoSchema
       .optional()
-      .describe("authorized (con CAE), rejected (rechazado por la AFIP) o pending (en curso)"),
+      .describe(
+        "authorized (con CAE, o CAEA ya informado), rejected (rechazado por la AFIP), pending (en curso), caea_pendiente (emitido con CAEA, falta informarlo) o caea_rechazado (la AFIP lo rechazó al informarlo)",
+      ),
   })
   .strict();
 
@@ -51,7 +53,7 @@ export const comprobantesRoutes: RouteModule = {
         schema: {
           summary: "Listar los comprobantes emitidos por la pasarela",
           description:
-            "Los más nuevos primero, paginado con cursor: pedí la página siguiente con `cursor` = `nextCursor` hasta que sea null. Cada uno trae los cinco campos que lo identifican (environment, representada, ptoVta, cbteTipo, cbteNro), que usan /api/wsfe/comprobantes/pdf, /api/wsfe/comprobantes/email y /api/links-de-cobro, y el estado de su e-mail.",
+            "Los más nuevos primero, paginado con cursor: pedí la página siguiente con `cursor` = `nextCursor` hasta que sea null. Cada uno trae los cinco campos que lo identifican (environment, representada, ptoVta, cbteTipo, cbteNro), que usan /api/wsfe/comprobantes/pdf, /api/wsfe/comprobantes/email y /api/links-de-cobro, el estado de su e-mail y tipoAutorizacion: CAE, o CAEA para uno emitido en contingencia, cuyo state dice cómo va su información a la AFIP (caea_pendiente, authorized con caeaInformadoAt, caea_rechazado con rechazo).",
           tags: ["wsfe"],
           querystring: listQuery,
           response: {

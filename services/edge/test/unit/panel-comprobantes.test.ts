@@ -16,6 +16,7 @@ const item = (extra: Partial<wsfe.ComprobanteListItem>): wsfe.ComprobanteListIte
   moneda: "PES",
   cae: "76123456789012",
   caeVencimiento: "20261206",
+  tipoAutorizacion: "CAE",
   email: null,
   createdAt: "2026-11-26T20:53:00.000Z",
   ...extra,
@@ -74,6 +75,38 @@ describe("panel: Comprobantes reads like the printed voucher", () => {
     const [attempt = ""] = rowsOf([item({ state: "rejected", cae: null, rechazo: [] })]);
     expect(attempt).toContain("Intento rechazado La AFIP no lo autorizó.");
     expect(attempt).not.toContain("El número quedó");
+  });
+
+  it("badges a voucher issued under a CAEA and says where its informing stands", () => {
+    const caea = {
+      tipoAutorizacion: "CAEA" as const,
+      cae: "37471234567890",
+      caea: "37471234567890",
+      caeVencimiento: "20261215",
+      caeaVencimiento: "20261215",
+    };
+    const [cae = "", pendiente = "", informado = "", rechazado = ""] = rowsOf([
+      item({}),
+      item({ ...caea, cbteNro: 4, state: "caea_pendiente" }),
+      item({ ...caea, cbteNro: 5, caeaInformadoAt: "2026-12-16T13:00:00.000Z" }),
+      item({
+        ...caea,
+        cbteNro: 6,
+        state: "caea_rechazado",
+        rechazo: [{ code: 10016, msg: "El número no es correlativo" }],
+      }),
+    ]);
+    expect(cae).not.toContain("CAEA");
+    expect(pendiente).toContain("Pendiente de informar");
+    expect(pendiente).toContain("CAEA 37471234567890");
+    // held by the customer from its issuance: it prints and is e-mailed
+    expect(pendiente).toContain("PDF");
+    expect(informado).toContain("Autorizado");
+    expect(informado).toContain("Informado el 16/12/2026 10:00");
+    expect(rechazado).toContain("Rechazado al informar");
+    expect(rechazado).toContain("El número no es correlativo (10016)");
+    expect(rechazado).toContain("nota de crédito");
+    expect(rechazado).not.toContain("PDF");
   });
 
   it("offers the voucher types by name", () => {

@@ -34,6 +34,9 @@ export interface Etiquetas {
   readonly descargo: string;
   readonly cae: string;
   readonly vtoCae: string;
+  /** a voucher issued in contingency is authorized by the fortnight's CAEA: it says so */
+  readonly caea: string;
+  readonly vtoCaea: string;
   readonly pagina: string;
   // the export voucher's own
   readonly cliente: string;
@@ -92,6 +95,8 @@ const ES: Etiquetas = {
     "Esta Administración Federal no se responsabiliza por los datos ingresados en el detalle de la operación",
   cae: "CAE N°",
   vtoCae: "Fecha de Vto. de CAE",
+  caea: "CAEA N°",
+  vtoCaea: "Fecha de Vto. de CAEA",
   pagina: "Pág.",
   cliente: "Apellido y Nombre / Razón Social",
   domicilio: "Domicilio",
@@ -145,6 +150,8 @@ const EN: Etiquetas = {
     "The Federal Administration is not responsible for the data entered in the details of the transaction",
   cae: "CAE No.",
   vtoCae: "CAE due date",
+  caea: "CAEA No.",
+  vtoCaea: "CAEA due date",
   pagina: "Page",
   cliente: "Customer",
   domicilio: "Address",
@@ -206,6 +213,8 @@ const PT: Etiquetas = {
     "Esta Administração Federal não se responsabiliza pelos dados informados no detalhe da operação",
   cae: "CAE Nº",
   vtoCae: "Vencimento do CAE",
+  caea: "CAEA Nº",
+  vtoCaea: "Vencimento do CAEA",
   pagina: "Pág.",
   cliente: "Nome / Razão social",
   domicilio: "Endereço",

@@ -66,7 +66,12 @@ export function makeDocuments(deps: DocumentsDeps) {
   ): Promise<Result<wsfe.Emitido>> {
     const emitido = await deps.bus.request(wsfe.emitidoGet, ref, options(accountId, ctx));
     if (!emitido.ok) return emitido;
-    if (emitido.value.state !== "authorized") return fail(appError("COMPROBANTE_RECHAZADO"));
+    // a voucher issued under a CAEA prints from its issuance: the customer holds it while it
+    // waits to be informed; one the authority refused at informing prints no more
+    const { state } = emitido.value;
+    if (state !== "authorized" && state !== "caea_pendiente") {
+      return fail(appError("COMPROBANTE_RECHAZADO"));
+    }
     return emitido;
   }
 

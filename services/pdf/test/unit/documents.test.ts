@@ -26,6 +26,7 @@ const ref = {
 
 const emitido: wsfe.Emitido = {
   state: "authorized",
+  tipoAutorizacion: "CAE",
   environment: "homologacion",
   cuit: "20111111112",
   ptoVta: 3,
@@ -197,6 +198,50 @@ describe("pdf: documents", () => {
     });
     const notFound = await missing.document("acc", ref, "original", ctx);
     expect(!notFound.ok && notFound.error.code).toBe("COMPROBANTE_NOT_FOUND");
+  });
+
+  it("prints a voucher issued under a CAEA as such while it waits to be informed, and not once refused", async () => {
+    const caea: wsfe.Emitido = {
+      ...emitido,
+      state: "caea_pendiente",
+      tipoAutorizacion: "CAEA",
+      cae: "37471234567890",
+      caeVencimiento: "20261215",
+      caea: "37471234567890",
+      caeaVencimiento: "20261215",
+    };
+    const pending = makeDocs({
+      bus: fakeBus({
+        [wsfe.emitidoGet.subject]: () => ok(caea),
+        [ticket.perfilGet.subject]: () => ok({ perfil }),
+      }),
+    });
+    const printed = await pending.document("acc", ref, "original", ctx);
+    if (!printed.ok) throw new Error(printed.error.message);
+    const text = textOf(printed.value.pdf).replace(/[ \t]+/g, " ");
+    expect(text).toMatch(/CAEA N°:? 37471234567890/);
+    expect(text).toMatch(/Fecha de Vto\. de CAEA:? 15\/12\/2026/);
+    expect(text).not.toMatch(/CAE N°|de CAE\b/);
+    // a CAE voucher keeps its labels
+    const cae = await makeDocs({
+      bus: fakeBus({
+        [wsfe.emitidoGet.subject]: () => ok(emitido),
+        [ticket.perfilGet.subject]: () => ok({ perfil }),
+      }),
+    }).document("acc", ref, "original", ctx);
+    if (!cae.ok) throw new Error(cae.error.message);
+    const caeText = textOf(cae.value.pdf).replace(/[ \t]+/g, " ");
+    expect(caeText).toMatch(/CAE N°:? 70417054367476/);
+    expect(caeText).toMatch(/Fecha de Vto\. de CAE:? 30\/11\/2026/);
+    expect(caeText).not.toContain("CAEA");
+    const refused = makeDocs({
+      bus: fakeBus({
+        [wsfe.emitidoGet.subject]: () =>
+          ok({ ...caea, state: "caea_rechazado", qr: null, rechazo: [{ code: 10016, msg: "x" }] }),
+      }),
+    });
+    const answer = await refused.document("acc", ref, "original", ctx);
+    expect(!answer.ok && answer.error.code).toBe("COMPROBANTE_RECHAZADO");
   });
 
   it("asks the registry once per issuer, not on every print", async () => {

@@ -72,6 +72,7 @@ function exportVoucher(v: {
   const cbteNro = v.cbteNro ?? 42;
   return {
     state: "authorized",
+    tipoAutorizacion: "CAE",
     environment: "produccion",
     cuit: CUIT,
     ptoVta: 3,

@@ -6,6 +6,7 @@ import { renderComprobante, type Impresion } from "../../src/adapters/layout/ind
 
 const emitido = (items: number, cbteNro = 42): wsfe.Emitido => ({
   state: "authorized",
+  tipoAutorizacion: "CAE",
   environment: "homologacion",
   cuit: "20111111112",
   ptoVta: 3,

@@ -1,4 +1,5 @@
 import type { wsfe } from "@pasarela/contracts";
+import { autorizacionFields, estadoApi, isHeld } from "./autorizacion.js";
 import { emitidoOfExportacion, isExportacion } from "./exportacion/index.js";
 import { buildQrUrl, type PreparedVoucher } from "./issuance/index.js";
 
@@ -6,7 +7,7 @@ import { buildQrUrl, type PreparedVoucher } from "./issuance/index.js";
 export interface StoredVoucher {
   readonly series: Pick<wsfe.Emitido, "environment" | "cuit" | "ptoVta" | "cbteTipo">;
   readonly cbteNro: number;
-  /** anything but "authorized" is read as rejected */
+  /** anything but "authorized" and "caea_rechazado" is read as rejected */
   readonly state: string;
   readonly cbteFch: string;
   readonly docTipo: number;
@@ -19,6 +20,51 @@ export interface StoredVoucher {
   readonly sent?: unknown;
   readonly cae: string | null;
   readonly caeVencimiento: string | null;
+  /** absent: a CAE voucher */
+  readonly tipoAutorizacion?: "CAE" | "CAEA";
+  /** a CAEA voucher's informing */
+  readonly caea?: { readonly estado: string; readonly informadoAt: Date | null };
+  /** the authority's errors and observations, read for a CAEA voucher refused at informing */
+  readonly errores?: readonly { readonly code: number; readonly msg: string }[];
+  readonly observaciones?: readonly { readonly code: number; readonly msg: string }[];
+}
+
+/** The voucher's state for `wsfe.emitido.get`: a final verdict, or a CAEA voucher's informing. */
+function emitidoState(stored: StoredVoucher): wsfe.Emitido["state"] {
+  const estado = estadoApi({
+    state: stored.state,
+    tipoAutorizacion: stored.tipoAutorizacion ?? "CAE",
+    cae: stored.cae,
+    caeVencimiento: stored.caeVencimiento,
+    caeaEstado: stored.caea?.estado,
+  });
+  return estado === "pending" ? "rejected" : estado;
+}
+
+/**
+ * What a voucher answers about its authorization: the fields of its kind, and the
+ * authority's reasons when a CAEA voucher was refused at informing.
+ */
+function autorizacionOf(stored: StoredVoucher) {
+  const state = emitidoState(stored);
+  return {
+    state,
+    ...autorizacionFields({
+      state: stored.state,
+      tipoAutorizacion: stored.tipoAutorizacion ?? "CAE",
+      cae: stored.cae,
+      caeVencimiento: stored.caeVencimiento,
+      caeaEstado: stored.caea?.estado,
+      caeaInformadoAt: stored.caea?.informadoAt,
+    }),
+    ...(state === "caea_rechazado"
+      ? {
+          rechazo: [...(stored.errores ?? []), ...(stored.observaciones ?? [])].map(
+            ({ code, msg }) => ({ code, msg }),
+          ),
+        }
+      : {}),
+  };
 }
 
 /**
@@ -30,8 +76,9 @@ export function emitidoOf(stored: StoredVoucher): wsfe.Emitido {
   if (isExportacion(stored.series.cbteTipo)) return emitidoOfExportacion(stored);
   const voucher = stored.request as PreparedVoucher;
   const { series } = stored;
+  const { state, ...autorizacion } = autorizacionOf(stored);
   return {
-    state: stored.state === "authorized" ? "authorized" : "rejected",
+    state,
     environment: series.environment,
     cuit: series.cuit,
     ptoVta: series.ptoVta,
@@ -82,8 +129,9 @@ export function emitidoOf(stored: StoredVoucher): wsfe.Emitido {
     opcionales: voucher.opcionales.map(({ id, valor }) => ({ id, valor })),
     cae: stored.cae,
     caeVencimiento: stored.caeVencimiento,
+    ...autorizacion,
     qr:
-      stored.state === "authorized" && stored.cae
+      isHeld(state) && stored.cae
         ? buildQrUrl({
             cbteFch: stored.cbteFch,
             cuit: series.cuit,
@@ -95,6 +143,7 @@ export function emitidoOf(stored: StoredVoucher): wsfe.Emitido {
             cotizacion: stored.moneda.cotizacion,
             docTipo: stored.docTipo,
             docNro: stored.docNro,
+            tipoCodAut: stored.tipoAutorizacion === "CAEA" ? "A" : "E",
             codAut: stored.cae,
           })
         : null,

@@ -1,5 +1,3 @@
-import type { wsfe } from "@pasarela/contracts";
-
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
 
@@ -21,10 +19,4 @@ export function parseListadoPosition(text: string): ListadoPosition | undefined 
     return undefined;
   }
   return { createdAt, id };
-}
-
-/** The state as listed: pending and unknown are both an outcome still to be known. */
-export function listadoState(state: string): wsfe.ComprobanteListItem["state"] {
-  if (state === "authorized" || state === "rejected") return state;
-  return "pending";
 }

@@ -6,7 +6,8 @@ import type {
   ComprobantesListadoRepository,
   ListadoRow,
 } from "../db/repositories/comprobantes-listado.js";
-import { listadoPositionText, listadoState, parseListadoPosition } from "../domain/listado.js";
+import { autorizacionFields, estadoApi } from "../domain/autorizacion.js";
+import { listadoPositionText, parseListadoPosition } from "../domain/listado.js";
 
 const EMAIL_STATUSES = new Set(["pending", "sent", "failed"]);
 
@@ -28,9 +29,18 @@ function itemOf(row: ListadoRow): wsfe.ComprobanteListItem {
           error: row.email_error,
         }
       : null;
+  const autorizacion = {
+    state: row.state,
+    tipoAutorizacion: row.tipo_autorizacion,
+    cae: row.cae,
+    caeVencimiento: row.cae_vencimiento,
+    caeaEstado: row.caea_estado,
+    caeaInformadoAt: row.caea_informado_at,
+  };
+  const state = estadoApi(autorizacion);
   return {
     id: row.id,
-    state: listadoState(row.state),
+    state,
     environment: row.environment,
     representada: row.cuit,
     ptoVta: row.pto_vta,
@@ -42,9 +52,10 @@ function itemOf(row: ListadoRow): wsfe.ComprobanteListItem {
     moneda: row.moneda_id,
     cae: row.cae,
     caeVencimiento: row.cae_vencimiento,
+    ...autorizacionFields(autorizacion),
     email,
     createdAt: row.created_at.toISOString(),
-    ...(row.state === "rejected"
+    ...(state === "rejected" || state === "caea_rechazado"
       ? { rechazo: [...messagesOf(row.errores), ...messagesOf(row.observaciones)] }
       : {}),
   };

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { openDatabase, type Database } from "@pasarela/db";
+import type { Kysely } from "kysely";
 import { fileInfra } from "@pasarela/testing";
 import type { WsfeDatabase } from "../../src/db/database.js";
 import {
@@ -24,6 +25,8 @@ export interface WsfeStore {
   readonly comprobantes: ComprobantesRepository;
   readonly series: SeriesRepository;
   readonly emails: ComprobantesEmailRepository;
+  /** the schema itself, for rows no repository of the test writes */
+  readonly db: Kysely<WsfeDatabase>;
   /** closes the connection and drops the file's database; call it in afterAll */
   close(): Promise<void>;
 }
@@ -41,6 +44,7 @@ export async function openWsfeStore(): Promise<WsfeStore> {
     comprobantes: makeComprobantesRepository(database.db),
     series: makeSeriesRepository(database.db),
     emails: makeComprobantesEmailRepository(database.db),
+    db: database.db,
     async close() {
       try {
         await database.close();

@@ -10,9 +10,44 @@ const fechaSchema = z.string().regex(/^\d{8}$/, 'debe ser una fecha AAAAMMDD (p.
 
 /**
  * Where a voucher stands: `authorized` (with its CAE), `rejected` by the authority, `pending`
- * while its outcome is not known yet (sent, or being reconciled).
+ * while its outcome is not known yet (sent, or being reconciled). A voucher issued in
+ * contingency under a CAEA is `caea_pendiente` until it is informed to the authority,
+ * `authorized` once the authority accepted it, and `caea_rechazado` when the authority refused
+ * it at informing (the customer holds it: it keeps its number and needs the account to act).
  */
-export const comprobanteEstadoSchema = z.enum(["authorized", "rejected", "pending"]);
+export const comprobanteEstadoSchema = z.enum([
+  "authorized",
+  "rejected",
+  "pending",
+  "caea_pendiente",
+  "caea_rechazado",
+]);
+
+/** The authority's reasons for a refusal: its errors, then its observations. */
+export const rechazoSchema = z.array(
+  z.object({ code: z.number().int(), msg: z.string() }).strict(),
+);
+
+/**
+ * What every stored voucher adds about its authorization: `tipoAutorizacion` always; a CAEA
+ * one also its CAEA and FchVigHasta under their own names (`cae` and `caeVencimiento` hold them
+ * too, as in the issuance's answer) and, once accepted, when it was informed.
+ */
+export const autorizacionShape = {
+  tipoAutorizacion: z
+    .enum(["CAE", "CAEA"])
+    .describe(
+      "CAE: autorizado con CAE propio; CAEA: emitido en contingencia con el CAEA de la quincena",
+    ),
+  caea: z.string().optional().describe("Solo CAEA: el CAEA de la quincena (el mismo que cae)"),
+  caeaVencimiento: z
+    .string()
+    .optional()
+    .describe("Solo CAEA: fin de vigencia del CAEA (FchVigHasta), AAAAMMDD"),
+  caeaInformadoAt: isoDateTimeSchema
+    .optional()
+    .describe("Solo CAEA ya informado y aceptado por la AFIP: cuándo se informó"),
+};
 
 /**
  * One voucher issued through the gateway, as the dashboard lists it: the five fields that name
@@ -40,16 +75,16 @@ export const comprobanteListItemSchema = z
     moneda: z.string(),
     cae: z.string().nullable(),
     caeVencimiento: z.string().nullable(),
+    ...autorizacionShape,
     email: z
       .object({ to: z.string(), status: emailStatusSchema, error: z.string().nullable() })
       .strict()
       .nullable(),
     createdAt: isoDateTimeSchema,
-    rechazo: z
-      .array(z.object({ code: z.number().int(), msg: z.string() }).strict())
+    rechazo: rechazoSchema
       .optional()
       .describe(
-        "Solo en un intento rechazado: los motivos de la AFIP (errores y observaciones); el número puede quedar para un comprobante autorizado después",
+        "Solo en un intento rechazado (el número puede quedar para un comprobante autorizado después) o en un comprobante CAEA rechazado al informarlo (caea_rechazado): los motivos de la AFIP, errores y observaciones",
       ),
   })
   .strict();

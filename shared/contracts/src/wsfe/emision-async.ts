@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { defineContract, defineEvent } from "../contract.js";
 import { environmentSchema, idSchema, isoDateTimeSchema } from "../common/fields.js";
+import { cursorSchema, limitSchema, pageOf } from "../catalog/fields.js";
 import { exportacionIssueCallSchema } from "./exportacion-issue.js";
 import { facturaIssueCallSchema } from "./factura-issue.js";
 import { answeredErrorSchema, facturaAnswerSchema } from "./issuance-events.js";
@@ -104,6 +105,27 @@ export const emisionGet = defineContract({
   request: z.object({ id: z.string().min(1).max(200), tipo: emisionTipoSchema }).strict(),
   reply: emisionAsyncSchema,
   errors: ["ASYNC_ISSUANCE_NOT_FOUND"],
+  needsAccount: true,
+});
+
+/**
+ * `wsfe.emision.list`: the account's asynchronous issuances in one environment, newest first,
+ * in pages (keyset: the `nextCursor` of the previous page); `estado` keeps those waiting or
+ * those that ended one way.
+ */
+export const emisionList = defineContract({
+  subject: "wsfe.emision.list",
+  request: z
+    .object({
+      environment: environmentSchema,
+      estado: emisionEstadoSchema.optional(),
+      limit: limitSchema,
+      cursor: cursorSchema.optional(),
+    })
+    .strict(),
+  reply: pageOf(emisionAsyncSchema),
+  errors: [],
+  timeoutMs: 5_000,
   needsAccount: true,
 });
 

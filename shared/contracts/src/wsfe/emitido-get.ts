@@ -2,6 +2,7 @@ import { z } from "zod";
 import { defineContract } from "../contract.js";
 import { environmentSchema, representadaSchema } from "../common/fields.js";
 import { emisorSchema } from "../ticket/perfil.js";
+import { autorizacionShape, rechazoSchema } from "./comprobante-list.js";
 import { cbteNroSchema, ptoVtaSchema } from "./fields.js";
 import { issuedCbteTipoSchema } from "./issued-cbte-tipo.js";
 
@@ -25,10 +26,12 @@ export const emitidoItemSchema = z.object({
 /**
  * A voucher the account issued through the gateway, as stored when it was sent (receiver,
  * items, VAT per rate, tributes, totals, currency) with the authority's verdict. Only final
- * verdicts are answered: `authorized` (with its CAE) and `rejected`.
+ * verdicts are answered: `authorized` (with its CAE) and `rejected`; a voucher issued in
+ * contingency is answered from its issuance on: `caea_pendiente` until informed, `authorized`
+ * once the authority accepted it, `caea_rechazado` (with `rechazo`) when it refused it.
  */
 export const emitidoSchema = z.object({
-  state: z.enum(["authorized", "rejected"]),
+  state: z.enum(["authorized", "rejected", "caea_pendiente", "caea_rechazado"]),
   environment: environmentSchema,
   cuit: representadaSchema,
   ptoVta: z.number().int(),
@@ -80,7 +83,13 @@ export const emitidoSchema = z.object({
   opcionales: z.array(z.object({ id: z.string(), valor: z.string() })),
   cae: z.string().nullable(),
   caeVencimiento: z.string().nullable(),
-  /** the RG 4892 QR URL of an authorized voucher; null when rejected */
+  ...autorizacionShape,
+  /** a CAEA voucher refused at informing: the authority's errors and observations */
+  rechazo: rechazoSchema.optional(),
+  /**
+   * the RG 4892 QR URL of an authorized voucher (tipoCodAut A for a CAEA one, also while it is
+   * still to be informed); null when rejected
+   */
   qr: z.string().nullable(),
   /**
    * the issuer profile copied when the voucher was issued; null for a voucher issued before

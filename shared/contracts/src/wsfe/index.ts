@@ -133,6 +133,7 @@ export {
   emisionFinalizada,
   emisionFinalizadaEventId,
   emisionGet,
+  emisionList,
   emisionTipoSchema,
   exportacionEnqueue,
   facturaEnqueue,

@@ -3,6 +3,7 @@ import {
   dinero,
   documento,
   fecha,
+  fechaHora,
   numeroComprobante,
   numeroDocumento,
   opcionesComprobante,
@@ -15,7 +16,9 @@ import { csrfField, scrollBox } from "../layout.js";
  * What the Comprobantes page shows of each voucher: its type and number by name, money and dates
  * the Argentine way, the receiver by name and document. A rejected attempt is not a voucher: it
  * is shown greyed as "Intento rechazado" with the authority's reasons, and the voucher later
- * authorized under the same number says how many attempts came before it.
+ * authorized under the same number says how many attempts came before it. A voucher issued in
+ * contingency carries a CAEA badge and where its informing stands: to be informed, informed, or
+ * refused by the authority (with its reasons: the customer holds it, the account must act).
  */
 
 type Item = wsfe.ComprobanteListItem;
@@ -24,7 +27,15 @@ const STATES = {
   authorized: html`<span class="badge ok">Autorizado</span>`,
   rejected: html`<span class="badge bad">Intento rechazado</span>`,
   pending: html`<span class="badge warn">Pendiente</span>`,
+  caea_pendiente: html`<span class="badge warn">Pendiente de informar</span>`,
+  caea_rechazado: html`<span class="badge bad">Rechazado al informar</span>`,
 } as const;
+/** The kind of authorization, shown only for the exception: a voucher issued under a CAEA. */
+const CAEA_BADGE = html`<span
+  class="badge info"
+  title="Emitido en contingencia con el CAEA de la quincena"
+  >CAEA</span
+>`;
 const EMAIL = {
   pending: html`<span class="badge warn">Enviando</span>`,
   sent: html`<span class="badge ok">Enviado</span>`,
@@ -41,7 +52,13 @@ export const STATE_FILTERS = {
   authorized: "Autorizados",
   rejected: "Intentos rechazados",
   pending: "Pendientes",
+  caea_pendiente: "CAEA pendientes de informar",
+  caea_rechazado: "CAEA rechazados al informar",
 } as const;
+
+/** Whether the customer holds the voucher: it prints, is e-mailed and is charged. */
+export const isHeld = (c: Pick<Item, "state">): boolean =>
+  c.state === "authorized" || c.state === "caea_pendiente";
 
 /** A voucher's number within one environment: a rejected attempt and the voucher after it share it. */
 export const numberKey = (c: {
@@ -82,6 +99,21 @@ const reasons = (c: Item): Html => {
       )}`;
 };
 
+/** Where a CAEA voucher's informing stands, under its state: when informed, or why refused. */
+const caeaState = (c: Item): Interpolation => {
+  if (c.tipoAutorizacion !== "CAEA") return "";
+  if (c.state === "caea_rechazado") {
+    return html`<br />${reasons(c)}<small
+        >El cliente ya lo tiene: anulalo con una nota de crédito.</small
+      >`;
+  }
+  if (c.state === "caea_pendiente")
+    return html`<br /><small class="muted">Se informa a la AFIP</small>`;
+  return c.caeaInformadoAt
+    ? html`<br /><small class="muted">Informado el ${fechaHora(c.caeaInformadoAt)}</small>`
+    : "";
+};
+
 export interface RowsInput {
   items: readonly Item[];
   csrf: string;
@@ -96,13 +128,13 @@ function attemptsOf(items: readonly Item[]) {
   for (const c of items) {
     const key = numberKey(c);
     if (c.state === "rejected") rejected.set(key, (rejected.get(key) ?? 0) + 1);
-    if (c.state === "authorized") authorized.add(key);
+    if (isHeld(c)) authorized.add(key);
   }
   return { rejected, authorized };
 }
 
 function actions(c: Item, csrf: string): Interpolation {
-  if (c.state !== "authorized") return "";
+  if (!isHeld(c)) return "";
   const key = new URLSearchParams({
     environment: c.environment,
     representada: c.representada,
@@ -147,7 +179,7 @@ export function comprobantesTable({ items, csrf, cobro }: RowsInput): Html {
         <td></td>
       </tr>`;
     }
-    const before = c.state === "authorized" ? (attempts.rejected.get(key) ?? 0) : 0;
+    const before = c.state === "pending" ? 0 : (attempts.rejected.get(key) ?? 0);
     return html`<tr>
       <td>${fecha(c.cbteFch)}</td>
       <td>
@@ -157,8 +189,10 @@ export function comprobantesTable({ items, csrf, cobro }: RowsInput): Html {
       <td class="mono">${numeroDocumento(80, c.representada)}</td>
       <td>${receiver(c.receptor)}</td>
       <td class="num">${dinero(c.impTotal, c.moneda)}</td>
-      <td>${STATES[c.state]}</td>
-      <td class="mono">${c.cae ?? "—"}</td>
+      <td>${STATES[c.state]}${caeaState(c)}</td>
+      <td class="mono">
+        ${c.tipoAutorizacion === "CAEA" ? html`${CAEA_BADGE}<br />` : ""}${c.cae ?? "—"}
+      </td>
       <td>
         ${c.email ? html`${EMAIL[c.email.status]} <span class="muted">${c.email.to}</span>` : "—"}
       </td>
@@ -177,7 +211,7 @@ export function comprobantesTable({ items, csrf, cobro }: RowsInput): Html {
           <th>Receptor</th>
           <th class="num">Total</th>
           <th>Estado</th>
-          <th>CAE</th>
+          <th>CAE / CAEA</th>
           <th>E-mail</th>
           <th>Cobro</th>
           <th></th>
@@ -196,7 +230,7 @@ export function cobroCell(
   links: { ok: boolean } | undefined,
   linkOf: ReadonlyMap<string, cobros.LinkCobro>,
 ): Interpolation {
-  if (c.state !== "authorized") return "—";
+  if (!isHeld(c)) return "—";
   if (links && !links.ok) return html`<span class="muted">No disponible</span>`;
   const l = linkOf.get(numberKey(c));
   if (!l) return "—";

@@ -10,6 +10,7 @@ import { dateRangeFields, notice } from "../layout.js";
 import {
   cobroCell,
   comprobantesTable,
+  isHeld,
   numberKey,
   STATE_FILTERS,
   tipoSelect,
@@ -70,7 +71,7 @@ export function registerComprobantePages(app: FastifyInstance, ctx: PanelContext
       ...(filters.cursor ? { cursor: filters.cursor } : {}),
     });
     // the newest payment link of each authorized voucher of the page, in one call to cobros
-    const authorized = result.ok ? result.value.items.filter((c) => c.state === "authorized") : [];
+    const authorized = result.ok ? result.value.items.filter(isHeld) : [];
     const links =
       authorized.length === 0
         ? undefined
@@ -98,6 +99,11 @@ export function registerComprobantePages(app: FastifyInstance, ctx: PanelContext
     };
     const csrf = ctx.csrf(request);
     const body = html` ${message}
+      <p>
+        <a href="/panel/comprobantes/emisiones?entorno=${filters.entorno}"
+          >Emisiones asincrónicas (pendientes y terminadas)</a
+        >
+      </p>
       <form method="get" action="/panel/comprobantes" class="card filters">
         <div>
           <label for="entorno">Entorno</label

@@ -1,4 +1,4 @@
-import { ticket } from "@pasarela/contracts";
+import { ticket, wsfe } from "@pasarela/contracts";
 import { appError } from "@pasarela/errors";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { EdgeError } from "../../http/edge-error.js";
@@ -8,7 +8,7 @@ import { problemOf, type FormProblem } from "../fields.js";
 import { field, isUuid, queryParam } from "../form.js";
 import { html } from "../html.js";
 import { notice, when } from "../layout.js";
-import { detailView, listView, type Detalle } from "./representadas-views.js";
+import { detailView, listView, type Caeas, type Detalle } from "./representadas-views.js";
 
 /** Empty text is "clear this field" (null); anything else is sent as typed. */
 const orNull = (value: string) => (value.trim() === "" ? null : value.trim());
@@ -60,7 +60,17 @@ export function registerRepresentadaPages(app: FastifyInstance, ctx: PanelContex
     return ctx.call(request, ticket.cuentaRepresentadaGet, { representadaId: request.params.id });
   }
 
-  const detailPage = (
+  /** The fortnights' CAEAs, asked of wsfe only while contingency is on; a refusal is shown. */
+  const caeasOf = async (request: FastifyRequest, r: Detalle): Promise<Caeas | undefined> => {
+    if (!r.contingencia.caea) return undefined;
+    const caeas = await ctx.ask(request, wsfe.caeaList, {
+      environment: r.environment,
+      representada: r.cuit,
+    });
+    return caeas.ok ? caeas.value : { error: caeas.error.message };
+  };
+
+  const detailPage = async (
     request: FastifyRequest,
     reply: FastifyReply,
     r: Detalle,
@@ -68,6 +78,7 @@ export function registerRepresentadaPages(app: FastifyInstance, ctx: PanelContex
   ) => {
     const body = detailView(r, ctx.csrf(request), {
       ...extra,
+      caeas: await caeasOf(request, r),
       creada: Boolean(queryParam(request, "creada")),
     });
     return ctx.render(

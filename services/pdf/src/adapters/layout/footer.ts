@@ -8,7 +8,7 @@ export interface PageRange {
   readonly to: number;
 }
 
-/** QR, CAE and page x/y at the foot of each page of one copy. */
+/** QR, CAE (or CAEA, for a voucher issued in contingency) and page x/y at the foot of each page of one copy. */
 export function drawFooters(sheet: Sheet, range: PageRange): void {
   const { pen, emitido, etiquetas } = sheet;
   const { doc } = pen;
@@ -24,9 +24,10 @@ export function drawFooters(sheet: Sheet, range: PageRange): void {
     pen.font(false, 6.5);
     doc.text(etiquetas.descargo, textX, y + 30, { width: 200 });
     const rightX = MARGIN + WIDTH - 200;
-    pen.field(etiquetas.cae, emitido.cae ?? "", rightX, y + 14, 192);
+    const caea = emitido.tipoAutorizacion === "CAEA";
+    pen.field(caea ? etiquetas.caea : etiquetas.cae, emitido.cae ?? "", rightX, y + 14, 192);
     pen.field(
-      etiquetas.vtoCae,
+      caea ? etiquetas.vtoCaea : etiquetas.vtoCae,
       emitido.caeVencimiento ? fecha(emitido.caeVencimiento) : "",
       rightX,
       y + 28,

@@ -23,8 +23,8 @@ export function makeComprobanteReads(db: Kysely<WsfeDatabase>) {
 
     /**
      * The account's voucher with a final verdict named by its series and number: the
-     * authorized one when the number was given back by a rejection and used again, else the
-     * latest rejection.
+     * authorized one (or the CAEA voucher refused at informing, which keeps its number) when
+     * the number was given back by a rejection and used again, else the latest rejection.
      */
     async findIssued(
       accountId: string,
@@ -39,8 +39,8 @@ export function makeComprobanteReads(db: Kysely<WsfeDatabase>) {
         .where("pto_vta", "=", key.ptoVta)
         .where("cbte_tipo", "=", key.cbteTipo)
         .where("cbte_nro", "=", String(key.cbteNro))
-        .where("state", "in", ["authorized", "rejected"])
-        .orderBy(sql`state = 'authorized'`, "desc")
+        .where("state", "in", ["authorized", "rejected", "caea_rechazado"])
+        .orderBy(sql`state in ('authorized', 'caea_rechazado')`, "desc")
         .orderBy("created_at", "desc")
         .limit(1)
         .executeTakeFirst();

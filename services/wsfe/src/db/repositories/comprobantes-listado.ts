@@ -1,14 +1,39 @@
-import { sql, type Kysely } from "kysely";
-import type { ComprobanteState, WsfeDatabase } from "../database.js";
+import { sql, type ExpressionBuilder, type Expression, type SqlBool, type Kysely } from "kysely";
+import type { CaeaEstado, ComprobanteState, WsfeDatabase } from "../database.js";
 
-export type ListadoEstado = "authorized" | "rejected" | "pending";
+export type ListadoEstado =
+  "authorized" | "rejected" | "pending" | "caea_pendiente" | "caea_rechazado";
 
-/** Which stored states each state of the list stands for. */
-const STATES: Record<ListadoEstado, ComprobanteState[]> = {
-  authorized: ["authorized"],
-  rejected: ["rejected"],
-  pending: ["pending", "unknown"],
+type Row = ExpressionBuilder<WsfeDatabase & { c: WsfeDatabase["comprobantes"] }, "c">;
+
+/**
+ * Which stored rows each state of the list stands for. A CAEA voucher is stored `authorized`
+ * from its issuance: it lists as `caea_pendiente` until the authority accepted it.
+ */
+const STATES: Record<ListadoEstado, (eb: Row) => Expression<SqlBool>> = {
+  authorized: (eb) =>
+    eb.and([
+      eb("c.state", "=", "authorized"),
+      eb.or([eb("c.caea_estado", "is", null), eb("c.caea_estado", "=", "informado")]),
+    ]),
+  rejected: (eb) => eb("c.state", "=", "rejected"),
+  pending: (eb) => eb("c.state", "in", ["pending", "unknown"]),
+  caea_pendiente: (eb) =>
+    eb.and([eb("c.state", "=", "authorized"), eb("c.caea_estado", "=", "pendiente")]),
+  caea_rechazado: (eb) => eb("c.state", "=", "caea_rechazado"),
 };
+
+/** Every stored state the list shows: all but attempts that never reached a number. */
+const LISTED: ComprobanteState[] = [
+  "authorized",
+  "rejected",
+  "pending",
+  "unknown",
+  "caea_rechazado",
+];
+
+/** The states whose e-mail record is joined: vouchers the customer was handed. */
+const HANDED: ComprobanteState[] = ["authorized", "caea_rechazado"];
 
 export interface ListadoFilter {
   readonly accountId: string;
@@ -40,10 +65,13 @@ export interface ListadoRow {
   moneda_id: string;
   cae: string | null;
   cae_vencimiento: string | null;
+  tipo_autorizacion: "CAE" | "CAEA";
+  caea_estado: CaeaEstado | null;
+  caea_informado_at: Date | null;
   email_to: string | null;
   email_status: string | null;
   email_error: string | null;
-  /** the authority's errors and observations, read for rejected attempts */
+  /** the authority's errors and observations, read for rejected attempts and CAEA refusals */
   errores: unknown;
   observaciones: unknown;
   /** created_at in UTC with microseconds: the keyset position, exactly */
@@ -66,7 +94,7 @@ export function makeComprobantesListadoRepository(db: Kysely<WsfeDatabase>) {
             .onRef("e.pto_vta", "=", "c.pto_vta")
             .onRef("e.cbte_tipo", "=", "c.cbte_tipo")
             .onRef("e.cbte_nro", "=", "c.cbte_nro")
-            .on("c.state", "=", "authorized"),
+            .on("c.state", "in", HANDED),
         )
         .select([
           "c.id",
@@ -89,6 +117,9 @@ export function makeComprobantesListadoRepository(db: Kysely<WsfeDatabase>) {
           "c.moneda_id",
           "c.cae",
           "c.cae_vencimiento",
+          "c.tipo_autorizacion",
+          "c.caea_estado",
+          "c.caea_informado_at",
           "e.email_to",
           "e.status as email_status",
           "e.error as email_error",
@@ -101,11 +132,7 @@ export function makeComprobantesListadoRepository(db: Kysely<WsfeDatabase>) {
         ])
         .where("c.account_id", "=", filter.accountId)
         .where("c.environment", "=", filter.environment)
-        .where(
-          "c.state",
-          "in",
-          filter.state ? STATES[filter.state] : ["authorized", "rejected", "pending", "unknown"],
-        );
+        .where(filter.state ? STATES[filter.state] : (eb) => eb("c.state", "in", LISTED));
       if (filter.cuit !== undefined) query = query.where("c.cuit", "=", filter.cuit);
       if (filter.ptoVta !== undefined) query = query.where("c.pto_vta", "=", filter.ptoVta);
       if (filter.cbteTipo !== undefined) query = query.where("c.cbte_tipo", "=", filter.cbteTipo);

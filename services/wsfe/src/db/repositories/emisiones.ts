@@ -66,6 +66,41 @@ export function makeEmisionesRepository(db: Kysely<WsfeDatabase>) {
     },
 
     /**
+     * The account's issuances of one environment, newest first, after the keyset position
+     * `after` (the previous page's last row: `created_at` as exact text, and its id).
+     */
+    async list(filter: {
+      readonly accountId: string;
+      readonly environment: EmisionRow["environment"];
+      readonly estado?: EmisionRow["estado"] | undefined;
+      readonly after?: { readonly createdAt: string; readonly id: string } | undefined;
+      readonly limit: number;
+    }): Promise<(EmisionRow & { created_at_key: string })[]> {
+      let query = db
+        .selectFrom("emisiones")
+        .selectAll()
+        .select(
+          sql<string>`to_char(created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`.as(
+            "created_at_key",
+          ),
+        )
+        .where("account_id", "=", filter.accountId)
+        .where("environment", "=", filter.environment);
+      if (filter.estado !== undefined) query = query.where("estado", "=", filter.estado);
+      if (filter.after) {
+        const { createdAt, id } = filter.after;
+        query = query.where(
+          sql<boolean>`(created_at, id) < (${createdAt}::timestamptz, ${id}::uuid)`,
+        );
+      }
+      return query
+        .orderBy("created_at", "desc")
+        .orderBy("id", "desc")
+        .limit(filter.limit)
+        .execute();
+    },
+
+    /**
      * Takes up to `max` due issuances, oldest first, each leased for `leaseMs`: another
      * instance does not take it meanwhile, and a crash mid-attempt leaves it due again once the
      * lease ends. The attempt is counted as it is taken.

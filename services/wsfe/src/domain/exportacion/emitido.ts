@@ -61,6 +61,8 @@ export function emitidoOfExportacion(stored: StoredVoucher): wsfe.Emitido {
     opcionales: voucher.opcionales.map(({ id, valor }) => ({ id, valor })),
     cae: stored.cae,
     caeVencimiento: stored.caeVencimiento,
+    // WSFEXv1 has no contingency: an export voucher always has a CAE of its own
+    tipoAutorizacion: "CAE",
     qr:
       authorized && stored.cae
         ? exportacionQr({
