@@ -40,6 +40,9 @@ import { makeWsfeCaeaAdapter } from "./adapters/wsfe-caea.js";
 import { makeCaeaFaltantesRepository, makeCaeasRepository } from "./db/repositories/caeas.js";
 import { makeCaeaComprobantesRepository } from "./db/repositories/caea-comprobantes.js";
 import { startCaeaObtainer } from "./flows/caea-obtener.js";
+import { makeWsfeCaeaInformeAdapter } from "./adapters/wsfe-caea-informe.js";
+import { makeCaeaInformesRepository } from "./db/repositories/caea-informes.js";
+import { startCaeaInformer } from "./flows/caea-informar.js";
 
 /**
  * How late a FECAESolicitar may reach the authority after the statement that preceded it,
@@ -183,6 +186,28 @@ export async function startWsfe(
         logger: serviceLogger,
         intervalMs: config.CAEA_CHECK_INTERVAL_MS,
       });
+      // the vouchers issued under a CAEA, informed as the series' writer; no-movement; alerts
+      const caeaInformer = startCaeaInformer({
+        bus,
+        authority,
+        wsfe,
+        informe: makeWsfeCaeaInformeAdapter({
+          urls: {
+            homologacion: config.WSFE_URL_HOMOLOGACION,
+            produccion: config.WSFE_URL_PRODUCCION,
+          },
+          timeoutMs: config.AUTHORITY_TIMEOUT_MS,
+          tickets,
+        }),
+        informes: makeCaeaInformesRepository(db!.db),
+        caeas,
+        writer,
+        logger: serviceLogger,
+        intervalMs: config.CAEA_INFORM_INTERVAL_MS,
+        retryBaseMs: config.CAEA_INFORM_INTERVAL_MS,
+        retryMaxMs: config.CAEA_INFORM_RETRY_MAX,
+        waitMs: leaseMs + 3 * config.AUTHORITY_TIMEOUT_MS,
+      });
       // the asynchronous issuances (Prefer: respond-async), queued in the database
       const queue = startAsyncIssuance({
         emisiones,
@@ -214,6 +239,7 @@ export async function startWsfe(
         }),
         stop: async () => {
           await caeaObtainer.stop();
+          await caeaInformer.stop();
           await queue.stop();
           await sweep.stop();
           certificates.stop();
