@@ -345,8 +345,9 @@ export function startCaeaInformer(deps: {
       if (!sent.ok) return sent;
       informados += sent.value.informados;
       rechazados += sent.value.rechazados;
-      // a batch that did not inform every voucher ends the series' turn on this pass
-      if (sent.value.informados < batch.length) return total();
+      // a batch held back, or cut short, ends the series' turn on this pass; after a rejection
+      // the series is read again (and found held below the next number)
+      if (sent.value.informados < batch.length && sent.value.rechazados === 0) return total();
     }
   }
 
