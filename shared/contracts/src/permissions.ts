@@ -195,6 +195,7 @@ export const natsGrants = {
       "webhooks-cuotas",
       "webhooks-emisiones",
       "webhooks-caea",
+      "webhooks-caea-informe",
     ],
     reads: [
       wsfe.comprobanteAutorizado,
