@@ -125,10 +125,10 @@ describe("the CAEA informing job against the simulator", () => {
                   })
                 : ok({}),
           )) as never,
-        publish: ((contract: { subject: string }, body: Record<string, unknown>) => {
+        publish: (contract: { subject: string }, body: Record<string, unknown>) => {
           published.push({ subject: contract.subject, body });
           return Promise.resolve();
-        }) as never,
+        },
       },
       // two vouchers a request, so a handful of vouchers makes several batches
       authority: { ...authority, perRequest: () => Promise.resolve(ok(2)) },
