@@ -234,6 +234,7 @@ describe("CAEA contingency: informing", { timeout: 240_000 }, () => {
       latencyOperation: "FECAEARegInformativo",
     });
     const before = (await control.stats(env)).requests.FECAEARegInformativo ?? 0;
+    const consultas = (await control.stats(env)).requests.FECompConsultar ?? 0;
     const numbers: number[] = [];
     for (let i = 0; i < 4; i++) numbers.push(await issueOffline(String(200 + i)));
     expect(numbers).toEqual(range(4, 7));
@@ -257,6 +258,8 @@ describe("CAEA contingency: informing", { timeout: 240_000 }, () => {
     );
     expect(await informed()).toEqual(range(1, 7));
     expect(stack.pid("wsfe")).not.toBe(pid);
+    // what the killed call informed was found with FECompConsultar, not sent again
+    expect((await control.stats(env)).requests.FECompConsultar ?? 0).toBeGreaterThan(consultas);
     const delivered = await eventually(
       "one caea_informado webhook per voucher",
       () => {
