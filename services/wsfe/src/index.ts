@@ -187,18 +187,26 @@ export async function startWsfe(
         intervalMs: config.CAEA_CHECK_INTERVAL_MS,
       });
       // the vouchers issued under a CAEA, informed as the series' writer; no-movement; alerts
+      // Its calls get a budget of their own, shorter than an issuance's: the informing holds the
+      // series lease that contingency issuance on that point of sale waits for, and an answer
+      // lost to the timeout costs nothing (the next pass finds it with FECompConsultar).
+      const informing = {
+        urls: {
+          homologacion: config.WSFE_URL_HOMOLOGACION,
+          produccion: config.WSFE_URL_PRODUCCION,
+        },
+        timeoutMs: Math.min(config.CAEA_INFORM_TIMEOUT_MS, config.AUTHORITY_TIMEOUT_MS),
+        tickets,
+      };
+      const informingWsfe = makeWsfeAdapter(informing);
       const caeaInformer = startCaeaInformer({
         bus,
-        authority,
-        wsfe,
-        informe: makeWsfeCaeaInformeAdapter({
-          urls: {
-            homologacion: config.WSFE_URL_HOMOLOGACION,
-            produccion: config.WSFE_URL_PRODUCCION,
-          },
-          timeoutMs: config.AUTHORITY_TIMEOUT_MS,
-          tickets,
-        }),
+        authority: {
+          ultimoAutorizado: (caller, query) => informingWsfe.ultimoAutorizado(caller, query),
+          perRequest: (caller, cbteTipo) => authority.perRequest(caller, cbteTipo),
+        },
+        wsfe: informingWsfe,
+        informe: makeWsfeCaeaInformeAdapter(informing),
         informes: makeCaeaInformesRepository(db!.db),
         caeas,
         writer,
@@ -206,7 +214,7 @@ export async function startWsfe(
         intervalMs: config.CAEA_INFORM_INTERVAL_MS,
         retryBaseMs: config.CAEA_INFORM_INTERVAL_MS,
         retryMaxMs: config.CAEA_INFORM_RETRY_MAX,
-        waitMs: leaseMs + 3 * config.AUTHORITY_TIMEOUT_MS,
+        waitMs: leaseMs + 3 * informing.timeoutMs,
       });
       // the asynchronous issuances (Prefer: respond-async), queued in the database
       const queue = startAsyncIssuance({
