@@ -369,10 +369,12 @@ export function startCaeaInformer(deps: {
           reason: "the authority's last informed number is not the one before",
           ultimoInformado: last,
         };
+    // counted as a failed pass: a series held until someone acts at the authority is looked at
+    // again less and less often (up to `retryMaxMs`), not on every pass
     await deps.informes.markNoInformados(
       free.map((v) => v.id),
       failure,
-      false,
+      true,
     );
     holdSeries(series, true);
     log.warn({ series, ...failure, next: free[0]!.cbteNro }, "CAEA informing held");

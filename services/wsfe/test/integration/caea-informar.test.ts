@@ -359,7 +359,8 @@ describe("the CAEA informing job against the simulator", () => {
       },
     );
     expect(fixed.kind === "judged" && fixed.resultado).toBe("A");
-    await pass();
+    // the held series is looked at again once its wait is over
+    await pass({ now: () => Date.now() + 10 * 60_000 });
     stored = await rows(ids);
     expect(stored.map((r) => r.caea_estado)).toEqual([
       "informado",
