@@ -48,6 +48,21 @@ export const wsfeConfigSchema = z
      * representada with CAEA contingency on, until the authority grants it.
      */
     CAEA_CHECK_INTERVAL_MS: z.coerce.number().int().min(1_000).default(600_000),
+    /**
+     * How often the vouchers issued under a CAEA and not informed yet are informed
+     * (FECAEARegInformativo), the no-movement declarations made and the FchTopeInf alert
+     * checked (also once at start-up). A series whose informing failed waits this long, doubling
+     * with each failure up to CAEA_INFORM_RETRY_MAX.
+     */
+    CAEA_INFORM_INTERVAL_MS: z.coerce.number().int().min(100).default(30_000),
+    /** the longest wait between two informing attempts of a series that keeps failing */
+    CAEA_INFORM_RETRY_MAX: envDuration().default(900_000),
+    /**
+     * How long one informing call to the authority may take (at most AUTHORITY_TIMEOUT_MS): the
+     * series' lease is held meanwhile, so contingency issuance on that point of sale waits at
+     * most about this long behind an informing the authority does not answer.
+     */
+    CAEA_INFORM_TIMEOUT_MS: z.coerce.number().int().min(100).default(8_000),
     /** asynchronous issuances one instance carries out at once */
     ASYNC_ISSUANCE_CONCURRENCY: z.coerce.number().int().min(1).max(1_000).default(64),
   })

@@ -40,6 +40,9 @@ import { makeWsfeCaeaAdapter } from "./adapters/wsfe-caea.js";
 import { makeCaeaFaltantesRepository, makeCaeasRepository } from "./db/repositories/caeas.js";
 import { makeCaeaComprobantesRepository } from "./db/repositories/caea-comprobantes.js";
 import { startCaeaObtainer } from "./flows/caea-obtener.js";
+import { makeWsfeCaeaInformeAdapter } from "./adapters/wsfe-caea-informe.js";
+import { makeCaeaInformesRepository } from "./db/repositories/caea-informes.js";
+import { startCaeaInformer } from "./flows/caea-informar.js";
 
 /**
  * How late a FECAESolicitar may reach the authority after the statement that preceded it,
@@ -183,6 +186,36 @@ export async function startWsfe(
         logger: serviceLogger,
         intervalMs: config.CAEA_CHECK_INTERVAL_MS,
       });
+      // the vouchers issued under a CAEA, informed as the series' writer; no-movement; alerts
+      // Its calls get a budget of their own, shorter than an issuance's: the informing holds the
+      // series lease that contingency issuance on that point of sale waits for, and an answer
+      // lost to the timeout costs nothing (the next pass finds it with FECompConsultar).
+      const informing = {
+        urls: {
+          homologacion: config.WSFE_URL_HOMOLOGACION,
+          produccion: config.WSFE_URL_PRODUCCION,
+        },
+        timeoutMs: Math.min(config.CAEA_INFORM_TIMEOUT_MS, config.AUTHORITY_TIMEOUT_MS),
+        tickets,
+      };
+      const informingWsfe = makeWsfeAdapter(informing);
+      const caeaInformer = startCaeaInformer({
+        bus,
+        authority: {
+          ultimoAutorizado: (caller, query) => informingWsfe.ultimoAutorizado(caller, query),
+          perRequest: (caller, cbteTipo) => authority.perRequest(caller, cbteTipo),
+        },
+        wsfe: informingWsfe,
+        informe: makeWsfeCaeaInformeAdapter(informing),
+        informes: makeCaeaInformesRepository(db!.db),
+        caeas,
+        writer,
+        logger: serviceLogger,
+        intervalMs: config.CAEA_INFORM_INTERVAL_MS,
+        retryBaseMs: config.CAEA_INFORM_INTERVAL_MS,
+        retryMaxMs: config.CAEA_INFORM_RETRY_MAX,
+        waitMs: leaseMs + 3 * informing.timeoutMs,
+      });
       // the asynchronous issuances (Prefer: respond-async), queued in the database
       const queue = startAsyncIssuance({
         emisiones,
@@ -214,6 +247,7 @@ export async function startWsfe(
         }),
         stop: async () => {
           await caeaObtainer.stop();
+          await caeaInformer.stop();
           await queue.stop();
           await sweep.stop();
           certificates.stop();

@@ -197,6 +197,7 @@ export const natsGrants = {
       "webhooks-cuotas",
       "webhooks-emisiones",
       "webhooks-caea",
+      "webhooks-caea-informe",
     ],
     reads: [
       wsfe.comprobanteAutorizado,

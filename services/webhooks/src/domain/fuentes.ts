@@ -23,6 +23,8 @@ type CertificadoVencido = EventOf<typeof ticket.certificadoVencido>;
 type CuotaAlerta = EventOf<typeof billing.cuotaAlerta>;
 type EmisionFinalizada = EventOf<typeof wsfe.emisionFinalizada>;
 type CaeaNoObtenido = EventOf<typeof wsfe.caeaNoObtenido>;
+type CaeaInformado = EventOf<typeof wsfe.comprobanteCaeaInformado>;
+type CaeaRechazado = EventOf<typeof wsfe.comprobanteCaeaRechazado>;
 
 const entregable = (
   accountId: string,
@@ -174,5 +176,56 @@ export const caeaNoObtenidoEntrega = (event: CaeaNoObtenido): EventoEntregable =
       orden: event.orden,
       fchVigDesde: event.fchVigDesde,
       fchVigHasta: event.fchVigHasta,
+    },
+  });
+
+/** The contingency voucher an informing event names, as the API names vouchers. */
+const caeaComprobante = (event: CaeaInformado | CaeaRechazado) => ({
+  environment: event.environment,
+  representada: event.representada,
+  ptoVta: event.ptoVta,
+  cbteTipo: event.cbteTipo,
+  cbteNro: event.cbteNro,
+  cbteFch: event.cbteFch,
+  impTotal: amount(event.totales.impTotal),
+  moneda: event.moneda.id,
+});
+
+/**
+ * `comprobante.caea_informado`: a voucher issued in contingency under a CAEA was informed to the
+ * authority and accepted, with the authority's observations.
+ */
+export const caeaInformadoEntrega = (event: CaeaInformado): EventoEntregable =>
+  entregable(event.accountId, event.id, {
+    tipo: "comprobante.caea_informado",
+    createdAt: event.occurredAt,
+    environment: event.environment,
+    data: {
+      comprobante: caeaComprobante(event),
+      tipoAutorizacion: "CAEA",
+      caea: event.caea,
+      observaciones: event.observaciones,
+      informadoAt: event.informadoAt,
+      idempotencyKey: event.idempotencyKey,
+    },
+  });
+
+/**
+ * `comprobante.caea_rechazado`: the authority refused a contingency voucher at informing. The
+ * customer holds it; its codes say why, and the numbers after it wait until it is regularized.
+ */
+export const caeaRechazadoEntrega = (event: CaeaRechazado): EventoEntregable =>
+  entregable(event.accountId, event.id, {
+    tipo: "comprobante.caea_rechazado",
+    createdAt: event.occurredAt,
+    environment: event.environment,
+    data: {
+      comprobante: caeaComprobante(event),
+      tipoAutorizacion: "CAEA",
+      caea: event.caea,
+      estado: "caea_rechazado",
+      observaciones: event.observaciones,
+      errores: event.errores,
+      idempotencyKey: event.idempotencyKey,
     },
   });

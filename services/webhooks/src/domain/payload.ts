@@ -2,8 +2,8 @@ import { createHash } from "node:crypto";
 import { wsfe, type EventOf, type webhooks } from "@pasarela/contracts";
 import { authorityRejected } from "@pasarela/errors";
 
-/** The webhook events this service delivers, each from one bus event (CAEA reports come later). */
-export type TipoEntregado = Exclude<webhooks.WebhookEvento, "*" | "comprobante.caea_informado">;
+/** The webhook events this service delivers, each from one bus event. */
+export type TipoEntregado = Exclude<webhooks.WebhookEvento, "*">;
 
 /** What a receiver gets in the body of every delivery of one event. */
 export interface WebhookPayload {

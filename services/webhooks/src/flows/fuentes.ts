@@ -9,6 +9,8 @@ import {
   cuotaAlertaEntrega,
   emisionNoEmitidaEntrega,
   caeaNoObtenidoEntrega,
+  caeaInformadoEntrega,
+  caeaRechazadoEntrega,
   emailEnviadoEntrega,
   emailFallidoEntrega,
 } from "../domain/fuentes.js";
@@ -64,6 +66,12 @@ export const FUENTES: readonly Fuente[] = [
   fuente("webhooks-emisiones", by(wsfe.emisionFinalizada, emisionNoEmitidaEntrega)),
   // a representada in contingency without the CAEA of a fortnight about to start
   fuente("webhooks-caea", by(wsfe.caeaNoObtenido, caeaNoObtenidoEntrega)),
+  // the informing of the vouchers issued in contingency: accepted, or refused
+  fuente(
+    "webhooks-caea-informe",
+    by(wsfe.comprobanteCaeaInformado, caeaInformadoEntrega),
+    by(wsfe.comprobanteCaeaRechazado, caeaRechazadoEntrega),
+  ),
 ];
 
 /**

@@ -1,7 +1,9 @@
 import { randomUUID } from "node:crypto";
-import { billing, cobros, mail, ticket, webhooks, type EventOf } from "@pasarela/contracts";
+import { billing, cobros, mail, ticket, webhooks, wsfe, type EventOf } from "@pasarela/contracts";
 import { describe, expect, it } from "vitest";
 import {
+  caeaInformadoEntrega,
+  caeaRechazadoEntrega,
   certificadoPorVencerEntrega,
   certificadoVencidoEntrega,
   cobroPagadoEntrega,
@@ -240,6 +242,7 @@ describe("the consumers of the account's events", () => {
       "webhooks-cuotas",
       "webhooks-emisiones",
       "webhooks-caea",
+      "webhooks-caea-informe",
     ]);
     const subjects = FUENTES.flatMap((f) => f.events.map((e) => e.subject));
     expect(subjects).toEqual([
@@ -251,6 +254,8 @@ describe("the consumers of the account's events", () => {
       "evt.billing.cuota.alerta",
       "evt.wsfe.emision.finalizada",
       "evt.wsfe.caea.no_obtenido",
+      "evt.wsfe.comprobante.caea_informado",
+      "evt.wsfe.comprobante.caea_rechazado",
     ]);
     for (const tipo of [
       "email.enviado",
@@ -259,6 +264,8 @@ describe("the consumers of the account's events", () => {
       "certificado.por_vencer",
       "certificado.vencido",
       "cuota.alerta",
+      "comprobante.caea_informado",
+      "comprobante.caea_rechazado",
     ]) {
       expect(webhooks.WEBHOOK_EVENTOS).toContain(tipo);
     }
@@ -324,5 +331,78 @@ describe("asynchronous issuances", () => {
   it("one that ended with a voucher is told by the voucher's own event, not twice", () => {
     expect(emisionNoEmitidaEntrega(finalizada("autorizado"))).toBeUndefined();
     expect(emisionNoEmitidaEntrega(finalizada("rechazado"))).toBeUndefined();
+  });
+});
+
+describe("the informing of contingency vouchers as webhooks", () => {
+  const comprobanteId = randomUUID();
+  const common = {
+    version: 1 as const,
+    comprobanteId,
+    accountId,
+    ...comprobante,
+    cbteFch: "20261127",
+    totales: {
+      impTotal: "121.50",
+      impNeto: "121.50",
+      impIVA: "0.00",
+      impTrib: "0.00",
+      impTotConc: "0.00",
+      impOpEx: "0.00",
+    },
+    moneda: { id: "PES", cotizacion: "1" },
+    requestId: "req-1",
+    idempotencyKey: "k-1",
+    caea: "31234567890123",
+    occurredAt: at,
+  };
+  const voucher = { ...comprobante, cbteFch: "20261127", impTotal: 121.5, moneda: "PES" };
+
+  it("comprobante.caea_informado names the voucher, its CAEA and when it was informed", () => {
+    const id = wsfe.comprobanteEventId(comprobanteId, "caea_informado");
+    const item = caeaInformadoEntrega({
+      ...common,
+      id,
+      observaciones: [{ code: 10217, msg: "obs" }],
+      informadoAt: at,
+    });
+    expect(item).toEqual({
+      accountId,
+      eventId: id,
+      payload: {
+        id: payloadId(id),
+        tipo: "comprobante.caea_informado",
+        createdAt: at,
+        environment: "homologacion",
+        data: {
+          comprobante: voucher,
+          tipoAutorizacion: "CAEA",
+          caea: "31234567890123",
+          observaciones: [{ code: 10217, msg: "obs" }],
+          informadoAt: at,
+          idempotencyKey: "k-1",
+        },
+      },
+    });
+  });
+
+  it("comprobante.caea_rechazado carries the authority's codes", () => {
+    const id = wsfe.comprobanteEventId(comprobanteId, "caea_rechazado");
+    const item = caeaRechazadoEntrega({
+      ...common,
+      id,
+      observaciones: [{ code: 702, msg: "fecha" }],
+      errores: [{ code: 703, msg: "numero" }],
+    });
+    expect(item.payload).toMatchObject({
+      id: payloadId(id),
+      tipo: "comprobante.caea_rechazado",
+      data: {
+        comprobante: voucher,
+        estado: "caea_rechazado",
+        observaciones: [{ code: 702, msg: "fecha" }],
+        errores: [{ code: 703, msg: "numero" }],
+      },
+    });
   });
 });

@@ -47,6 +47,7 @@ export function readComprobante(resultGet: XmlObject): Result<AuthorityComproban
     docTipo: intOf(xmlString(resultGet, "DocTipo")),
     docNro: xmlString(resultGet, "DocNro")?.trim(),
     fchVto: xmlString(resultGet, "FchVto") || undefined,
+    emisionTipo: xmlString(resultGet, "EmisionTipo")?.trim() || undefined,
     cbteDesde,
     cbteHasta,
     cbteFch: xmlString(resultGet, "CbteFch") ?? "",

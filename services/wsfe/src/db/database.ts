@@ -92,6 +92,8 @@ export interface ComprobantesTable {
   >;
   caea_intentos: ColumnType<number, number | undefined, number>;
   caea_failure: ColumnType<unknown, unknown, unknown>;
+  /** when the informing's event (caea_informado / caea_rechazado) reached JetStream */
+  caea_evento_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
 }
 
 /** A CAEA point of sale declared without movement for a fortnight. */
@@ -184,7 +186,18 @@ export interface CaeaFaltantesTable {
   avisado_at: Date | null;
 }
 
+/** A fortnight whose vouchers were still uninformed 48 h before FchTopeInf: alerted once. */
+export interface CaeaInformeAvisosTable {
+  account_id: string;
+  environment: "homologacion" | "produccion";
+  cuit: string;
+  periodo: number;
+  orden: number;
+  avisado_at: Timestamp;
+}
+
 export interface WsfeDatabase {
+  caea_informe_avisos: CaeaInformeAvisosTable;
   caeas: CaeasTable;
   caea_faltantes: CaeaFaltantesTable;
   caea_sin_movimiento: CaeaSinMovimientoTable;

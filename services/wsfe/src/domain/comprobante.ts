@@ -28,6 +28,8 @@ export interface AuthorityComprobante {
   /** the receiver as stored by the authority; reconciliation compares it with what was sent */
   readonly docTipo?: number | undefined;
   readonly docNro?: string | undefined;
+  /** CAE, or CAEA for a voucher issued in contingency and informed (FECAEARegInformativo) */
+  readonly emisionTipo?: string | undefined;
   /** the CAE's due date (yyyymmdd) */
   readonly fchVto?: string | undefined;
   readonly cbteDesde: number;

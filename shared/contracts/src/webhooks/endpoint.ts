@@ -11,6 +11,7 @@ export const WEBHOOK_EVENTOS = [
   "comprobante.rechazado",
   "comprobante.no_emitido",
   "comprobante.caea_informado",
+  "comprobante.caea_rechazado",
   "caea.no_obtenido",
   "email.enviado",
   "email.fallido",

@@ -17,6 +17,7 @@ export const EVENTOS: Readonly<Record<Evento, string>> = {
   "comprobante.rechazado": "Comprobante rechazado",
   "comprobante.no_emitido": "Comprobante no emitido",
   "comprobante.caea_informado": "CAEA informado",
+  "comprobante.caea_rechazado": "CAEA rechazado al informar",
   "caea.no_obtenido": "CAEA no obtenido",
   "email.enviado": "E-mail enviado",
   "email.fallido": "E-mail fallido",

@@ -7,6 +7,7 @@ import * as exportacionIds from "./2026-12-27-01-exportacion-ids.js";
 import * as emisiones from "./2027-01-03-01-emisiones.js";
 import * as caeas from "./2027-01-04-01-caeas.js";
 import * as caeaComprobantes from "./2027-01-05-01-caea-comprobantes.js";
+import * as caeaInforme from "./2027-01-07-01-caea-informe.js";
 
 export const schema = "wsfe";
 
@@ -20,4 +21,5 @@ export const migrations: Record<string, Migration> = {
   "2027-01-03-01-emisiones": emisiones,
   "2027-01-04-01-caeas": caeas,
   "2027-01-05-01-caea-comprobantes": caeaComprobantes,
+  "2027-01-07-01-caea-informe": caeaInforme,
 };
