@@ -160,6 +160,8 @@ export function createSimulatorServer(options: SimulatorServerOptions): Simulato
         ? fault.latencyMs + Math.random() * (fault.latencyMaxMs - fault.latencyMs)
         : fault.latencyMs;
     if (latency > 0) await sleep(latency);
+    // dated as it answers, as a real server does, however long it made the caller wait
+    res.setHeader("date", new Date(world.now()).toUTCString());
     const targeted = fault.operation === undefined || fault.operation === operation;
     const mode: FaultMode = targeted ? drawFault(fault) : "none";
     if (mode !== "none") world.countFault(`${operation ?? service} ${mode}`);

@@ -13,19 +13,20 @@ const offsets = new Map<string, number>();
 
 /**
  * Takes the `Date` of an answer of the authority in `environment`, asked at `sentAt` and
- * answered at `receivedAt` (this host's epoch ms). An answer without a readable Date is ignored.
+ * received at `receivedAt` (this host's epoch ms). An answer without a readable Date is ignored.
  */
 export function observeAuthorityDate(
   environment: string,
   date: string | undefined,
-  sentAt: number,
+  _sentAt: number,
   receivedAt: number,
 ): void {
   if (date === undefined) return;
   const at = Date.parse(date);
   if (Number.isNaN(at)) return;
-  // the authority's now was within [at, at + 1 s) at some moment of the round trip
-  const offset = at + 500 - (sentAt + receivedAt) / 2;
+  // a server dates its answer as it starts sending it: the authority's now was within
+  // [at, at + 1 s) just before this host received it, however long it took to answer
+  const offset = at + 500 - receivedAt;
   offsets.set(environment, Math.abs(offset) < RESOLUTION_MS ? 0 : Math.round(offset));
 }
 

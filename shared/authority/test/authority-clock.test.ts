@@ -16,8 +16,8 @@ describe("the authority's clock, from the Date of its answers", () => {
   it("follows an authority ahead or behind, per environment, as the latest answer shows it", () => {
     const sentAt = Date.parse("2026-12-03T15:00:00Z");
     const ahead = sentAt + 6 * 86_400_000;
-    observeAuthorityDate("pruebas-2", new Date(ahead).toUTCString(), sentAt, sentAt + 1_000);
-    // the middle of the round trip against the middle of the Date's second
+    observeAuthorityDate("pruebas-2", new Date(ahead).toUTCString(), sentAt - 5_000, sentAt + 500);
+    // the answer's Date against when it arrived, however long it was waited for
     expect(authorityOffsetMs("pruebas-2")).toBe(6 * 86_400_000);
     expect(Math.abs(authorityNow("pruebas-2") - (Date.now() + 6 * 86_400_000))).toBeLessThan(50);
     expect(authorityOffsetMs("pruebas-3")).toBe(0);

@@ -331,7 +331,8 @@ export function makeAccessTicketFlow(deps: {
       !certificate ||
       certificate.fingerprint === null ||
       certificate.not_after === null ||
-      !isCertificateUsable(certificate, now)
+      // the certificate as the account sees it (the panel, the expiry notices): this host's clock
+      !isCertificateUsable(certificate, new Date())
     ) {
       return fail(appError("NO_ACTIVE_CERTIFICATE"));
     }
