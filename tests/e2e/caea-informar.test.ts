@@ -212,6 +212,21 @@ describe("CAEA contingency: informing", { timeout: 240_000 }, () => {
     expect(await informed()).toEqual([1, 2, 3]);
     const held = (await control.caeas(env, rep.cuit)).caeas.find((c) => c.caea === caea)!;
     expect(held.vouchers.map((v) => v.cbteNro)).toEqual([1, 2, 3]);
+    // and the gateway's lookup of the authority says so
+    const lookup = await http(stack, "POST", "/api/wsfe/comprobante", account.ro, {
+      environment: env,
+      representada: rep.cuit,
+      ptoVta: CAEA_PTO_VTA,
+      cbteTipo: 11,
+      cbteNro: 2,
+    });
+    expect(lookup.status, lookup.text).toBe(200);
+    expect(lookup.json()).toMatchObject({
+      found: true,
+      codAutorizacion: caea,
+      emisionTipo: "CAEA",
+      cbteDesde: 2,
+    });
     const delivered = await eventually(
       "the caea_informado webhooks",
       () => {
@@ -318,5 +333,60 @@ describe("CAEA contingency: informing", { timeout: 240_000 }, () => {
     expect(await informed()).toEqual(range(1, 7));
     // told once
     expect(deliveredFor("comprobante.caea_rechazado", [rejected])).toHaveLength(1);
+  });
+  it("declares a contingency point of sale that issued nothing once its fortnight ended, by the authority's clock", async () => {
+    const quiet = await registerWsfeIssuer(stack, dir, account.accountId, env, CAE_PTO_VTA);
+    await control.enablePointOfSale(env, {
+      cuit: quiet.cuit,
+      ptoVta: CAEA_PTO_VTA,
+      emisionTipo: "CAEA",
+    });
+    const on = await http(
+      stack,
+      "PATCH",
+      `/api/representadas/${quiet.representadaId}`,
+      account.rw,
+      {
+        contingencia: { caea: true, puntosDeVenta: [CAEA_PTO_VTA] },
+      },
+    );
+    expect(on.status, on.text).toBe(200);
+    const actual = await eventually(
+      "the quiet representada's CAEA",
+      async () =>
+        (await http(stack, "GET", `/api/representadas/${quiet.representadaId}`, account.rw)).json<{
+          caea: { actual: { caea: string; fchVigHasta: string } | null } | null;
+        }>().caea?.actual ?? undefined,
+      { timeoutMs: 15_000, intervalMs: 200 },
+    );
+    // the fortnight is over by the authority's clock (two days after its last day, before its
+    // FchTopeInf); the gateway's own clock stays where it is
+    const hasta = actual.fchVigHasta;
+    const ended = Date.UTC(+hasta.slice(0, 4), +hasta.slice(4, 6) - 1, +hasta.slice(6, 8) + 2, 15);
+    await control.settings(env, { clockOffsetMs: ended - Date.now() });
+    try {
+      const declared = await eventually(
+        "the no-movement declaration",
+        async () => {
+          const held = (await control.caeas(env, quiet.cuit)).caeas.find(
+            (c) => c.caea === actual.caea,
+          );
+          return held && held.sinMovimiento.length > 0 ? held.sinMovimiento : undefined;
+        },
+        { timeoutMs: 30_000, intervalMs: 300 },
+      );
+      expect(declared.map((d) => d.ptoVta)).toEqual([CAEA_PTO_VTA]);
+      // declared once, however many passes ran
+      await sleep(1_500);
+      const again = (await control.caeas(env, quiet.cuit)).caeas.find(
+        (c) => c.caea === actual.caea,
+      );
+      expect(again!.sinMovimiento).toHaveLength(1);
+      // the representada that did issue under its CAEA is not declared
+      const busy = (await control.caeas(env, rep.cuit)).caeas.find((c) => c.caea === caea);
+      expect(busy!.sinMovimiento).toEqual([]);
+    } finally {
+      await control.settings(env, { clockOffsetMs: 0 });
+    }
   });
 });

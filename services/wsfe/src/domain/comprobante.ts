@@ -42,9 +42,10 @@ export interface AuthorityComprobante {
 
 /**
  * The voucher as the API answers it: the authority's content, `impTotal` to two decimals,
- * `email` only when known.
+ * `emisionTipo` CAEA for a voucher informed under a CAEA, `email` only when known.
  */
 export function foundComprobante(voucher: AuthorityComprobante, email: EmailRecord | undefined) {
+  const { emisionTipo } = voucher;
   return {
     found: true as const,
     codAutorizacion: voucher.codAutorizacion,
@@ -55,6 +56,8 @@ export function foundComprobante(voucher: AuthorityComprobante, email: EmailReco
     impTotal: twoDecimals(voucher.impTotal),
     impNeto: amountNumber(voucher.impNeto),
     impIVA: amountNumber(voucher.impIVA),
+    // a voucher informed under a CAEA says so; one with its own CAE answers as it always did
+    ...(emisionTipo === "CAEA" ? { emisionTipo: "CAEA" as const } : {}),
     ...(email ? { email: { to: email.to, status: email.status, error: email.error } } : {}),
   };
 }

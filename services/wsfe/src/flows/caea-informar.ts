@@ -1,3 +1,4 @@
+import { authorityNow } from "@pasarela/authority";
 import type { Bus } from "@pasarela/bus";
 import { billing, mail, ticket, wsfe } from "@pasarela/contracts";
 import { appError, authorityUnavailable, fail, ok, type Result } from "@pasarela/errors";
@@ -126,6 +127,9 @@ export function startCaeaInformer(deps: {
   now?: () => number;
 }): CaeaInformer {
   const now = deps.now ?? Date.now;
+  /** the fortnights and their deadlines are the authority's: by its clock, unless a test sets one */
+  const authorityDate = (environment: string) =>
+    new Date(deps.now?.() ?? authorityNow(environment));
   const log = deps.logger;
   const stopping = () => periodic.stopped;
 
@@ -504,8 +508,8 @@ export function startCaeaInformer(deps: {
       log.warn({ error: listed.error.message }, "representadas in contingency not read");
       return;
     }
-    const at = new Date(now());
     for (const r of listed.value.representadas) {
+      const at = authorityDate(r.environment);
       const owner = { environment: r.environment, cuit: r.cuit };
       const caller: WsfeCaller = { accountId: r.accountId, ...owner };
       for (const q of quincenasTerminadas(at)) {
@@ -582,9 +586,9 @@ export function startCaeaInformer(deps: {
 
   /** The gauge of vouchers near FchTopeInf, and the owner's e-mail once per fortnight. */
   async function alertDeadlines(): Promise<void> {
-    const at = new Date(now());
     const counts = new Map<string, number>();
     for (const f of await deps.informes.sinInformar()) {
+      const at = authorityDate(f.environment);
       if (f.fchTopeInf === undefined || !porVencer(f.fchTopeInf, at)) continue;
       counts.set(f.environment, (counts.get(f.environment) ?? 0) + f.pendientes);
       if (!f.avisado && !stopping()) await alertOwner(f, f.fchTopeInf);

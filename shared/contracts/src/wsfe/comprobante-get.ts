@@ -31,6 +31,10 @@ export const comprobanteReplySchema = z.union([
         .describe("Importe total: número JSON a dos decimales, redondeado del decimal de la AFIP"),
       impNeto: z.number().describe("Importe neto: número JSON, el decimal que informa la AFIP"),
       impIVA: z.number().describe("Importe de IVA: número JSON, el decimal que informa la AFIP"),
+      emisionTipo: z
+        .literal("CAEA")
+        .optional()
+        .describe("CAEA: informado en contingencia bajo un CAEA; ausente con CAE propio"),
       email: comprobanteEmailSchema.optional(),
     })
     .strict(),
