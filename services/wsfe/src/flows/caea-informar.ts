@@ -1,73 +1,27 @@
-import { authorityNow } from "@pasarela/authority";
 import type { Bus } from "@pasarela/bus";
-import { billing, mail, ticket, wsfe } from "@pasarela/contracts";
 import { appError, authorityUnavailable, fail, ok, type Result } from "@pasarela/errors";
-import { gauge } from "@pasarela/telemetry";
 import type { Logger } from "@pasarela/telemetry";
 import type { WsfeCaeaInformeAdapter } from "../adapters/wsfe-caea-informe.js";
 import type { VoucherAuthority } from "../adapters/voucher-authority.js";
 import type { WsfeAdapter, WsfeCaller } from "../adapters/wsfe.js";
 import type { CaeasRepository } from "../db/repositories/caeas.js";
-import type {
-  CaeaInformesRepository,
-  CaeaSinInformar,
-  SerieAInformar,
-} from "../db/repositories/caea-informes.js";
+import type { CaeaInformesRepository, SerieAInformar } from "../db/repositories/caea-informes.js";
 import type { StoredComprobante } from "../db/repositories/comprobante-rows.js";
 import type { SeriesKey } from "../db/repositories/series.js";
-import { avisoJobId } from "../domain/caea/aviso.js";
-import { avisoCaeaPorVencer, avisoCaeaRechazado } from "../domain/caea/aviso-informe.js";
-import {
-  esperaTrasIntentos,
-  finDelPlazo,
-  isSameCaeaVoucher,
-  juzgarInforme,
-  porVencer,
-  puntosSinMovimiento,
-  quincenasTerminadas,
-} from "../domain/caea/informe.js";
+import { esperaTrasIntentos, isSameCaeaVoucher, juzgarInforme } from "../domain/caea/informe.js";
 import type { FECAEDetRequest } from "../domain/issuance/index.js";
+import { makeAvisoAlTitular } from "./aviso-al-titular.js";
+import { holdSeries } from "./caea-informe-detenido.js";
+import { makeCaeaInformeEventos } from "./caea-informe-eventos.js";
+import { makePorVencer } from "./caea-por-vencer.js";
+import { makeSinMovimiento } from "./caea-sin-movimiento.js";
 import { startPeriodic, type PeriodicPass } from "./periodic.js";
 import type { HeldSeries, SeriesWriter } from "./series-writer.js";
 
-/** An informing event is sent again only once its voucher has been settled this long. */
-const SIN_EVENTO_AFTER_MS = 10_000;
-const SIN_EVENTO_BATCH = 200;
 /** the most pending vouchers one series informs in one pass */
 const POR_PASADA = 2_000;
 /** FECompConsultar calls made at once when several numbers are to be looked up */
 const LOOKUPS_AT_ONCE = 8;
-
-/** The CAEA vouchers, by environment, still uninformed within 48 h of their FchTopeInf. */
-const porVencerGauge = new Map<string, number>();
-gauge(
-  "pasarela_caea_sin_informar_por_vencer",
-  "Vouchers issued under a CAEA still not informed to the authority within 48 h of the CAEA's FchTopeInf (or past it)",
-  ["environment"],
-  function collect() {
-    this.reset();
-    for (const [environment, count] of porVencerGauge) this.set({ environment }, count);
-  },
-);
-/** The series, by environment, whose informing is held: refused by the authority, or blocked. */
-const detenidas = new Map<string, Set<string>>();
-gauge(
-  "pasarela_caea_informe_detenido",
-  "Series of CAEA vouchers whose informing is held back: the authority refused the request (701, 780…) or a voucher rejected at informing blocks the numbers after it",
-  ["environment"],
-  function collect() {
-    this.reset();
-    for (const [environment, series] of detenidas) this.set({ environment }, series.size);
-  },
-);
-
-const keyOf = (s: SeriesKey) => `${s.cuit}|${s.ptoVta}|${s.cbteTipo}`;
-function holdSeries(s: SeriesKey, held: boolean) {
-  const set = detenidas.get(s.environment) ?? new Set<string>();
-  if (held) set.add(keyOf(s));
-  else set.delete(keyOf(s));
-  detenidas.set(s.environment, set);
-}
 
 export interface CaeaInformer {
   /** one pass: every series with vouchers pending informing, no-movement, alerts; never throws */
@@ -104,10 +58,9 @@ interface SeriesOutcome {
  * or left without an answer keeps the vouchers pending, and the series waits longer after each
  * such failure (`retryBaseMs` doubling up to `retryMaxMs`).
  *
- * Each pass also declares, for every fortnight that ended, the CAEA points of sale that issued
- * nothing under it (FECAEASinMovimientoInformar, after FECAEASinMovimientoConsultar so a lost
- * answer is not declared twice), and alerts (gauge, owner's e-mail once per fortnight) on
- * vouchers still uninformed 48 h before their CAEA's FchTopeInf.
+ * Each pass then sends again the events that did not get out (caea-informe-eventos.ts),
+ * declares the points of sale without movement (caea-sin-movimiento.ts) and raises the deadline
+ * alert (caea-por-vencer.ts).
  */
 export function startCaeaInformer(deps: {
   bus: Pick<Bus, "request" | "publish">;
@@ -127,94 +80,28 @@ export function startCaeaInformer(deps: {
   now?: () => number;
 }): CaeaInformer {
   const now = deps.now ?? Date.now;
-  /** the fortnights and their deadlines are the authority's: by its clock, unless a test sets one */
-  const authorityDate = (environment: string) =>
-    new Date(deps.now?.() ?? authorityNow(environment));
   const log = deps.logger;
+  const aviso = makeAvisoAlTitular({ bus: deps.bus, logger: log, now });
+  const eventos = makeCaeaInformeEventos({ ...deps, aviso, now });
+  const declareSinMovimiento = makeSinMovimiento(deps);
+  const alertDeadlines = makePorVencer({ ...deps, aviso });
   const stopping = () => periodic.stopped;
 
-  /** Publishes the informing's event of settled vouchers, the e-mail of rejected ones, marks them. */
-  async function publish(settled: readonly StoredComprobante[]): Promise<void> {
-    const published: string[] = [];
-    for (const v of settled) {
-      try {
-        if (await publishOne(v)) published.push(v.id);
-      } catch (error) {
-        log.warn({ err: error, comprobanteId: v.id }, "CAEA informing event not published");
-      }
-    }
-    await deps.informes.markEventoPublicado(published).catch((error: unknown) => {
-      log.warn({ err: error }, "CAEA informing events not recorded as published");
-    });
-  }
-
-  async function publishOne(v: StoredComprobante): Promise<boolean> {
-    if (!v.caea || v.cae === null) return false;
-    const common = {
-      version: 1 as const,
-      comprobanteId: v.id,
-      accountId: v.accountId,
-      environment: v.series.environment,
-      representada: v.series.cuit,
-      ptoVta: v.series.ptoVta,
-      cbteTipo: v.series.cbteTipo,
-      cbteNro: v.cbteNro,
-      cbteFch: v.cbteFch,
-      totales: v.totales,
-      moneda: v.moneda,
-      requestId: v.requestId,
-      idempotencyKey: v.idempotencyKey,
-      caea: v.cae,
-      observaciones: [...v.observaciones],
-    };
-    const options = { accountId: v.accountId, requestId: v.requestId };
-    if (v.caea.estado === "informado") {
-      const informadoAt = (v.caea.informadoAt ?? new Date(now())).toISOString();
-      await deps.bus.publish(
-        wsfe.comprobanteCaeaInformado,
-        {
-          ...common,
-          id: wsfe.comprobanteEventId(v.id, "caea_informado"),
-          occurredAt: informadoAt,
-          informadoAt,
-        },
-        options,
-      );
-      return true;
-    }
-    if (v.caea.estado !== "rechazado") return false;
-    const id = wsfe.comprobanteEventId(v.id, "caea_rechazado");
-    await deps.bus.publish(
-      wsfe.comprobanteCaeaRechazado,
-      { ...common, id, occurredAt: new Date(now()).toISOString(), errores: [...v.errores] },
-      options,
-    );
-    const owner = await deps.bus.request(billing.accountOwnerGet, { accountId: v.accountId });
-    if (owner.ok) {
-      const message = avisoCaeaRechazado({
-        destinatario: owner.value.name,
-        cuenta: owner.value.accountName,
-        environment: v.series.environment,
-        representada: v.series.cuit,
-        ptoVta: v.series.ptoVta,
-        cbteTipo: v.series.cbteTipo,
-        cbteNro: v.cbteNro,
-        cbteFch: v.cbteFch,
-        caea: v.cae,
-        observaciones: v.observaciones,
-        errores: v.errores,
-      });
-      await deps.bus.publish(mail.mensajeJob, {
-        id: avisoJobId(id),
-        to: owner.value.email,
-        ...message,
-        queuedAt: new Date(now()).toISOString(),
-      });
-    } else if (owner.error.code !== "USER_NOT_FOUND") {
-      // the event is out; both go again on a later pass (the stream drops the event's copy)
-      log.warn({ error: owner.error.message }, "CAEA rejection: owner not read");
-      return false;
-    }
+  /**
+   * A voucher that can never be informed: caea_rechazado (while the lease holds), its event and
+   * the owner's e-mail. False when its row had already moved on.
+   */
+  async function reject(
+    v: StoredComprobante,
+    rechazo: Parameters<CaeaInformesRepository["markRechazado"]>[1],
+    held: HeldSeries,
+    context: Record<string, unknown>,
+    message: string,
+  ): Promise<boolean> {
+    const rejected = await deps.informes.markRechazado(v.id, rechazo, held.fence);
+    if (!rejected) return false;
+    await eventos.publish([rejected]);
+    log.warn({ comprobanteId: v.id, cbteNro: v.cbteNro, ...context }, message);
     return true;
   }
 
@@ -251,8 +138,9 @@ export function startCaeaInformer(deps: {
         }
         // the number holds another voucher at the authority (informed some other way, or not
         // this one): this one can never be informed under it
-        const rejected = await deps.informes.markRechazado(
-          v.id,
+        const authority = found.value;
+        const rejected = await reject(
+          v,
           {
             observaciones: [],
             errores: [],
@@ -260,29 +148,24 @@ export function startCaeaInformer(deps: {
             failure: {
               reconciliation: "number holds another voucher",
               authority: {
-                emisionTipo: found.value.emisionTipo ?? null,
-                codAutorizacion: found.value.codAutorizacion,
-                cbteFch: found.value.cbteFch,
-                impTotal: found.value.impTotal,
+                emisionTipo: authority.emisionTipo ?? null,
+                codAutorizacion: authority.codAutorizacion,
+                cbteFch: authority.cbteFch,
+                impTotal: authority.impTotal,
               },
             },
           },
-          held.fence,
+          held,
+          { ultimoAutorizado: last },
+          "CAEA voucher reconciled: the number holds another voucher",
         );
-        if (rejected) {
-          rechazados++;
-          await publish([rejected]);
-          log.warn(
-            { comprobanteId: v.id, cbteNro: v.cbteNro, ultimoAutorizado: last },
-            "CAEA voucher reconciled: the number holds another voucher",
-          );
-        }
+        if (rejected) rechazados++;
       }
       const adopted = await deps.informes.markInformados(
         same.map((v) => ({ id: v.id, observaciones: [], eventos: [] })),
       );
       informados += adopted.length;
-      await publish(adopted);
+      await eventos.publish(adopted);
       if (adopted.length > 0) {
         log.info(
           { series, count: adopted.length, ultimoAutorizado: last },
@@ -423,38 +306,27 @@ export function startCaeaInformer(deps: {
         eventos: outcome.eventos,
       })),
     );
-    await publish(informed);
+    await eventos.publish(informed);
     if (informed.length > 0) {
       log.info({ series, count: informed.length }, "CAEA vouchers informed");
       holdSeries(series, false);
     }
     let rechazados = 0;
-    if (veredicto.rechazado) {
-      const v = byNro.get(veredicto.rechazado.cbteNro)!;
-      const rejected = await deps.informes.markRechazado(
-        v.id,
+    const refused = veredicto.rechazado;
+    if (refused) {
+      const rejected = await reject(
+        byNro.get(refused.cbteNro)!,
         {
-          observaciones: veredicto.rechazado.observaciones,
-          errores: veredicto.rechazado.errores,
+          observaciones: refused.observaciones,
+          errores: refused.errores,
           eventos: outcome.eventos,
           failure: { reason: "rejected at informing" },
         },
-        held.fence,
+        held,
+        { codes: [...refused.observaciones, ...refused.errores].map((e) => e.code) },
+        "CAEA voucher rejected at informing",
       );
-      if (rejected) {
-        rechazados++;
-        await publish([rejected]);
-        log.warn(
-          {
-            comprobanteId: v.id,
-            cbteNro: v.cbteNro,
-            codes: [...veredicto.rechazado.observaciones, ...veredicto.rechazado.errores].map(
-              (e) => e.code,
-            ),
-          },
-          "CAEA voucher rejected at informing",
-        );
-      }
+      if (rejected) rechazados++;
     }
     if (veredicto.detenido) {
       const from = veredicto.detenido.cbteNro;
@@ -496,148 +368,14 @@ export function startCaeaInformer(deps: {
     }
   }
 
-  async function republish(): Promise<void> {
-    const left = await deps.informes.sinEvento(SIN_EVENTO_AFTER_MS, SIN_EVENTO_BATCH);
-    if (left.length > 0) await publish(left);
-  }
-
-  /** Declares the contingency points of sale that issued nothing under an ended fortnight. */
-  async function declareSinMovimiento(): Promise<void> {
-    const listed = await deps.bus.request(ticket.contingenciaList, {});
-    if (!listed.ok) {
-      log.warn({ error: listed.error.message }, "representadas in contingency not read");
-      return;
-    }
-    for (const r of listed.value.representadas) {
-      const at = authorityDate(r.environment);
-      const owner = { environment: r.environment, cuit: r.cuit };
-      const caller: WsfeCaller = { accountId: r.accountId, ...owner };
-      for (const q of quincenasTerminadas(at)) {
-        if (stopping()) return;
-        const caea = await deps.caeas.find(owner, q);
-        // no CAEA, nothing issued under it; past FchTopeInf, too late to declare
-        if (!caea || at >= finDelPlazo(caea.fchTopeInf)) continue;
-        const puntos = puntosSinMovimiento(
-          r.puntosDeVenta,
-          await deps.informes.conMovimiento(owner, q),
-          await deps.informes.declarados(owner, q),
-        );
-        for (const ptoVta of puntos) {
-          await declare(caller, { ...q, caea: caea.caea }, ptoVta);
-        }
-      }
-    }
-  }
-
-  async function declare(
-    caller: WsfeCaller,
-    q: { periodo: number; orden: number; caea: string },
-    ptoVta: number,
-  ): Promise<void> {
-    const where = { cuit: caller.cuit, ptoVta, periodo: q.periodo, orden: q.orden };
-    const record = (
-      resultado: string,
-      fchProceso: string | null,
-      errores: readonly { code: number; msg: string }[],
-    ) =>
-      deps.informes.recordSinMovimiento({
-        environment: caller.environment,
-        cuit: caller.cuit,
-        periodo: q.periodo,
-        orden: q.orden,
-        ptoVta,
-        resultado,
-        fchProceso,
-        errores,
-      });
-    // a declaration whose answer was lost is there already: recorded, not sent again
-    const known = await deps.informe.sinMovimientoConsultar(caller, { ptoVta, caea: q.caea });
-    if (!known.ok) {
-      log.warn({ ...where, error: known.error.message }, "no-movement declaration not checked");
-      return;
-    }
-    if (known.value === "declarado") {
-      await record("A", null, []);
-      log.info(where, "CAEA point of sale found declared without movement");
-      return;
-    }
-    if (known.value === "con_comprobantes") {
-      // vouchers were informed under it outside the gateway: there is nothing to declare
-      await record("R", null, [
-        { code: 10105, msg: "El punto de venta registra comprobantes informados." },
-      ]);
-      return;
-    }
-    const answer = await deps.informe.sinMovimientoInformar(caller, { ptoVta, caea: q.caea });
-    if (!answer.ok) {
-      log.warn({ ...where, error: answer.error.message }, "no-movement declaration not made yet");
-      return;
-    }
-    await record(answer.value.resultado, answer.value.fchProceso || null, answer.value.errores);
-    if (answer.value.resultado === "A")
-      log.info(where, "CAEA point of sale declared without movement");
-    else {
-      log.warn(
-        { ...where, codes: answer.value.errores.map((e) => e.code) },
-        "no-movement declaration refused by the authority",
-      );
-    }
-  }
-
-  /** The gauge of vouchers near FchTopeInf, and the owner's e-mail once per fortnight. */
-  async function alertDeadlines(): Promise<void> {
-    const counts = new Map<string, number>();
-    for (const f of await deps.informes.sinInformar()) {
-      const at = authorityDate(f.environment);
-      if (f.fchTopeInf === undefined || !porVencer(f.fchTopeInf, at)) continue;
-      counts.set(f.environment, (counts.get(f.environment) ?? 0) + f.pendientes);
-      if (!f.avisado && !stopping()) await alertOwner(f, f.fchTopeInf);
-    }
-    porVencerGauge.clear();
-    for (const [environment, count] of counts) porVencerGauge.set(environment, count);
-  }
-
-  async function alertOwner(f: CaeaSinInformar, fchTopeInf: string): Promise<void> {
-    const owner = await deps.bus.request(billing.accountOwnerGet, { accountId: f.accountId });
-    if (owner.ok) {
-      const message = avisoCaeaPorVencer({
-        destinatario: owner.value.name,
-        cuenta: owner.value.accountName,
-        environment: f.environment,
-        representada: f.cuit,
-        periodo: f.periodo,
-        orden: f.orden,
-        fchTopeInf,
-        pendientes: f.pendientes,
-      });
-      await deps.bus.publish(mail.mensajeJob, {
-        id: avisoJobId(
-          `caea.por_vencer.${f.accountId}.${f.environment}.${f.cuit}.${f.periodo}.${f.orden}`,
-        ),
-        to: owner.value.email,
-        ...message,
-        queuedAt: isoNow(),
-      });
-    } else if (owner.error.code !== "USER_NOT_FOUND") {
-      log.warn({ error: owner.error.message }, "CAEA deadline alert: owner not read");
-      return;
-    }
-    await deps.informes.markAvisado(f);
-    log.warn(
-      { cuit: f.cuit, periodo: f.periodo, orden: f.orden, pendientes: f.pendientes, fchTopeInf },
-      "CAEA vouchers uninformed near FchTopeInf: alerted",
-    );
-  }
-  const isoNow = () => new Date(now()).toISOString();
-
   async function pass(): Promise<void> {
     await informAll();
     if (stopping()) return;
-    await republish();
+    await eventos.republish();
     if (stopping()) return;
-    await declareSinMovimiento();
+    await declareSinMovimiento(stopping);
     if (stopping()) return;
-    await alertDeadlines();
+    await alertDeadlines(stopping);
   }
 
   const periodic: PeriodicPass = startPeriodic({

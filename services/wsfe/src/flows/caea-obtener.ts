@@ -1,6 +1,6 @@
 import { authorityNow } from "@pasarela/authority";
 import type { Bus } from "@pasarela/bus";
-import { billing, mail, ticket, wsfe } from "@pasarela/contracts";
+import { ticket, wsfe } from "@pasarela/contracts";
 import { gauge } from "@pasarela/telemetry";
 import type { Logger } from "@pasarela/telemetry";
 import { startPeriodic, type PeriodicPass } from "./periodic.js";
@@ -11,7 +11,8 @@ import type {
   CaeaFaltantesRepository,
   CaeasRepository,
 } from "../db/repositories/caeas.js";
-import { avisoCaeaFaltante, avisoJobId } from "../domain/caea/aviso.js";
+import { avisoCaeaFaltante } from "../domain/caea/aviso.js";
+import { makeAvisoAlTitular } from "./aviso-al-titular.js";
 import { inicioDelDia, quincenaDe, siguiente, type Quincena } from "../domain/caea/quincena.js";
 
 /** A fortnight starting within this long without its CAEA is missing (the alert's lead). */
@@ -55,6 +56,7 @@ export function startCaeaObtainer(deps: {
   now?: () => number;
 }): CaeaObtainer {
   const now = deps.now ?? Date.now;
+  const aviso = makeAvisoAlTitular({ bus: deps.bus, logger: deps.logger, now });
   // a pass checks it between steps (passes run only once `periodic` below exists)
   const stopping = () => periodic.stopped;
 
@@ -147,29 +149,19 @@ export function startCaeaObtainer(deps: {
       fchVigHasta: f.fchVigHasta,
       occurredAt: new Date(now()).toISOString(),
     });
-    const owner = await deps.bus.request(billing.accountOwnerGet, { accountId: f.accountId });
-    if (owner.ok) {
-      const message = avisoCaeaFaltante({
-        destinatario: owner.value.name,
-        cuenta: owner.value.accountName,
+    // tried again on the next pass when the owner cannot be read now
+    const told = await aviso(f.accountId, id, (titular) =>
+      avisoCaeaFaltante({
+        ...titular,
         environment: f.environment,
         representada: f.cuit,
         periodo: f.periodo,
         orden: f.orden,
         fchVigDesde: f.fchVigDesde,
         fchVigHasta: f.fchVigHasta,
-      });
-      await deps.bus.publish(mail.mensajeJob, {
-        id: avisoJobId(id),
-        to: owner.value.email,
-        ...message,
-        queuedAt: new Date(now()).toISOString(),
-      });
-    } else if (owner.error.code !== "USER_NOT_FOUND") {
-      // tried again on the next pass
-      deps.logger.warn({ error: owner.error.message }, "CAEA alert: owner not read");
-      return;
-    }
+      }),
+    );
+    if (!told) return;
     await deps.faltantes.alerted(f);
     deps.logger.warn(
       { cuit: f.cuit, environment: f.environment, periodo: f.periodo, orden: f.orden },

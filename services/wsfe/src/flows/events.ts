@@ -36,7 +36,8 @@ export interface VoucherEvents {
   publishOutcomes(stored: readonly StoredComprobante[]): Promise<void>;
 }
 
-function common(v: StoredComprobante) {
+/** What every event about a stored voucher says of it (outcomeFields of the contracts). */
+export function voucherEventFields(v: StoredComprobante) {
   return {
     version: 1 as const,
     comprobanteId: v.id,
@@ -124,7 +125,7 @@ export function makeVoucherEvents(deps: {
         tipo: "autorizado",
         event: {
           id: wsfe.comprobanteEventId(v.id, "autorizado"),
-          ...common(v),
+          ...voucherEventFields(v),
           cae: v.cae ?? "",
           caeVencimiento: v.caeVencimiento ?? "",
           tipoAutorizacion: v.tipoAutorizacion,
@@ -139,7 +140,7 @@ export function makeVoucherEvents(deps: {
         tipo: "rechazado",
         event: {
           id: wsfe.comprobanteEventId(v.id, "rechazado"),
-          ...common(v),
+          ...voucherEventFields(v),
           observaciones: [...v.observaciones],
           errores: [...v.errores],
           answer: answer?.kind === "error" ? answer.error : rejectionOf(v),
@@ -191,7 +192,7 @@ export function makeVoucherEvents(deps: {
         wsfe.comprobanteNoEmitido,
         {
           id: wsfe.comprobanteEventId(v.id, "no_emitido"),
-          ...common(v),
+          ...voucherEventFields(v),
           motivo: v.state === "conflict" ? "conflicto" : "no_emitido",
         },
         { accountId: v.accountId, requestId: v.requestId },
