@@ -211,41 +211,6 @@ export interface VoucherIssueContext {
 export function makeVoucherIssue(deps: VoucherIssueDeps) {
   const now = deps.now ?? Date.now;
 
-  /** The voucher issued in contingency, on the first CAEA point of sale of the representada. */
-  function inContingency(
-    contingency: ContingencyDeps,
-    contingencia: ticket.Contingencia,
-    voucher: PreparedVoucher,
-    caller: WsfeCaller,
-    cotizacion: string,
-    request: wsfe.FacturaIssueRequest,
-    ctx: VoucherIssueContext,
-  ): Promise<Result<wsfe.FacturaIssueReply>> {
-    const series: SeriesKey = {
-      environment: request.environment,
-      cuit: request.representada,
-      ptoVta: contingencia.puntosDeVenta[0]!,
-      cbteTipo: request.cbteTipo,
-    };
-    return contingency
-      .issue({
-        accountId: ctx.accountId,
-        caller,
-        series,
-        cbteFch: voucher.cbteFch,
-        ...domesticVoucher(voucher, series, cotizacion),
-        idempotencyKey: request.idempotencyKey ?? null,
-        requestId: ctx.requestId,
-        deadline: ctx.deadline,
-        logger: ctx.logger,
-        ...(ctx.settled === undefined ? {} : { settled: ctx.settled }),
-      })
-      .then((result) => {
-        annotateSpan(series, result, "CAEA");
-        return result;
-      });
-  }
-
   /**
    * The authority could not be reached for the voucher (`failed`, a 502): it is issued in
    * contingency once nothing of the attempt can still be authorized. A voucher the attempt
@@ -299,13 +264,27 @@ export function makeVoucherIssue(deps: VoucherIssueDeps) {
 
     const caller: WsfeCaller = { accountId, cuit: representada, environment, deadline };
     const contingency = contingencia.caea ? deps.contingency : undefined;
+    /** The voucher issued under the CAEA, on the representada's first CAEA point of sale. */
+    const underCaea = async (issue: ContingencyDeps["issue"], cotizacion: string) => {
+      const caeaSeries = {
+        environment,
+        cuit: representada,
+        ptoVta: contingencia.puntosDeVenta[0]!,
+        cbteTipo,
+      };
+      const voucherOnSeries = domesticVoucher(voucher, caeaSeries, cotizacion);
+      const job = jobFor(ctx, caller, caeaSeries, request.idempotencyKey, voucherOnSeries);
+      const result = await issue({ ...job, cbteFch: voucher.cbteFch });
+      annotateSpan(caeaSeries, result, "CAEA");
+      return result;
+    };
     if (request.contingencia === "caea") {
       // a till that knows it is offline: no CAE is asked for
       const refused = contingencyRefusal(contingencia, voucher);
       if (!refused.ok) return refused;
-      if (contingency === undefined) return fail(appError("CONTINGENCY_NOT_ENABLED"));
-      const rate = voucher.moneda.cotizacion!;
-      return inContingency(contingency, contingencia, voucher, caller, rate, request, ctx);
+      return contingency
+        ? underCaea(contingency.issue, voucher.moneda.cotizacion!)
+        : fail(appError("CONTINGENCY_NOT_ENABLED"));
     }
 
     let cotizacion = voucher.moneda.cotizacion;
@@ -330,9 +309,7 @@ export function makeVoucherIssue(deps: VoucherIssueDeps) {
     );
     if (issued.ok || contingency === undefined || !authorityDown(issued.error)) return issued;
     const rate = cotizacion;
-    return fallBack(contingency, issued, ctx, () =>
-      inContingency(contingency, contingencia, voucher, caller, rate, request, ctx),
-    );
+    return fallBack(contingency, issued, ctx, () => underCaea(contingency.issue, rate));
   };
 }
 
@@ -348,7 +325,20 @@ export async function issueOnSeries<R extends IssuanceReply>(
   idempotencyKey: string | undefined,
   voucher: Pick<IssuanceJob<R>, "request" | "emailTo" | "build" | "reply">,
 ): Promise<Result<R>> {
-  const result = await issuer({
+  const result = await issuer(jobFor(ctx, caller, series, idempotencyKey, voucher));
+  annotateSpan(series, result);
+  return result;
+}
+
+/** A prepared voucher as a job of the issuer, on `series`, with what every issuance carries. */
+function jobFor<R extends IssuanceReply>(
+  ctx: VoucherIssueContext,
+  caller: WsfeCaller,
+  series: SeriesKey,
+  idempotencyKey: string | undefined,
+  voucher: Pick<IssuanceJob<R>, "request" | "emailTo" | "build" | "reply">,
+): IssuanceJob<R> {
+  return {
     accountId: ctx.accountId,
     caller,
     series,
@@ -358,9 +348,7 @@ export async function issueOnSeries<R extends IssuanceReply>(
     deadline: ctx.deadline,
     logger: ctx.logger,
     ...(ctx.settled === undefined ? {} : { settled: ctx.settled }),
-  });
-  annotateSpan(series, result);
-  return result;
+  };
 }
 
 const issuances = counter(
