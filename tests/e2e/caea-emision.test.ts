@@ -8,6 +8,7 @@ import {
   type Registered,
   type Scratch,
 } from "../support/operator.js";
+import { qrPayload } from "../support/pdf.js";
 import { startE2EStack, type E2EStack } from "../support/stack.js";
 import { eventually } from "../support/wait.js";
 
@@ -37,12 +38,6 @@ interface CaeaShown {
   caea: string;
   fchVigDesde: string;
   fchVigHasta: string;
-}
-
-/** The RG 4892 payload a QR URL carries. */
-function qrPayload(url: string): Record<string, unknown> {
-  const p = new URL(url).searchParams.get("p")!;
-  return JSON.parse(Buffer.from(p, "base64").toString("utf8")) as Record<string, unknown>;
 }
 
 /**

@@ -1,4 +1,3 @@
-import { execFileSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { makeControlClient, type ControlClient } from "@pasarela/authority-sim";
 import type { Browser, Page } from "playwright-core";
@@ -14,6 +13,7 @@ import {
 } from "../support/operator.js";
 import { launchChromium, newUser } from "../support/panel.js";
 import { ARGENTINA, auditPages, LAPTOP, watchErrors } from "../support/panel-audit.js";
+import { pdfQr, pdfText, qrPayload } from "../support/pdf.js";
 import { startE2EStack, type E2EStack } from "../support/stack.js";
 import { eventually } from "../support/wait.js";
 
@@ -112,32 +112,7 @@ describe("a voucher issued under a CAEA: API, PDF and panel", { timeout: 240_000
     expect(answer.status, await answer.clone().text()).toBe(200);
     const file = dir.file(`c-${ptoVta}-${cbteNro}.pdf`, "");
     writeFileSync(file, Buffer.from(await answer.arrayBuffer()));
-    const text = execFileSync("pdftotext", ["-layout", file, "-"], { encoding: "utf8" }).replace(
-      /[ \t]+/g,
-      " ",
-    );
-    execFileSync("pdftoppm", [
-      "-png",
-      "-r",
-      "150",
-      "-f",
-      "1",
-      "-l",
-      "1",
-      "-singlefile",
-      file,
-      file,
-    ]);
-    const qr = execFileSync("zbarimg", ["--raw", "-q", `${file}.png`], {
-      encoding: "utf8",
-      // zbarimg complains on stderr when there is no D-Bus; the decoded text is on stdout
-      stdio: ["ignore", "pipe", "ignore"],
-    }).trim();
-    const p = new URL(qr).searchParams.get("p")!;
-    return {
-      text,
-      qr: JSON.parse(Buffer.from(p, "base64").toString("utf8")) as Record<string, unknown>,
-    };
+    return { text: pdfText(file).replace(/[ \t]+/g, " "), qr: qrPayload(pdfQr(file)) };
   }
 
   it("lists it to be informed, prints it as CAEA with tipoCodAut A, and the panel shows the contingency and the voucher", async () => {

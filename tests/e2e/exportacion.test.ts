@@ -1,4 +1,3 @@
-import { execFileSync } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { writeFileSync } from "node:fs";
 import { makeControlClient, type ControlClient } from "@pasarela/authority-sim";
@@ -17,6 +16,7 @@ import {
 } from "../support/operator.js";
 import { newUser, PanelClient } from "../support/panel.js";
 import { seeder, type Seeder } from "../support/seed.js";
+import { pdfQr, pdfText, qrPayload } from "../support/pdf.js";
 import { startE2EStack, type E2EStack } from "../support/stack.js";
 import { argentinaToday, facturaEServicios, type IssuedExport } from "../support/exportacion.js";
 
@@ -141,9 +141,7 @@ describe("export vouchers end to end", { timeout: 180_000 }, () => {
     expect(servicesInvoice.pdfUrl).toMatch(/^https?:\/\//);
     const held = await heldBySimulator();
     expect(held.map((v) => [v.cbteNro, v.cae])).toEqual([[1, servicesInvoice.cae]]);
-    const payload = JSON.parse(
-      Buffer.from(new URL(servicesInvoice.qr).searchParams.get("p")!, "base64").toString("utf8"),
-    ) as Record<string, unknown>;
+    const payload = qrPayload(servicesInvoice.qr);
     expect(payload).toMatchObject({
       tipoCmp: 19,
       nroCmp: 1,
@@ -367,7 +365,7 @@ describe("export vouchers end to end", { timeout: 180_000 }, () => {
     expect(printed.status, await printed.clone().text()).toBe(200);
     const file = dir.file(`e-${randomUUID()}.pdf`, "");
     writeFileSync(file, Buffer.from(await printed.arrayBuffer()));
-    const text = execFileSync("pdftotext", ["-layout", file, "-"], { encoding: "utf8" });
+    const text = pdfText(file);
     expect(text).toContain("E");
     expect(text).toContain("EXPORT INVOICE");
     expect(text).toContain("Acme Software Inc.");
@@ -375,22 +373,7 @@ describe("export vouchers end to end", { timeout: 180_000 }, () => {
     expect(text).toMatch(/ESTADOS UNIDOS|UNITED STATES/i);
     expect(text).toContain("DOL");
     expect(text).toContain(servicesInvoice.cae);
-    execFileSync("pdftoppm", [
-      "-png",
-      "-r",
-      "150",
-      "-f",
-      "1",
-      "-l",
-      "1",
-      "-singlefile",
-      file,
-      file,
-    ]);
-    const qr = execFileSync("zbarimg", ["--raw", "-q", `${file}.png`], {
-      encoding: "utf8",
-      stdio: ["ignore", "pipe", "ignore"],
-    }).trim();
+    const qr = pdfQr(file);
     expect(qr).toBe(servicesInvoice.qr);
   });
 

@@ -16,6 +16,7 @@ import {
   type Scratch,
 } from "../support/operator.js";
 import { seeder, type Seeder } from "../support/seed.js";
+import { qrPayload } from "../support/pdf.js";
 import { startE2EStack, type E2EStack } from "../support/stack.js";
 import { eventually } from "../support/wait.js";
 
@@ -392,9 +393,7 @@ describe("issuance end to end: POST /api/wsfe/facturas through processes and the
         moneda: { id: "DOL", cotizacion: DOLAR, mismaMonedaExtranjera: false },
       });
       await expectStoredAsAnswered(issued);
-      const qr = JSON.parse(
-        Buffer.from(new URL(issued.qr).searchParams.get("p")!, "base64").toString("utf8"),
-      ) as Record<string, unknown>;
+      const qr = qrPayload(issued.qr);
       expect(qr).toMatchObject({ moneda: "DOL", ctz: DOLAR, importe: 1452 });
     });
 
@@ -437,9 +436,7 @@ describe("issuance end to end: POST /api/wsfe/facturas through processes and the
       );
       expect(overridden).toMatchObject({ impNeto: 100, impIVA: 10.5, impTotal: 110.5 });
       await expectStoredAsAnswered(overridden);
-      const qr = JSON.parse(
-        Buffer.from(new URL(overridden.qr).searchParams.get("p")!, "base64").toString("utf8"),
-      ) as Record<string, unknown>;
+      const qr = qrPayload(overridden.qr);
       expect(qr).not.toHaveProperty("nroDocRec");
     });
   });
