@@ -561,6 +561,56 @@ describe("billing: admission of issuances (quota, rejection cap, Idempotency-Key
       expect(capped.ok ? "" : capped.error.code).toBe("REJECTION_CAP");
       expect((await admit(accountId, "produccion")).ok).toBe(true);
     });
+
+    it("a contingency voucher refused at informing gives its unit back, before or after its authorization is applied", async () => {
+      const accountId = await account({ facturas: 3 });
+      const caeaEvent = (requestId: string, comprobanteId: string) => ({
+        ...outcome(accountId, requestId, null),
+        comprobanteId,
+        caea: "36123456789012",
+        observaciones: [],
+        errores: [{ code: 10119, msg: "El importe total no coincide" }],
+        id: wsfe.comprobanteEventId(comprobanteId, "caea_rechazado"),
+      });
+      const authorizedEvent = (requestId: string, comprobanteId: string) => ({
+        ...outcome(accountId, requestId, null),
+        comprobanteId,
+        cae: "36123456789012",
+        caeVencimiento: "20261130",
+        tipoAutorizacion: "CAEA" as const,
+        observaciones: [],
+        id: wsfe.comprobanteEventId(comprobanteId, "autorizado"),
+      });
+      const used = async (n: number) => {
+        await eventually(async () =>
+          (await usage(accountId)).facturas.used === n ? true : undefined,
+        );
+        await new Promise((r) => setTimeout(r, 200));
+        expect((await usage(accountId)).facturas.used).toBe(n);
+      };
+
+      // authorized (counted), then refused at informing: given back, twice delivered or not
+      const first = randomUUID();
+      const firstVoucher = randomUUID();
+      expect((await admit(accountId, "produccion", undefined, first)).ok).toBe(true);
+      await client.publish(wsfe.comprobanteAutorizado, authorizedEvent(first, firstVoucher));
+      await used(1);
+      await client.publish(wsfe.comprobanteCaeaRechazado, caeaEvent(first, firstVoucher));
+      await client.publish(wsfe.comprobanteCaeaRechazado, {
+        ...caeaEvent(first, firstVoucher),
+        id: `${caeaEvent(first, firstVoucher).id}-bis`,
+      });
+      await used(0);
+
+      // the refusal applied before its authorization: the authorization never counts it
+      const second = randomUUID();
+      const secondVoucher = randomUUID();
+      expect((await admit(accountId, "produccion", undefined, second)).ok).toBe(true);
+      await client.publish(wsfe.comprobanteCaeaRechazado, caeaEvent(second, secondVoucher));
+      await client.publish(wsfe.comprobanteAutorizado, authorizedEvent(second, secondVoucher));
+      await used(0);
+      expect(lines.join("\n")).not.toContain("event breaks its schema");
+    });
   });
 
   describe("the usage history's events", () => {

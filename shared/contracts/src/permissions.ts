@@ -89,6 +89,7 @@ export const natsGrants = {
     reads: [
       wsfe.comprobanteAutorizado,
       wsfe.comprobanteRechazado,
+      wsfe.comprobanteCaeaRechazado,
       wsfe.emisionTerminada,
       billing.usoRegistrado,
       cobros.linkPagado,

@@ -46,7 +46,8 @@ export interface QuotaHoldsTable {
   ref: string;
   account_id: string;
   resource: QuotaResource;
-  state: "reserved" | "committed";
+  /** voided: a committed unit given back (a CAEA voucher the authority refused at informing) */
+  state: "reserved" | "committed" | "voided";
   created_at: Timestamp;
   expires_at: NullableTimestamp;
 }

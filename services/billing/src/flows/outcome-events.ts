@@ -4,8 +4,10 @@ import { authorityRejected } from "@pasarela/errors";
 import type { Logger } from "@pasarela/telemetry";
 import type { Kysely } from "kysely";
 import type { BillingDatabase } from "../db/database.js";
+import { makeQuotaRepository } from "../db/repositories/quota.js";
 import { isRejection } from "../domain/stored-answer.js";
 import { applyOutcome, type IssuanceOutcome } from "./outcome.js";
+import { isMetered } from "./quota.js";
 
 /** An outcome event as the attempt's outcome: what it replays, commits, releases and counts. */
 export function outcomeOfEvent({ tipo, event }: billing.FacturaOutcomeEvent): IssuanceOutcome {
@@ -62,6 +64,23 @@ type OutcomeContract =
   | typeof wsfe.comprobanteRechazado
   | typeof wsfe.emisionTerminada;
 
+/**
+ * A voucher issued in contingency and refused by the authority at informing counts toward
+ * nothing: its production unit is given back, whether or not its authorization was applied
+ * yet (a refusal applied first keeps the later commit from counting it).
+ */
+async function giveBackRefused(
+  db: Kysely<BillingDatabase>,
+  event: EventOf<typeof wsfe.comprobanteCaeaRechazado>,
+): Promise<void> {
+  if (!isMetered(event.environment)) return;
+  await makeQuotaRepository(db).giveBack(event.requestId, {
+    accountId: event.accountId,
+    resource: "facturas",
+    at: new Date(event.occurredAt),
+  });
+}
+
 /** A delivered outcome event, tagged as the flow hands it over. */
 function tagged(delivered: Delivered<OutcomeContract>): billing.FacturaOutcomeEvent {
   switch (delivered.contract.subject) {
@@ -89,24 +108,40 @@ const OUTCOME_BATCH = 10;
  * response still ends with the quota committed, the rejection counted and the idempotency
  * record complete, each exactly once. The same events are handed over by the issuance flow
  * (`billing.factura.settle`); whichever arrives first is applied, the other skipped by its id.
+ * A contingency voucher refused at informing gives its unit back.
  */
 export async function consumeOutcomeEvents(deps: {
   bus: Bus;
   db: Kysely<BillingDatabase>;
   logger: Logger;
 }): Promise<Durable[]> {
-  const handle = async (batch: readonly Delivered<OutcomeContract>[]) => {
-    for (const delivered of batch) await applyOutcome(deps.db, outcomeOfEvent(tagged(delivered)));
+  const handle = async (
+    batch: readonly Delivered<OutcomeContract | typeof wsfe.comprobanteCaeaRechazado>[],
+  ) => {
+    for (const delivered of batch) {
+      if (delivered.contract.subject === wsfe.comprobanteCaeaRechazado.subject) {
+        await giveBackRefused(
+          deps.db,
+          delivered.body as EventOf<typeof wsfe.comprobanteCaeaRechazado>,
+        );
+      } else {
+        await applyOutcome(
+          deps.db,
+          outcomeOfEvent(tagged(delivered as Delivered<OutcomeContract>)),
+        );
+      }
+    }
     return done;
   };
   // a stop waits for the batch in hand, applied one transaction per event: a hundred of them
   // held billing's SIGTERM for most of its drain bound on a busy database
   const options = { maxBatch: OUTCOME_BATCH, logger: deps.logger, handle };
   return Promise.all([
-    consumeDurable(deps.bus, [wsfe.comprobanteAutorizado, wsfe.comprobanteRechazado], {
-      durable: "billing-comprobantes",
-      ...options,
-    }),
+    consumeDurable(
+      deps.bus,
+      [wsfe.comprobanteAutorizado, wsfe.comprobanteRechazado, wsfe.comprobanteCaeaRechazado],
+      { durable: "billing-comprobantes", ...options },
+    ),
     consumeDurable(deps.bus, [wsfe.emisionTerminada], { durable: "billing-emisiones", ...options }),
   ]);
 }

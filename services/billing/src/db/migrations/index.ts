@@ -4,6 +4,7 @@ import * as plansQuotaIdempotencyUsage from "./2026-11-22-02-plans-quota-idempot
 import * as usersSoporte from "./2026-11-22-03-users-soporte.js";
 import * as usageByKey from "./2026-11-22-04-usage-by-key.js";
 import * as cuotaAlertas from "./2026-11-27-01-cuota-alertas.js";
+import * as quotaVoided from "./2026-11-27-02-quota-voided.js";
 
 export const schema = "billing";
 
@@ -14,4 +15,5 @@ export const migrations: Record<string, Migration> = {
   "2026-11-22-03-users-soporte": usersSoporte,
   "2026-11-22-04-usage-by-key": usageByKey,
   "2026-11-27-01-cuota-alertas": cuotaAlertas,
+  "2026-11-27-02-quota-voided": quotaVoided,
 };

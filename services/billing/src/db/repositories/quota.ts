@@ -4,7 +4,8 @@ import type { BillingDatabase, QuotaResource } from "../database.js";
 
 /**
  * Quota holds: a `reserved` row per metered call in progress (bounded by `expires_at`), a
- * `committed` row per call that counts. Used = committed + live reservations of the period.
+ * `committed` row per call that counts, a `voided` one per unit given back. Used = committed +
+ * live reservations of the period.
  */
 export function makeQuotaRepository(db: Kysely<BillingDatabase>) {
   return {
@@ -67,9 +68,11 @@ export function makeQuotaRepository(db: Kysely<BillingDatabase>) {
         .updateTable("quota_holds")
         .set({ state: "committed", expires_at: null })
         .where("ref", "=", ref)
+        // a unit given back stays given back, whatever is delivered after
+        .where("state", "!=", "voided")
         .executeTakeFirst();
       if (updated.numUpdatedRows > 0n || !fallback) return updated.numUpdatedRows > 0n;
-      await db
+      const inserted = await db
         .insertInto("quota_holds")
         .values({
           ref,
@@ -80,8 +83,30 @@ export function makeQuotaRepository(db: Kysely<BillingDatabase>) {
           expires_at: null,
         })
         .onConflict((oc) => oc.column("ref").doNothing())
+        .returning("ref")
+        .executeTakeFirst();
+      return inserted !== undefined;
+    },
+    /**
+     * The unit counts toward nothing after all: its hold becomes `voided` (written when its
+     * commit has not arrived yet, so that commit finds it given back).
+     */
+    async giveBack(
+      ref: string,
+      hold: { accountId: string; resource: QuotaResource; at: Date },
+    ): Promise<void> {
+      await db
+        .insertInto("quota_holds")
+        .values({
+          ref,
+          account_id: hold.accountId,
+          resource: hold.resource,
+          state: "voided",
+          created_at: hold.at,
+          expires_at: null,
+        })
+        .onConflict((oc) => oc.column("ref").doUpdateSet({ state: "voided", expires_at: null }))
         .execute();
-      return true;
     },
     async release(ref: string): Promise<boolean> {
       const deleted = await db
