@@ -19,8 +19,12 @@ export const billingConfigSchema = z.object({
     .min(32, "must be at least 32 characters (32+ random bytes, base64)"),
   /** how long an Idempotency-Key is kept; at least 24 h */
   IDEMPOTENCY_TTL_MS: envInt().pipe(z.number().min(86_400_000)).default(86_400_000),
-  /** how long an issuance answers 409 to a repeat of its key before it is looked up instead */
-  IDEMPOTENCY_LEASE_MS: envInt().pipe(z.number().min(1_000)).default(130_000),
+  /**
+   * how long an issuance's key stays bound to it without word from its process: the attempt
+   * extends it every third while it runs, so a repeat of the key answers 409 while the attempt
+   * lives and is looked up instead at most this long after its process died
+   */
+  IDEMPOTENCY_LEASE_MS: envInt().pipe(z.number().min(3_000)).default(15_000),
   /** how long an unreported quota reservation holds quota (a crash never leaks it) */
   QUOTA_RESERVATION_TTL_MS: envInt().pipe(z.number().min(1_000)).default(600_000),
   /** how often expired reservations, keys and old usage history are swept */

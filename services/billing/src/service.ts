@@ -18,6 +18,7 @@ import { makeHasher } from "./domain/secrets.js";
 import { makeAccountCreate } from "./handlers/account-create.js";
 import type { CuotaAlertas } from "./flows/cuota-alertas.js";
 import { makeFacturaAdmit } from "./handlers/factura-admit.js";
+import { makeFacturaHold } from "./handlers/factura-hold.js";
 import { makeFacturaSettle } from "./handlers/factura-settle.js";
 import { makeKeyCreate } from "./handlers/key-create.js";
 import { makeKeyList } from "./handlers/key-list.js";
@@ -97,6 +98,7 @@ export function billingBindings(deps: {
     bind(billing.keyRevoke, makeKeyRevoke({ keys, bus: deps.bus })),
     bind(billing.keyVerify, makeKeyVerify({ keys, hasher })),
     bind(billing.facturaAdmit, makeFacturaAdmit({ db, settings, alertas: deps.alertas })),
+    bind(billing.facturaHold, makeFacturaHold({ db, settings })),
     bind(billing.facturaSettle, makeFacturaSettle({ db })),
     bind(billing.quotaReserve, makeQuotaReserve({ db, settings, alertas: deps.alertas })),
     bind(billing.quotaCommit, makeQuotaCommit({ db })),

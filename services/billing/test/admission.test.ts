@@ -328,7 +328,7 @@ describe("billing: admission of issuances (quota, rejection cap, Idempotency-Key
       const first = randomUUID();
       expect(await admit(accountId, "homologacion", k, first)).toEqual({
         ok: true,
-        value: { decision: "proceed" },
+        value: { decision: "proceed", leaseMs: 15_000 },
       });
       const inFlight = await admit(accountId, "homologacion", k);
       expect(inFlight.ok ? "" : inFlight.error.code).toBe("IDEMPOTENCY_IN_PROGRESS");
@@ -355,13 +355,45 @@ describe("billing: admission of issuances (quota, rejection cap, Idempotency-Key
         await admit(accountId, "homologacion", { ...k, fingerprint: "corregido" }, second),
       ).toEqual({
         ok: true,
-        value: { decision: "proceed" },
+        value: { decision: "proceed", leaseMs: 15_000 },
       });
       value(await complete(accountId, second, "homologacion", { status: 502, key: k.key }));
       expect(await admit(accountId, "homologacion", { ...k, fingerprint: "corregido" })).toEqual({
         ok: true,
         value: { decision: "resolve", requestId: second },
       });
+    });
+
+    it("a running attempt keeps its key for another lease; a lapsed lease is looked up and never extended", async () => {
+      const accountId = await account();
+      const k = key();
+      const first = randomUUID();
+      expect((await admit(accountId, "homologacion", k, first)).ok).toBe(true);
+      const hold = (requestId: string) =>
+        client.request(billing.facturaHold, { idempotencyKey: k.key }, { accountId, requestId });
+      // another request id never holds the key
+      expect(value(await hold(randomUUID()))).toEqual({ held: false });
+      // held 10 s in, then 20 s in: the lease runs 15 s from each hold
+      clock += 10_000;
+      expect(value(await hold(first))).toEqual({ held: true });
+      clock += 10_000;
+      const running = await admit(accountId, "homologacion", k);
+      expect(running.ok ? "" : running.error.code).toBe("IDEMPOTENCY_IN_PROGRESS");
+      expect(value(await hold(first))).toEqual({ held: true });
+      // its process died: 15 s later the key is looked up, and the attempt can no longer hold it
+      clock += 15_001;
+      expect(await admit(accountId, "homologacion", k)).toEqual({
+        ok: true,
+        value: { decision: "resolve", requestId: first },
+      });
+      expect(value(await hold(first))).toEqual({ held: false });
+      // another account's request never holds this account's key
+      const other = await client.request(
+        billing.facturaHold,
+        { idempotencyKey: k.key },
+        { accountId: await account(), requestId: first },
+      );
+      expect(value(other)).toEqual({ held: false });
     });
 
     it("keys expire after 24 h: the same key then admits a new issuance", async () => {
@@ -382,7 +414,7 @@ describe("billing: admission of issuances (quota, rejection cap, Idempotency-Key
       clock = start + 24 * HOUR;
       expect(await admit(accountId, "homologacion", k)).toEqual({
         ok: true,
-        value: { decision: "proceed" },
+        value: { decision: "proceed", leaseMs: 15_000 },
       });
       clock = start;
     });
@@ -394,7 +426,7 @@ describe("billing: admission of issuances (quota, rejection cap, Idempotency-Key
       expect(refused.ok ? "" : refused.error.code).toBe("QUOTA_FACTURAS_EXHAUSTED");
       expect(await admit(accountId, "homologacion", { ...k, fingerprint: "otro" })).toEqual({
         ok: true,
-        value: { decision: "proceed" },
+        value: { decision: "proceed", leaseMs: 15_000 },
       });
     });
   });

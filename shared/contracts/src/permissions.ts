@@ -115,6 +115,8 @@ export const natsGrants = {
       catalog.clienteGet,
       catalog.productoGet,
       billing.facturaAdmit,
+      // an attempt still running keeps its Idempotency-Key bound
+      billing.facturaHold,
       billing.facturaSettle,
       pdf.linkCreate,
     ],

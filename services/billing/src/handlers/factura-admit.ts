@@ -64,7 +64,11 @@ export function makeFacturaAdmit(deps: {
         });
         if (!bound) return fail(appError("IDEMPOTENCY_IN_PROGRESS"));
       }
-      return ok({ decision: "proceed" });
+      return ok(
+        key === undefined
+          ? { decision: "proceed" }
+          : { decision: "proceed", leaseMs: deps.settings.issuanceLeaseMs },
+      );
     });
     if (admission.ok && admission.value.decision === "proceed") void deps.alertas?.flush();
     return admission;

@@ -67,12 +67,11 @@ export interface BatchIssuerDeps {
 
 const keyOf = (k: SeriesKey) => `${k.environment}|${k.cuit}|${k.ptoVta}|${k.cbteTipo}`;
 
-const busy = (series: SeriesKey) =>
-  appError("SERVICE_UNAVAILABLE", {
-    reason: "series busy",
-    ptoVta: series.ptoVta,
-    cbteTipo: series.cbteTipo,
-  });
+const busy = (series: SeriesKey, reason = "series busy") =>
+  appError("SERVICE_UNAVAILABLE", { reason, ptoVta: series.ptoVta, cbteTipo: series.cbteTipo });
+
+/** the reason of a call that lost its Idempotency-Key's lease before its voucher was stored */
+export const KEY_LAPSED = "the Idempotency-Key's lease lapsed";
 
 /** 11002, as the issuance's rejection with the hint rather than a query's 400. */
 function numberingRefused(error: AppError): AppError {
@@ -252,12 +251,15 @@ export function makeBatchIssuer(deps: BatchIssuerDeps): Issuer {
     const settled = await deps.reconcile(caller, series, last.value, open, held);
     if (!settled.ok) return answerAll(batch, settled);
 
+    // a call whose key a retry may be looking up stores nothing: that retry issues it
+    const lapsed = batch.filter((w) => w.job.keyHeld?.() === false);
+    answerAll(lapsed, fail(busy(series, KEY_LAPSED)));
     const at = now();
     const fits = batch.filter(
-      (w) => w.job.deadline - at >= deps.authorityTimeoutMs + SEND_MARGIN_MS,
+      (w) => !lapsed.includes(w) && w.job.deadline - at >= deps.authorityTimeoutMs + SEND_MARGIN_MS,
     );
     answerAll(
-      batch.filter((w) => !fits.includes(w)),
+      batch.filter((w) => !fits.includes(w) && !lapsed.includes(w)),
       fail(
         authorityUnavailable(
           "la AFIP tardó demasiado en las consultas previas; el comprobante no se envió",

@@ -5,6 +5,7 @@ import type { VoucherAuthority } from "../adapters/voucher-authority.js";
 import type { CaeasRepository } from "../db/repositories/caeas.js";
 import type { CaeaComprobantesRepository } from "../db/repositories/caea-comprobantes.js";
 import type { SeriesKey } from "../db/repositories/series.js";
+import { KEY_LAPSED } from "./batches.js";
 import { momentoArgentino, quincenaDelDia } from "../domain/caea/quincena.js";
 import type { IssuanceJob } from "./issuance-job.js";
 import type { SeriesWriter } from "./series-writer.js";
@@ -27,6 +28,7 @@ export type CaeaJob = Pick<
   | "deadline"
   | "logger"
   | "settled"
+  | "keyHeld"
 > & {
   /** the voucher's date, yyyymmdd: its fortnight's CAEA authorizes it */
   readonly cbteFch: string;
@@ -90,6 +92,8 @@ export function makeCaeaIssuer(deps: CaeaIssuerDeps): CaeaIssuer {
       );
     }
     const stored = await deps.writer.run(series, job.deadline, async () => {
+      // a call whose key a retry may be looking up stores nothing: that retry issues it
+      if (job.keyHeld?.() === false) return fail(busy(series, KEY_LAPSED));
       const cbteNro = await nextNumber(job);
       const built = job.build(cbteNro, undefined);
       const inserted = await deps.comprobantes.insertCaea({

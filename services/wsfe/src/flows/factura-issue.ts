@@ -41,6 +41,18 @@ interface Attempt<Req extends IssuanceCall> {
   headers: { accountId: string; requestId: string; deadline: number };
 }
 
+/**
+ * An admitted attempt's hold on its Idempotency-Key: `held` is true while the key is surely
+ * still bound to it (its lease runs for at least another third), and false for good once
+ * billing said it is not.
+ */
+interface KeyHold {
+  held: () => boolean;
+  stop: () => void;
+}
+
+const UNBOUND: KeyHold = { held: () => true, stop: () => {} };
+
 /** How long an outcome that reached neither JetStream nor billing is tried again (settle). */
 const SETTLE_RETRY_MS = 10_000;
 
@@ -209,22 +221,63 @@ export function makeIssuanceLifecycle<
     return answer === undefined ? fail(error) : resultOf(answer, false);
   }
 
-  async function issue(a: Attempt<Req>): Promise<Answer> {
+  /**
+   * Keeps the key bound to this attempt while it runs: billing is asked to extend the lease
+   * every third of it, so that a process that dies mid-attempt leaves its key to be looked up
+   * by a retry after one lease. The lease is reckoned from before the request that set it, on
+   * this process's clock; the attempt stores nothing to send once less than a third of it may
+   * be left (the retry that follows a lapse finds either the stored voucher or none at all).
+   */
+  function holdKey(a: Attempt<Req>, admission: { askedAt: number; leaseMs?: number }): KeyHold {
+    const key = a.request.idempotencyKey;
+    const { leaseMs } = admission;
+    if (key === undefined || leaseMs === undefined) return UNBOUND;
+    const every = leaseMs / 3;
+    let until = admission.askedAt + leaseMs;
+    let lost = false;
+    let stopped = false;
+    let timer: NodeJS.Timeout | undefined;
+    const renew = async () => {
+      const askedAt = now();
+      const hold = await deps.bus.request(billing.facturaHold, { idempotencyKey: key }, a.headers);
+      if (hold.ok && hold.value.held) until = askedAt + leaseMs;
+      else if (hold.ok) lost = true;
+      else a.ctx.logger.warn({ err: hold.error }, "the Idempotency-Key's lease not extended");
+      if (!stopped && !lost) timer = setTimeout(() => void renew(), every).unref();
+    };
+    timer = setTimeout(() => void renew(), every).unref();
+    return {
+      held: () => !lost && now() < until - every,
+      stop: () => {
+        stopped = true;
+        clearTimeout(timer);
+      },
+    };
+  }
+
+  async function issue(
+    a: Attempt<Req>,
+    admission?: { askedAt: number; leaseMs?: number },
+  ): Promise<Answer> {
     const held: { stored?: StoredComprobante } = {};
+    const hold = admission ? holdKey(a, admission) : UNBOUND;
     let result: Result<IssuanceReply>;
     try {
       const { fingerprint: _fingerprint, keyScope: _scope, ...voucher } = a.request;
       result = await deps.issueVoucher(voucher, {
         ...a.ctx,
+        keyHeld: hold.held,
         settled: (stored) => {
           held.stored = stored;
         },
       });
     } catch (error) {
+      hold.stop();
       // a defect of ours after admission: the voucher may have been sent
       await settle(a, ended(a, "unknown", a.headers.requestId));
       throw error;
     }
+    hold.stop();
     return result.ok
       ? authorized(a, result.value, held.stored)
       : refused(a, result.error, held.stored);
@@ -281,6 +334,7 @@ export function makeIssuanceLifecycle<
 
   async function admitAndIssue(a: Attempt<Req>, mayResolve: boolean): Promise<Answer> {
     const { idempotencyKey: key, fingerprint } = a.request;
+    const askedAt = now();
     const admission = await deps.bus.request(
       billing.facturaAdmit,
       {
@@ -305,7 +359,7 @@ export function makeIssuanceLifecycle<
         if (!mayResolve || key === undefined) return fail(appError("IDEMPOTENCY_IN_PROGRESS"));
         return resolve(a, admission.value.requestId, key);
       case "proceed":
-        return issue(a);
+        return issue(a, { askedAt, leaseMs: admission.value.leaseMs });
     }
   }
 

@@ -54,6 +54,11 @@ export interface IssuanceJob<R extends IssuanceReply = IssuanceReply> {
    * whoever waits for it publishes its event. Without it, the batch publishes the event.
    */
   readonly settled?: (stored: StoredComprobante) => void;
+  /**
+   * False once the call's Idempotency-Key may no longer be bound to it (its process could not
+   * keep it): the voucher is then neither stored nor sent, since a retry may be looking it up.
+   */
+  readonly keyHeld?: () => boolean;
 }
 
 export type IssuanceResult = Result<IssuanceReply>;

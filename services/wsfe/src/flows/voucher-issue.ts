@@ -198,6 +198,8 @@ export interface VoucherIssueContext {
   logger: HandlerContext["logger"];
   /** takes the stored voucher once it reached a final state (the flow publishes its event) */
   settled?: IssuanceJob["settled"];
+  /** false once the call's Idempotency-Key may no longer be bound to it: nothing is sent */
+  keyHeld?: IssuanceJob["keyHeld"];
 }
 
 /**
@@ -348,6 +350,7 @@ function jobFor<R extends IssuanceReply>(
     deadline: ctx.deadline,
     logger: ctx.logger,
     ...(ctx.settled === undefined ? {} : { settled: ctx.settled }),
+    ...(ctx.keyHeld === undefined ? {} : { keyHeld: ctx.keyHeld }),
   };
 }
 

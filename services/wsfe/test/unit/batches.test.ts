@@ -11,7 +11,12 @@ import {
   type FECAEDetRequest,
   type PreparedVoucher,
 } from "../../src/domain/issuance/index.js";
-import { judgeBatch, makeBatchIssuer, type BatchIssuerDeps } from "../../src/flows/batches.js";
+import {
+  judgeBatch,
+  KEY_LAPSED,
+  makeBatchIssuer,
+  type BatchIssuerDeps,
+} from "../../src/flows/batches.js";
 import type { IssuanceJob } from "../../src/flows/issuance-job.js";
 import type { SeriesWriter } from "../../src/flows/series-writer.js";
 import { domesticVoucher } from "../../src/flows/voucher-issue.js";
@@ -211,6 +216,19 @@ describe("coalesced batches", () => {
     expect(answers.map((a) => a.ok && a.value.cae)).toEqual(
       [1, 2, 3, 4, 5].map((n) => String(70000000000000 + n)),
     );
+  });
+
+  it("a voucher whose call let its Idempotency-Key go is neither stored nor sent; the rest go", async () => {
+    const { issue, job, authority, repository } = setup();
+    const answers = await Promise.all([
+      issue(job(10)),
+      issue({ ...job(20), keyHeld: () => false }),
+      issue({ ...job(30), keyHeld: () => true }),
+    ]);
+    expect(authority.requests).toEqual([[1, 2]]);
+    expect(answers.map(numberOf)).toEqual([1, "SERVICE_UNAVAILABLE", 2]);
+    expect(answers[1]).toMatchObject({ error: { details: { reason: KEY_LAPSED } } });
+    expect([...repository.rows.values()].map((r) => r.idempotencyKey)).toEqual(["k-10", "k-30"]);
   });
 
   it("a detail rejected in the middle answers 422; the ones after it go again, never reported", async () => {

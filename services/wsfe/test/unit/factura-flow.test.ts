@@ -2,7 +2,7 @@ import type { AccountContext, Bus } from "@pasarela/bus";
 import { billing, pdf, wsfe, type Contract } from "@pasarela/contracts";
 import { appError, authorityRejected, fail, ok, type Result } from "@pasarela/errors";
 import { createLogger } from "@pasarela/telemetry";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import type { StoredComprobante } from "../../src/db/repositories/comprobantes.js";
 import type { OutcomeEvent } from "../../src/flows/events.js";
 import { makeFacturaFlow, type FacturaFlowDeps } from "../../src/flows/factura-issue.js";
@@ -358,5 +358,84 @@ describe("the issuance flow owned by wsfe", () => {
     const answer = await flow(bus)({ ...request, keyScope: "read_only" }, ctx);
     expect(answer.ok ? "" : answer.error.code).toBe("READ_ONLY_KEY");
     expect(sent).toEqual([]);
+  });
+
+  describe("the key's lease while the attempt runs", () => {
+    afterEach(() => {
+      vi.useRealTimers();
+    });
+
+    /**
+     * An attempt admitted with a 3 s lease whose issuance takes `ms`, reading its hold on the
+     * key each second; billing answers each hold with `hold`.
+     */
+    async function attempt(ms: number, hold: () => Result<unknown>) {
+      vi.useFakeTimers();
+      const { bus, sent } = fakeBus({
+        [billing.facturaAdmit.subject]: () => ok({ decision: "proceed", leaseMs: 3_000 }),
+        [billing.facturaHold.subject]: hold,
+        [pdf.linkCreate.subject]: link,
+        [billing.facturaSettle.subject]: recorded,
+      });
+      const seen: boolean[] = [];
+      const issueVoucher: FacturaFlowDeps["issueVoucher"] = async (_request, c) => {
+        for (let t = 0; t < ms; t += 1_000) {
+          seen.push(c.keyHeld!());
+          await vi.advanceTimersByTimeAsync(1_000);
+        }
+        seen.push(c.keyHeld!());
+        c.settled?.(storedAs("authorized"));
+        return ok(reply);
+      };
+      const answer = await flow(bus, { issueVoucher })(request, {
+        ...ctx,
+        deadline: Date.now() + 60_000,
+      });
+      const holds = () => sent.filter((s) => s.subject === billing.facturaHold.subject);
+      const during = holds().length;
+      // the attempt is over: nothing more is asked
+      await vi.advanceTimersByTimeAsync(10_000);
+      return { answer, seen, holds: holds(), during };
+    }
+
+    it("a long attempt extends its key every third of the lease and holds it throughout", async () => {
+      const { answer, seen, holds, during } = await attempt(7_000, () => ok({ held: true }));
+      expect(answer.ok).toBe(true);
+      expect(seen.every(Boolean)).toBe(true);
+      expect(during).toBe(7);
+      expect(holds).toHaveLength(during);
+      expect(holds[0]!.body).toEqual({ idempotencyKey: "pedido-1" });
+      expect(holds[0]!.headers).toMatchObject({ accountId: "cuenta-1", requestId: "req-1" });
+    });
+
+    it("a key billing no longer holds for the attempt is let go at once", async () => {
+      const { seen, during } = await attempt(3_000, () => ok({ held: false }));
+      expect(seen).toEqual([true, false, false, false]);
+      // told once: it stops asking
+      expect(during).toBe(1);
+    });
+
+    it("a key it cannot extend is let go a third of the lease before it may lapse", async () => {
+      const { seen } = await attempt(4_000, () => fail(appError("SERVICE_UNAVAILABLE")));
+      // admitted at 0 with 3 s: held while under 2 s, whatever billing answers after
+      expect(seen).toEqual([true, true, false, false, false]);
+    });
+
+    it("an admission without a key holds nothing and asks nothing", async () => {
+      vi.useFakeTimers();
+      const { bus, sent } = fakeBus({
+        [billing.facturaAdmit.subject]: proceed,
+        [pdf.linkCreate.subject]: link,
+        [billing.facturaSettle.subject]: recorded,
+      });
+      const { idempotencyKey: _key, ...unkeyed } = request;
+      const issueVoucher: FacturaFlowDeps["issueVoucher"] = async (_request, c) => {
+        await vi.advanceTimersByTimeAsync(5_000);
+        expect(c.keyHeld!()).toBe(true);
+        return ok(reply);
+      };
+      expect((await flow(bus, { issueVoucher })(unkeyed, ctx)).ok).toBe(true);
+      expect(sent.map((s) => s.subject)).not.toContain(billing.facturaHold.subject);
+    });
   });
 });

@@ -19,8 +19,8 @@ export { facturaAnswerSchema, facturaOutcomeSchema, type FacturaAnswer, type Fac
  * billing binds the `Idempotency-Key` (scoped to the account of the request's headers), checks
  * the rejection cap of the environment and reserves one voucher of quota in production. A
  * refusal (409, 422, 429, 402) binds nothing. `replay` answers the first attempt's stored
- * answer; `resolve` means the first attempt ended without a known outcome and
- * must be looked up before anything is issued again.
+ * answer; `resolve` means the first attempt ended without a known outcome (or its process
+ * stopped holding the key) and must be looked up before anything is issued again.
  */
 export const facturaAdmit = defineContract({
   subject: "billing.factura.admit",
@@ -33,7 +33,17 @@ export const facturaAdmit = defineContract({
     })
     .strict(),
   reply: z.discriminatedUnion("decision", [
-    z.object({ decision: z.literal("proceed") }).strict(),
+    z
+      .object({
+        decision: z.literal("proceed"),
+        /**
+         * how long the key stays bound to this attempt from the admission (ms): the attempt
+         * keeps it with `billing.factura.hold` while it runs, and sends nothing once it may
+         * have lapsed
+         */
+        leaseMs: z.number().int().positive().optional(),
+      })
+      .strict(),
     z.object({ decision: z.literal("replay"), answer: facturaAnswerSchema }).strict(),
     z.object({ decision: z.literal("resolve"), requestId: z.string() }).strict(),
   ]),
@@ -72,5 +82,21 @@ export const facturaSettle = defineContract({
   reply: z.object({ answer: facturaAnswerSchema.optional() }).strict(),
   errors: ["UNAUTHORIZED"],
   timeoutMs: 5_000,
+  needsAccount: true,
+});
+
+/**
+ * `billing.factura.hold`: an admitted attempt still running keeps its Idempotency-Key bound
+ * for another lease (`leaseMs` of the admission), so a key whose attempt died with its process
+ * is looked up after one lease rather than answering 409 for as long as the longest call.
+ * Only a lease that has not lapsed is extended: a lapsed one may already be being looked up
+ * by a retry, and `held: false` tells the attempt to send nothing more.
+ */
+export const facturaHold = defineContract({
+  subject: "billing.factura.hold",
+  request: z.object({ idempotencyKey: idempotencyKeySchema }).strict(),
+  reply: z.object({ held: z.boolean() }).strict(),
+  errors: [],
+  timeoutMs: 2_000,
   needsAccount: true,
 });

@@ -7,6 +7,7 @@ export { keyScopeSchema, type KeyScope } from "./key-scope.js";
 export { keyVerify } from "./key-verify.js";
 export {
   facturaAdmit,
+  facturaHold,
   facturaSettle,
   facturaAnswerSchema,
   facturaOutcomeEventSchema,

@@ -63,6 +63,28 @@ export function makeIdempotencyRepository(db: Kysely<BillingDatabase>) {
         .where("state", "!=", "complete")
         .execute();
     },
+    /**
+     * Extends the lease of the attempt `requestId` while it is still that attempt's and has not
+     * lapsed; false otherwise (a lapsed lease may already be being looked up by a retry).
+     */
+    async hold(r: {
+      accountId: string;
+      key: string;
+      requestId: string;
+      now: Date;
+      lockedUntil: Date;
+    }): Promise<boolean> {
+      const updated = await db
+        .updateTable("idempotency_records")
+        .set({ locked_until: r.lockedUntil })
+        .where("account_id", "=", r.accountId)
+        .where("key", "=", r.key)
+        .where("request_id", "=", r.requestId)
+        .where("state", "=", "in_flight")
+        .where("locked_until", ">", r.now)
+        .executeTakeFirst();
+      return updated.numUpdatedRows > 0n;
+    },
     async markUnknown(accountId: string, key: string): Promise<void> {
       await db
         .updateTable("idempotency_records")
