@@ -6,8 +6,9 @@ import { startWsfeIssuerStack, type WsfeIssuerStack } from "../support/wsfe-issu
  * kill -9 of the wsfe instance that holds a series, under load, with two wsfe processes and
  * the launcher restarting the killed one. The definitions of done, asserted with generous
  * margins (everything else is printed): issuance on the series resumes within 10 s of the
- * kill, and the queries in flight at the kill are answered (by another instance, or 503)
- * within 3 s. Lease and heartbeat are the defaults (5 s, 1 s), as are the bus's progress and
+ * kill, the queries in flight at the kill are answered (by another instance, or 503)
+ * within 3 s, and the keys whose calls it cut short get their final answer once their lease
+ * lapses. Lease and heartbeat are the defaults (5 s, 1 s), as are the bus's progress and
  * silence periods; exactly-once is checked against the simulator as the chaos test does.
  */
 const env = "homologacion" as const;
@@ -17,6 +18,8 @@ const API_TIMEOUT_MS = 40_000;
 const POS = { load: 1, late: 2 };
 /** the definitions of done, and the margins this shared machine gets on top */
 const RESUME_TARGET_MS = 10_000;
+/** billing's default: a key whose attempt died is looked up at most this long after */
+const IDEMPOTENCY_LEASE_MS = 15_000;
 const QUERY_TARGET_MS = 3_000;
 const MARGIN = 2;
 
@@ -244,6 +247,15 @@ describe("failover: a wsfe instance killed under load", () => {
       .filter((c) => c.kind === "issue" && c.status === 200 && (c.cbteNro ?? 0) > lastBefore)
       .map((c) => c.end - killAt);
     const answeredIn = (list: Call[]) => list.map((c) => c.end - killAt);
+    // the keys whose call the kill cut short: their attempt died holding the key, which is
+    // looked up once its lease lapses (nobody extends it any more)
+    const cutKeys = [
+      ...new Set(
+        inFlight("issue")
+          .filter((c) => c.status !== 200 && c.status !== 422)
+          .map((c) => c.key!),
+      ),
+    ];
     const figures = {
       killedAfterNumber: lastBefore,
       issuanceResumedMs: resumed.length ? Math.min(...resumed) : null,
@@ -258,6 +270,8 @@ describe("failover: a wsfe instance killed under load", () => {
         query: byStatus(after.filter((c) => c.kind === "query")),
       },
       outcomeUnknown502: after.filter((c) => c.status === 502 && c.outcome === "unknown").length,
+      cutKeysFinalWithinMs: Math.max(0, ...cutKeys.map((key) => finals.get(key)!.end - killAt)),
+      cutKeysWithoutFinal: cutKeys.filter((key) => !finals.has(key)),
       wsfeRestarts: stack.restarts(),
     };
     console.log(`failover figures: ${JSON.stringify(figures, null, 2)}`);
@@ -266,6 +280,10 @@ describe("failover: a wsfe instance killed under load", () => {
     expect(figures.issuanceResumedMs).not.toBeNull();
     expect(figures.issuanceResumedMs!).toBeLessThan(RESUME_TARGET_MS * MARGIN);
     expect(figures.queriesInFlightAnsweredWithinMs).toBeLessThan(QUERY_TARGET_MS * MARGIN);
+    expect(figures.cutKeysWithoutFinal).toEqual([]);
+    expect(figures.cutKeysFinalWithinMs).toBeLessThan(
+      (IDEMPOTENCY_LEASE_MS + RESUME_TARGET_MS) * MARGIN,
+    );
     const authorized = await exactlyOnce(POS.load, finals);
     console.log(`failover: ${finals.size} keys, ${authorized} vouchers at the authority`);
   }, 240_000);

@@ -11,6 +11,7 @@ import { makeCaeasRepository } from "../../src/db/repositories/caeas.js";
 import { makeComprobantesRepository } from "../../src/db/repositories/comprobantes.js";
 import { makeSeriesRepository, type SeriesKey } from "../../src/db/repositories/series.js";
 import { domesticSummary } from "../../src/domain/voucher-summary.js";
+import { KEY_LAPSED } from "../../src/flows/batches.js";
 import { makeCaeaIssuer, type CaeaJob } from "../../src/flows/caea-issue.js";
 import { makeSeriesWriter } from "../../src/flows/series-writer.js";
 import { sent, seriesFrom } from "./fixture.js";
@@ -160,5 +161,20 @@ describe("wsfe contingency issuance (PostgreSQL)", () => {
     // a CAE series holds nothing of this
     const comprobantes = makeComprobantesRepository(database.db);
     expect(await comprobantes.unresolved(series)).toEqual([]);
+  });
+
+  it("stores nothing for a call that let its Idempotency-Key go", async () => {
+    const series = newSeries();
+    lastAtAuthority = fail(authorityUnavailable("caída"));
+    const lapsed = await issue(job(series, { keyHeld: () => false }));
+    expect(lapsed).toMatchObject({
+      ok: false,
+      error: { code: "SERVICE_UNAVAILABLE", details: { reason: KEY_LAPSED } },
+    });
+    expect(await caeaComprobantes.lastNumber(series)).toBeUndefined();
+    expect(await issue(job(series, { keyHeld: () => true }))).toMatchObject({
+      ok: true,
+      value: { cbteNro: 1 },
+    });
   });
 });
