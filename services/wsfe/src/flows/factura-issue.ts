@@ -37,6 +37,8 @@ import type {
 /** One issuance call, as the flow carries it from step to step. */
 interface Attempt<Req extends IssuanceCall> {
   request: Req;
+  /** when the call reached the flow (epoch ms) */
+  since: number;
   ctx: VoucherIssueContext;
   headers: { accountId: string; requestId: string; deadline: number };
 }
@@ -332,17 +334,34 @@ export function makeIssuanceLifecycle<
     );
   }
 
-  async function admitAndIssue(a: Attempt<Req>, mayResolve: boolean): Promise<Answer> {
+  /**
+   * Billing's admission of the call. A repeat of a key whose attempt is still running waits
+   * for it, asking again with growing pauses (up to 1 s) for up to half of its own time, so
+   * it is answered what that attempt ends in (a replay, or its lookup once its lease lapsed)
+   * rather than 409; the 409 stands when the attempt outlasts that.
+   */
+  async function admit(a: Attempt<Req>) {
     const { idempotencyKey: key, fingerprint } = a.request;
-    const askedAt = now();
-    const admission = await deps.bus.request(
-      billing.facturaAdmit,
-      {
-        environment: a.request.environment,
-        ...(key === undefined ? {} : { idempotencyKey: key, fingerprint: fingerprint ?? "" }),
-      },
-      a.headers,
-    );
+    const waitUntil = a.since + (a.headers.deadline - a.since) / 2;
+    for (let pause = 100; ; pause = Math.min(pause * 2, 1_000)) {
+      const askedAt = now();
+      const admission = await deps.bus.request(
+        billing.facturaAdmit,
+        {
+          environment: a.request.environment,
+          ...(key === undefined ? {} : { idempotencyKey: key, fingerprint: fingerprint ?? "" }),
+        },
+        a.headers,
+      );
+      const running = !admission.ok && admission.error.code === "IDEMPOTENCY_IN_PROGRESS";
+      if (!running || now() + pause >= waitUntil) return { admission, askedAt };
+      await new Promise((resolve) => setTimeout(resolve, pause));
+    }
+  }
+
+  async function admitAndIssue(a: Attempt<Req>, mayResolve: boolean): Promise<Answer> {
+    const key = a.request.idempotencyKey;
+    const { admission, askedAt } = await admit(a);
     if (!admission.ok) {
       // billing may have admitted (bound the key, reserved quota) after this call gave up
       // waiting: nothing was issued, so that admission is given back rather than left to
@@ -389,7 +408,7 @@ export function makeIssuanceLifecycle<
     const deadline = ctx.deadline ?? now() + budgetMs;
     const headers = { accountId, requestId: ctx.requestId, deadline };
     const attemptCtx = { accountId, requestId: ctx.requestId, deadline, logger: ctx.logger };
-    return { request, ctx: attemptCtx, headers };
+    return { request, since: now(), ctx: attemptCtx, headers };
   }
 
   return {

@@ -189,6 +189,33 @@ describe("the issuance flow owned by wsfe", () => {
     expect(issued).toBe(0);
   });
 
+  it("a repeat of a key in flight waits for that attempt and answers what it ended in", async () => {
+    const factura = { ...wsfe.facturaHttpReply(reply), pdfUrl: "https://p.example/c/x.pdf" };
+    let asked = 0;
+    const { bus, sent } = fakeBus({
+      [billing.facturaAdmit.subject]: () =>
+        ++asked < 4
+          ? fail(appError("IDEMPOTENCY_IN_PROGRESS"))
+          : ok({ decision: "replay", answer: { kind: "authorized", factura } }),
+    });
+    const answer = await flow(bus)(request, { ...ctx, deadline: Date.now() + 20_000 });
+    expect(answer).toEqual(ok({ factura, replayed: true }));
+    expect(sent.map((s) => s.subject)).toEqual(Array(4).fill("billing.factura.admit"));
+  });
+
+  it("a repeat answers 409 once the attempt in flight outlasts half of its own time", async () => {
+    const { bus, sent } = fakeBus({
+      [billing.facturaAdmit.subject]: () => fail(appError("IDEMPOTENCY_IN_PROGRESS")),
+    });
+    const started = Date.now();
+    const answer = await flow(bus)(request, { ...ctx, deadline: started + 2_000 });
+    expect(answer).toEqual(fail(appError("IDEMPOTENCY_IN_PROGRESS")));
+    // asked again after 100, 200 and 400 ms; the next pause would end past half of its 2 s
+    expect(Date.now() - started).toBeGreaterThanOrEqual(700);
+    expect(sent.length).toBeGreaterThanOrEqual(2);
+    expect(sent.length).toBeLessThanOrEqual(4);
+  });
+
   it("ends a rejection as final, an outage as unknown, a refusal as refused", async () => {
     const cases: [Result<wsfe.FacturaIssueReply>, string][] = [
       [fail(appError("TOTALS_INVALID")), "final"],
