@@ -426,8 +426,10 @@ describe("cluster: the production topology through a NATS node loss, kills and a
       .filter((c) => c.status !== 200 && c.status !== 422)
       .map(
         (c) =>
-          `${c.start - killAt}..${c.end - killAt} ${c.kind} ${c.status} ${codeOf(c) ?? ""} ${c.key ?? ""}`,
+          `${c.start - killAt}..${c.end - killAt} ${c.kind} ${c.status} ${c.key ?? ""} ${c.edge} ${c.text.slice(0, 300)}`,
       );
+    // what the processes warned of while the node was away and coming back, by kind
+    figures.natsLossWarnings = warningsBetween(killAt, lastFailure + 1_000);
     // which process's kill or restart the failed calls fell on
     figures.failedDuring = Object.fromEntries(
       (["kills", "rolling"] as const).map((p) => [
@@ -470,6 +472,32 @@ describe("cluster: the production topology through a NATS node loss, kills and a
 
     await exactlyOnce(outcomes);
     await ledgers(calls, outcomes, figures);
+  }
+
+  /**
+   * The processes' warnings and errors logged between `from` and `to` (epoch ms), counted by
+   * service, message, subject and reason, with when each kind was first and last seen (ms
+   * after `from`).
+   */
+  function warningsBetween(from: number, to: number) {
+    const seen = new Map<string, { n: number; first: number; last: number }>();
+    for (const line of stack.output().split("\n")) {
+      let entry: Record<string, unknown>;
+      try {
+        entry = JSON.parse(line) as Record<string, unknown>;
+      } catch {
+        continue;
+      }
+      const at = Date.parse(String(entry.time));
+      if (!(at >= from && at <= to) || !["warn", "error", "fatal"].includes(String(entry.level)))
+        continue;
+      const kind = [entry.service, entry.msg, entry.subject, entry.reason]
+        .filter((part) => part !== undefined)
+        .join(" | ");
+      const known = seen.get(kind) ?? { n: 0, first: at - from, last: at - from };
+      seen.set(kind, { n: known.n + 1, first: known.first, last: at - from });
+    }
+    return Object.fromEntries(seen);
   }
 
   /** Every key: one authorized voucher (the CAE answered) or one rejection; no gap. */
