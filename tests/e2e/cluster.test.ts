@@ -429,7 +429,11 @@ describe("cluster: the production topology through a NATS node loss, kills and a
           `${c.start - killAt}..${c.end - killAt} ${c.kind} ${c.status} ${c.key ?? ""} ${c.edge} ${c.text.slice(0, 300)}`,
       );
     // what the processes warned of while the node was away and coming back, by kind
-    figures.natsLossWarnings = warningsBetween(killAt, lastFailure + 1_000);
+    const lostFailures = lost.filter((c) => c.status !== 200 && c.status !== 422);
+    figures.natsLossWarnings = warningsBetween(
+      killAt,
+      Math.max(killAt + 10_000, ...lostFailures.map((c) => c.end + 1_000)),
+    );
     // which process's kill or restart the failed calls fell on
     figures.failedDuring = Object.fromEntries(
       (["kills", "rolling"] as const).map((p) => [
@@ -491,8 +495,9 @@ describe("cluster: the production topology through a NATS node loss, kills and a
       const at = Date.parse(String(entry.time));
       if (!(at >= from && at <= to) || !["warn", "error", "fatal"].includes(String(entry.level)))
         continue;
-      const kind = [entry.service, entry.msg, entry.subject, entry.reason]
+      const kind = [entry.service, entry.msg, entry.subject, entry.reason, entry.server]
         .filter((part) => part !== undefined)
+        .map((part) => JSON.stringify(part))
         .join(" | ");
       const known = seen.get(kind) ?? { n: 0, first: at - from, last: at - from };
       seen.set(kind, { n: known.n + 1, first: known.first, last: at - from });

@@ -396,6 +396,24 @@ describe("billing: admission of issuances (quota, rejection cap, Idempotency-Key
       expect(value(other)).toEqual({ held: false });
     });
 
+    it("the same request asked again is admitted once: one binding, one unit, even the period's last", async () => {
+      const accountId = await account({ facturas: 1 });
+      const k = key();
+      const requestId = randomUUID();
+      const admitted = { ok: true, value: { decision: "proceed", leaseMs: 15_000 } };
+      expect(await admit(accountId, "produccion", k, requestId)).toEqual(admitted);
+      expect(await admit(accountId, "produccion", k, requestId)).toEqual(admitted);
+      expect((await usage(accountId)).facturas).toEqual({ quota: 1, used: 1, left: 0 });
+      // without a key: the unit its first asking reserved is its own
+      const other = await account({ facturas: 1 });
+      const unkeyed = randomUUID();
+      expect((await admit(other, "produccion", undefined, unkeyed)).ok).toBe(true);
+      expect((await admit(other, "produccion", undefined, unkeyed)).ok).toBe(true);
+      const next = await admit(other, "produccion");
+      expect(next.ok ? "" : next.error.code).toBe("QUOTA_FACTURAS_EXHAUSTED");
+      expect((await usage(other)).facturas).toEqual({ quota: 1, used: 1, left: 0 });
+    });
+
     it("keys expire after 24 h: the same key then admits a new issuance", async () => {
       const accountId = await account();
       const k = key();

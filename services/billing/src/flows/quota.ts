@@ -52,7 +52,11 @@ export async function reserveUnit(
   await quota.lock(hold.accountId, hold.resource);
   const used = await quota.used(hold.accountId, hold.resource, current.period, now);
   const limit = quotaOf(current.plan, hold.resource);
-  if (used >= limit) return fail(appError(exhausted[hold.resource]));
+  if (used >= limit) {
+    // the same call asking again holds its unit already (it may be the period's last)
+    if (await quota.holds(hold.ref, now)) return ok(undefined);
+    return fail(appError(exhausted[hold.resource]));
+  }
   const taken = await quota.reserve({
     ...hold,
     at: now,

@@ -36,6 +36,10 @@ export function makeFacturaAdmit(deps: {
           await records.remove(accountId, key);
         } else if (record) {
           if (record.fingerprint !== fingerprint) return fail(appError("IDEMPOTENCY_KEY_REUSED"));
+          // the same request asked again (its first asking went unanswered): already admitted
+          if (record.request_id === ctx.requestId && record.state === "in_flight") {
+            return ok({ decision: "proceed", leaseMs: deps.settings.issuanceLeaseMs });
+          }
           const answer =
             record.state === "complete" && record.body !== null
               ? storedAnswer(record.status, record.body)

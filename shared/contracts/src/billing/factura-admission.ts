@@ -56,6 +56,8 @@ export const facturaAdmit = defineContract({
   ],
   timeoutMs: 5_000,
   needsAccount: true,
+  // the same request asked again (its request id) is admitted once: nothing bound or reserved twice
+  onSilence: "repeat",
 });
 
 /**
@@ -83,6 +85,8 @@ export const facturaSettle = defineContract({
   errors: ["UNAUTHORIZED"],
   timeoutMs: 5_000,
   needsAccount: true,
+  // applied once by the event's id, however often it is handed over
+  onSilence: "repeat",
 });
 
 /**
@@ -99,4 +103,6 @@ export const facturaHold = defineContract({
   errors: [],
   timeoutMs: 2_000,
   needsAccount: true,
+  // extending a lease twice is extending it
+  onSilence: "repeat",
 });

@@ -13,4 +13,6 @@ export const clienteGet = defineContract({
   reply: clienteSchema,
   errors: ["CLIENTE_NOT_FOUND"],
   needsAccount: true,
+  // asking again does no harm: a lost request is repeated after the silence, not waited out
+  onSilence: "repeat",
 });

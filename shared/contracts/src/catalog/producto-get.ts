@@ -13,4 +13,6 @@ export const productoGet = defineContract({
   reply: productoSchema,
   errors: ["PRODUCTO_NOT_FOUND"],
   needsAccount: true,
+  // asking again does no harm: a lost request is repeated after the silence, not waited out
+  onSilence: "repeat",
 });

@@ -30,6 +30,8 @@ export const linkCreate = defineContract({
   errors: ["COMPROBANTE_NOT_FOUND", "COMPROBANTE_RECHAZADO"],
   timeoutMs: 10_000,
   needsAccount: true,
+  // asking again does no harm: a lost request is repeated after the silence, not waited out
+  onSilence: "repeat",
 });
 
 /** The path segment of GET /comprobantes/<token>.pdf, as the edge read it. */

@@ -64,4 +64,6 @@ export const accessGet = defineContract({
   // the longest any caller waits; the caller's deadline (budget-ms) usually ends it sooner
   timeoutMs: AUTHORITY_QUERY_TIMEOUT_MS,
   needsAccount: true,
+  // asking again does no harm: a lost request is repeated after the silence, not waited out
+  onSilence: "repeat",
 });

@@ -32,4 +32,6 @@ export const representadaGet = defineContract({
   errors: ["REPRESENTADA_NOT_FOUND", "NO_ACTIVE_CERTIFICATE"],
   timeoutMs: 5_000,
   needsAccount: true,
+  // asking again does no harm: a lost request is repeated after the silence, not waited out
+  onSilence: "repeat",
 });

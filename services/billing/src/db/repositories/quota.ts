@@ -33,6 +33,16 @@ export function makeQuotaRepository(db: Kysely<BillingDatabase>) {
         .executeTakeFirstOrThrow();
       return Number(row.n);
     },
+    /** whether `ref` holds a unit that counts (reserved and live, or committed) */
+    async holds(ref: string, now: Date): Promise<boolean> {
+      const row = await db
+        .selectFrom("quota_holds")
+        .select("ref")
+        .where("ref", "=", ref)
+        .where((eb) => eb.or([eb("state", "=", "committed"), eb("expires_at", ">", now)]))
+        .executeTakeFirst();
+      return row !== undefined;
+    },
     async reserve(hold: {
       ref: string;
       accountId: string;
