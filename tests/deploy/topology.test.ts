@@ -13,7 +13,12 @@ interface Manifest {
   metadata: { name: string };
   spec?: {
     replicas?: number;
-    template?: { spec: { terminationGracePeriodSeconds?: number } };
+    template?: {
+      spec: {
+        terminationGracePeriodSeconds?: number;
+        containers?: { env?: { name: string; value?: string }[] }[];
+      };
+    };
   };
   data?: Record<string, string>;
 }
@@ -53,7 +58,13 @@ describe("the topology of deploy/kubernetes, docker-compose.yml and the cluster 
       const grace = spec?.template?.spec.terminationGracePeriodSeconds;
       expect(grace, service).toBe(topology.terminationGraceSeconds);
     }
-    expect(topology.terminationGraceSeconds * 1_000).toBeGreaterThan(topology.shutdownDrainMs);
+    const edge = named("Deployment", "edge")?.spec?.template?.spec.containers?.[0]?.env ?? [];
+    expect(edge.find((e) => e.name === "EDGE_STOP_DELAY_MS")?.value).toBe(
+      String(topology.edgeStopDelayMs),
+    );
+    expect(topology.terminationGraceSeconds * 1_000).toBeGreaterThan(
+      topology.edgeStopDelayMs + topology.shutdownDrainMs,
+    );
   });
 
   it("compose: the same NATS cluster, replicas, stream replicas, drain and grace period", () => {
@@ -75,5 +86,8 @@ describe("the topology of deploy/kubernetes, docker-compose.yml and the cluster 
         topology.terminationGraceSeconds * 1_000,
       );
     }
+    expect(compose.services.edge?.environment?.EDGE_STOP_DELAY_MS).toBe(
+      String(topology.edgeStopDelayMs),
+    );
   });
 });

@@ -17,13 +17,33 @@ export interface Balanced {
 
 /**
  * What a load balancer in front of several edges does, on the client side: one new connection
- * per request (nothing kept alive across an edge's restart), round robin over the edges, and
- * an edge that refuses the connection (it is not listening: stopped, or not yet back) skipped
- * for the next one. A connection cut after it was taken is tried again on the next edge too,
+ * per request (nothing kept alive across an edge's restart), round robin over the edges in
+ * rotation, and an edge that refuses the connection (it is not listening: stopped, or not yet
+ * back) skipped for the next one. As a Service takes a terminating pod out, an edge whose
+ * /readyz says it is stopping (checked every `checkEveryMs`) leaves the rotation until it
+ * answers otherwise. A connection cut after it was taken is tried again on the next edge too,
  * but counted: the caller decides whether that is acceptable (an Idempotency-Key makes it safe).
  */
-export function balancer(edges: readonly string[]) {
+export function balancer(edges: readonly string[], checkEveryMs = 500) {
   let next = 0;
+  const stopping = new Set<string>();
+  const check = (edge: string) =>
+    fetch(`${edge}/readyz`, { signal: AbortSignal.timeout(2_000) })
+      .then(async (r) => ((await r.json()) as { stopping?: boolean }).stopping === true)
+      .catch(() => false)
+      .then((out) => {
+        if (out) stopping.add(edge);
+        else stopping.delete(edge);
+      });
+  const checker = setInterval(() => {
+    for (const edge of edges) void check(edge);
+  }, checkEveryMs);
+  checker.unref();
+  /** the edges in rotation, all of them when none is */
+  const rotation = () => {
+    const serving = edges.filter((edge) => !stopping.has(edge));
+    return serving.length > 0 ? serving : edges;
+  };
   const once = (
     edge: string,
     method: string,
@@ -73,9 +93,10 @@ export function balancer(edges: readonly string[]) {
     const out: Balanced = { status: 0, text: "", edge: "", refused: 0, reset: 0, errors: [] };
     // every edge twice at most, with a breath between rounds (an edge coming back)
     const first = next++;
-    for (let attempt = 0; attempt < edges.length * 2; attempt++) {
+    const serving = rotation();
+    for (let attempt = 0; attempt < serving.length * 2; attempt++) {
       // from this request's turn on: the other callers' turns do not send it back to the same edge
-      out.edge = edges[(first + attempt) % edges.length]!;
+      out.edge = serving[(first + attempt) % serving.length]!;
       const answer = await once(
         out.edge,
         method,
@@ -87,7 +108,7 @@ export function balancer(edges: readonly string[]) {
       if ("status" in answer) return { ...out, ...answer };
       out[answer.error]++;
       out.errors.push(answer.code);
-      if (attempt % edges.length === edges.length - 1) await sleep(200);
+      if (attempt % serving.length === serving.length - 1) await sleep(200);
     }
     return out;
   };

@@ -105,6 +105,7 @@ export async function startE2EStack(
           ? {
               NATS_STREAM_REPLICAS: String(topology.streamReplicas),
               SHUTDOWN_DRAIN_MS: String(topology.shutdownDrainMs),
+              EDGE_STOP_DELAY_MS: String(topology.edgeStopDelayMs),
             }
           : {}),
         ...options.env,

@@ -12,6 +12,11 @@ export const topology = {
   serviceReplicas: 2,
   /** how long a process drains on SIGTERM (SHUTDOWN_DRAIN_MS) */
   shutdownDrainMs: 20_000,
-  /** how long the orchestrator waits after SIGTERM before SIGKILL: above the drain bound */
+  /**
+   * how long an edge serves on after SIGTERM with /readyz answering 503 before it stops
+   * listening (EDGE_STOP_DELAY_MS): the load balancer's readiness period, and some
+   */
+  edgeStopDelayMs: 5_000,
+  /** how long the orchestrator waits after SIGTERM before SIGKILL: above delay and drain */
   terminationGraceSeconds: 30,
 } as const;

@@ -62,12 +62,12 @@ export interface AppDeps {
 export interface EdgeApp {
   app: FastifyInstance;
   /**
-   * Stops listening (a new connection is refused), closes idle keep-alive connections, lets
-   * the requests in flight be answered (one arriving meanwhile on an open connection gets a
-   * 503 and `Connection: close`), then flushes the usage history. After `drainMs` the
-   * connections still open are cut.
+   * After `delayMs` of serving on with /readyz answering 503, stops listening (a new
+   * connection is refused), closes idle keep-alive connections, lets the requests in flight be
+   * answered (each answer closes its connection), then flushes the usage history. After
+   * `drainMs` the connections still open are cut.
    */
-  close: (drainMs?: number) => Promise<void>;
+  close: (drainMs?: number, delayMs?: number) => Promise<void>;
 }
 
 /**
@@ -158,7 +158,7 @@ export async function buildApp(deps: AppDeps): Promise<EdgeApp> {
   deps.bus.onReconnect(() => keyCache.clear());
 
   const services = [...new Set(["billing", ...routes.flatMap((r) => r.services)])];
-  registerHealthRoutes(app, deps.bus, services);
+  registerHealthRoutes(app, deps.bus, services, () => closing);
 
   const apiTimeoutMs = deps.apiTimeoutMs ?? AUTHORITY_QUERY_TIMEOUT_MS;
   // Each API call gets one deadline, which every hop behind it shares: whatever waits on the
@@ -212,8 +212,12 @@ export async function buildApp(deps: AppDeps): Promise<EdgeApp> {
   await app.ready();
   return {
     app,
-    close: async (drainMs) => {
+    close: async (drainMs, delayMs = 0) => {
       closing = true;
+      // still listening and serving, /readyz answering 503: a load balancer stops sending new
+      // connections here before the listening socket closes (which would reset those not yet
+      // accepted)
+      if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs));
       revoked.unsubscribe();
       const cut =
         drainMs === undefined

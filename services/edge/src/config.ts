@@ -35,6 +35,12 @@ export const edgeConfigSchema = z
      * with every request behind it; keep it under a proxy's idle timeout in front
      */
     API_TIMEOUT_MS: envInt().pipe(z.number().min(5_000)).default(65_000),
+    /**
+     * on SIGTERM, how long the edge keeps listening and serving with /readyz answering 503
+     * before it stops accepting connections: long enough for the load balancer in front to
+     * take it out (its readiness period), so that no connection is reset at the close
+     */
+    EDGE_STOP_DELAY_MS: envInt().pipe(z.number().min(0).max(60_000)).default(0),
     /** `off` stops publishing calls to the usage history (only to measure what it costs) */
     EDGE_USAGE_RECORDING: z.enum(["on", "off"]).default("on"),
     /**

@@ -95,11 +95,12 @@ export async function startEdge(
   return {
     ...edge,
     url,
-    // SIGTERM: no new connections, the requests in flight answered (SHUTDOWN_DRAIN_MS at most),
-    // then the bus drained and the database closed
+    // SIGTERM: /readyz 503 while still serving for EDGE_STOP_DELAY_MS, then no new connections,
+    // the requests in flight answered (SHUTDOWN_DRAIN_MS at most), then the bus drained and the
+    // database closed
     stop: async () => {
       clearInterval(sweep);
-      await edge.close(config.SHUTDOWN_DRAIN_MS);
+      await edge.close(config.SHUTDOWN_DRAIN_MS, config.EDGE_STOP_DELAY_MS);
       await metrics?.close();
       await bus.close();
       await database.close();

@@ -46,7 +46,7 @@ describe("edge: SIGTERM's stop answers what is in flight and takes no new connec
     await services.connection.flush();
   });
 
-  const startOne = () =>
+  const startOne = (env: Record<string, string> = {}) =>
     startEdge(
       loadConfig({
         NATS_URL: infra.natsUrl,
@@ -55,6 +55,7 @@ describe("edge: SIGTERM's stop answers what is in flight and takes no new connec
         EDGE_PORT: "0",
         SHUTDOWN_DRAIN_MS: "10s",
         LOG_LEVEL: "warn",
+        ...env,
       }),
       logger,
     );
@@ -109,5 +110,21 @@ describe("edge: SIGTERM's stop answers what is in flight and takes no new connec
     // served as any other request, and the connection closed after it
     expect(answer).toMatch(/^HTTP\/1\.1 200 /);
     expect(answer.toLowerCase()).toContain("connection: close");
+  });
+
+  it("with EDGE_STOP_DELAY_MS, serves new connections that long with /readyz answering 503, then refuses them", async () => {
+    const edge = await startOne({ EDGE_STOP_DELAY_MS: "1500" });
+    const port = Number(new URL(edge.url).port);
+    const stopping = edge.stop();
+    await new Promise((r) => setTimeout(r, 200));
+    // still listening: a balancer's check hears that it is stopping, a request is served
+    const ready = await fetch(`${edge.url}/readyz`);
+    expect(ready.status).toBe(503);
+    expect(await ready.json()).toEqual({ ready: false, nats: true, services: {}, stopping: true });
+    const served = await fetch(`${edge.url}/healthz`);
+    expect(served.status).toBe(200);
+    expect(served.headers.get("connection")).toBe("close");
+    await stopping;
+    await expect(tcp(port)).rejects.toMatchObject({ code: "ECONNREFUSED" });
   });
 });

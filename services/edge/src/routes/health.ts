@@ -7,13 +7,19 @@ const readySchema = z.object({
   ready: z.boolean(),
   nats: z.boolean(),
   services: z.record(z.string(), z.boolean()),
+  /** the edge is stopping: it serves what it is sent while it still listens, but wants no more */
+  stopping: z.boolean().optional(),
 });
 
-/** `/healthz`: the process is up. `/readyz`: NATS and every service the routes need answer. */
+/**
+ * `/healthz`: the process is up. `/readyz`: NATS and every service the routes need answer; 503
+ * at once, without asking them, once the edge is stopping.
+ */
 export function registerHealthRoutes(
   app: FastifyInstance,
   bus: Bus,
   services: readonly string[],
+  stopping: () => boolean,
 ): void {
   app.get("/healthz", { schema: { hide: true } }, () => Promise.resolve({ status: "ok" }));
   app.get(
@@ -27,6 +33,9 @@ export function registerHealthRoutes(
     },
     async (_request, reply) => {
       const nats = bus.isConnected();
+      if (stopping()) {
+        return reply.code(503).send({ ready: false, nats, services: {}, stopping: true });
+      }
       const answers = await Promise.all(
         services.map(async (service) => {
           if (!nats) return [service, false] as const;
