@@ -176,5 +176,19 @@ describe("wsfe contingency issuance (PostgreSQL)", () => {
       ok: true,
       value: { cbteNro: 1 },
     });
+    // the writer gives the series back after answering: let it, before the pool closes
+    await expect
+      .poll(async () => {
+        const row = await database.db
+          .selectFrom("series")
+          .select("writer_owner")
+          .where("environment", "=", series.environment)
+          .where("cuit", "=", series.cuit)
+          .where("pto_vta", "=", series.ptoVta)
+          .where("cbte_tipo", "=", series.cbteTipo)
+          .executeTakeFirst();
+        return row?.writer_owner ?? null;
+      })
+      .toBeNull();
   });
 });
