@@ -15,7 +15,11 @@ export interface Database<DB> {
   db: Kysely<DB>;
   /** true when the database answers a trivial query */
   ping(): Promise<boolean>;
-  close(): Promise<void>;
+  /**
+   * Closes the pool once its queries end, and within `timeoutMs` (2 s by default) in any case:
+   * the connections still open then are closed, their queries failing.
+   */
+  close(timeoutMs?: number): Promise<void>;
 }
 
 /**
@@ -50,7 +54,11 @@ export function openDatabase<DB>(settings: DatabaseSettings): Database<DB> {
         return false;
       }
     },
-    async close() {
+    async close(timeoutMs = 2_000) {
+      // kysely reserves a connection for every query, and the driver's end() without a timeout
+      // never ends once a connection was reserved around it: a query racing the close would
+      // hold the pool open for good
+      await sql.end({ timeout: timeoutMs / 1_000 });
       await db.destroy();
     },
   };

@@ -183,10 +183,11 @@ export async function startService<DB, Deps>(
       : true;
     if (!ownStopped) logger.warn({ drainMs }, "the service's own stop is past the drain bound");
     await bus.close();
-    // a query still running past the bound holds its connection: the pool is not waited for
+    // everything that queries has stopped: a query still running is a straggler, given 2 s at
+    // most (and never past the bound) before its connection is closed
     const closed = db
       ? await within(
-          db.close().then(() => true),
+          db.close(Math.min(remaining(), 2_000)).then(() => true),
           remaining(),
         )
       : true;
