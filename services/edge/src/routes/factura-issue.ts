@@ -102,8 +102,11 @@ async function issue<F>(
       details?.subject === subject &&
       details.reason !== "no responders"
     ) {
-      // without a key, nothing waits on the attempt's outcome: the quota hold expires
-      if (a.key !== undefined) await endUnanswered({ ...a, key: a.key });
+      // without a key, nothing waits on the attempt's outcome: the quota hold expires. Not
+      // waited for: while the stream elects a leader (a NATS server lost) the publication
+      // takes seconds, and the caller's answer must not (a retry under the key waits for the
+      // attempt, or looks it up once its lease lapses, either way)
+      if (a.key !== undefined) void endUnanswered({ ...a, key: a.key });
       throw new EdgeError(issuanceFailure(a, subject, error.appError));
     }
     throw error;
