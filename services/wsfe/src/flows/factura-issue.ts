@@ -1,3 +1,10 @@
+/**
+ * The issuance's lifecycle, owned by wsfe, in one closure (makeIssuanceLifecycle): billing's
+ * admission, the key's lease while the attempt runs, the voucher, its outcome handed over, the
+ * lookup of an attempt of unknown outcome, the replay. Longer than 400 lines on purpose: every
+ * step reads and ends the same attempt, and the order of those steps is what makes an
+ * Idempotency-Key issue exactly once; split, that order would be spread over files.
+ */
 import type { AccountContext, HandlerContext } from "@pasarela/bus";
 import type { ReplyOf } from "@pasarela/contracts";
 import { billing, DEADLINE_SLACK_MS, pdf, wsfe } from "@pasarela/contracts";
