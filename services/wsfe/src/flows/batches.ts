@@ -17,12 +17,13 @@ import type { ComprobantesRepository, NewComprobante } from "../db/repositories/
 import type { SeriesKey, SeriesRepository } from "../db/repositories/series.js";
 import { settleBatch, type Numbered } from "./batch-outcome.js";
 import type { VoucherEvents } from "./events.js";
-import type {
-  IssuanceJob,
-  IssuanceReply,
-  IssuanceResult,
-  Issuer,
-  Waiting,
+import {
+  KEY_LAPSED,
+  type IssuanceJob,
+  type IssuanceReply,
+  type IssuanceResult,
+  type Issuer,
+  type Waiting,
 } from "./issuance-job.js";
 import type { Reconciler } from "./reconcile.js";
 import type { HeldSeries, SeriesWriter } from "./series-writer.js";
@@ -69,9 +70,6 @@ const keyOf = (k: SeriesKey) => `${k.environment}|${k.cuit}|${k.ptoVta}|${k.cbte
 
 const busy = (series: SeriesKey, reason = "series busy") =>
   appError("SERVICE_UNAVAILABLE", { reason, ptoVta: series.ptoVta, cbteTipo: series.cbteTipo });
-
-/** the reason of a call that lost its Idempotency-Key's lease before its voucher was stored */
-export const KEY_LAPSED = "the Idempotency-Key's lease lapsed";
 
 /** 11002, as the issuance's rejection with the hint rather than a query's 400. */
 function numberingRefused(error: AppError): AppError {

@@ -5,9 +5,8 @@ import type { VoucherAuthority } from "../adapters/voucher-authority.js";
 import type { CaeasRepository } from "../db/repositories/caeas.js";
 import type { CaeaComprobantesRepository } from "../db/repositories/caea-comprobantes.js";
 import type { SeriesKey } from "../db/repositories/series.js";
-import { KEY_LAPSED } from "./batches.js";
 import { momentoArgentino, quincenaDelDia } from "../domain/caea/quincena.js";
-import type { IssuanceJob } from "./issuance-job.js";
+import { KEY_LAPSED, type IssuanceJob } from "./issuance-job.js";
 import type { SeriesWriter } from "./series-writer.js";
 
 /** How long a first voucher on a CAEA point of sale asks the authority for its last number. */

@@ -12,6 +12,12 @@ import type { SentVoucher, VoucherSummary } from "../domain/voucher-summary.js";
  * issuance build a job, the batch issuer numbers, stores and sends it (batches.ts).
  */
 
+/**
+ * The reason every issuer gives a call whose job's `keyHeld` turned false before its voucher
+ * was stored: nothing was stored or sent.
+ */
+export const KEY_LAPSED = "the Idempotency-Key's lease lapsed";
+
 /** What the authority granted a voucher, as its reply is made of. */
 export interface Granted {
   readonly cbteNro: number;

@@ -11,7 +11,7 @@ import { makeCaeasRepository } from "../../src/db/repositories/caeas.js";
 import { makeComprobantesRepository } from "../../src/db/repositories/comprobantes.js";
 import { makeSeriesRepository, type SeriesKey } from "../../src/db/repositories/series.js";
 import { domesticSummary } from "../../src/domain/voucher-summary.js";
-import { KEY_LAPSED } from "../../src/flows/batches.js";
+import { KEY_LAPSED } from "../../src/flows/issuance-job.js";
 import { makeCaeaIssuer, type CaeaJob } from "../../src/flows/caea-issue.js";
 import { makeSeriesWriter } from "../../src/flows/series-writer.js";
 import { sent, seriesFrom } from "./fixture.js";

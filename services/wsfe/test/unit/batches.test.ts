@@ -11,12 +11,8 @@ import {
   type FECAEDetRequest,
   type PreparedVoucher,
 } from "../../src/domain/issuance/index.js";
-import {
-  judgeBatch,
-  KEY_LAPSED,
-  makeBatchIssuer,
-  type BatchIssuerDeps,
-} from "../../src/flows/batches.js";
+import { judgeBatch, makeBatchIssuer, type BatchIssuerDeps } from "../../src/flows/batches.js";
+import { KEY_LAPSED } from "../../src/flows/issuance-job.js";
 import type { IssuanceJob } from "../../src/flows/issuance-job.js";
 import type { SeriesWriter } from "../../src/flows/series-writer.js";
 import { domesticVoucher } from "../../src/flows/voucher-issue.js";
