@@ -8,7 +8,8 @@ import { problemOf, type FormProblem } from "../fields.js";
 import { field, isUuid, queryParam } from "../form.js";
 import { html } from "../html.js";
 import { notice, when } from "../layout.js";
-import { detailView, listView, type Caeas, type Detalle } from "./representadas-views.js";
+import type { Caeas } from "./contingencia-view.js";
+import { detailView, listView, type Detalle } from "./representadas-views.js";
 
 /** Empty text is "clear this field" (null); anything else is sent as typed. */
 const orNull = (value: string) => (value.trim() === "" ? null : value.trim());

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { contingenciaView, type Detalle } from "../../src/panel/pages/representadas-views.js";
+import { contingenciaView } from "../../src/panel/pages/contingencia-view.js";
+import type { Detalle } from "../../src/panel/pages/representadas-views.js";
 
 /** What the contingency card reads of a representada; the rest of it does not matter here. */
 const representada = (contingencia: Detalle["contingencia"]) =>
