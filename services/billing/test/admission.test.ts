@@ -414,6 +414,18 @@ describe("billing: admission of issuances (quota, rejection cap, Idempotency-Key
       expect((await usage(other)).facturas).toEqual({ quota: 1, used: 1, left: 0 });
     });
 
+    it("first askings of one key by several requests at once: one binding, one unit", async () => {
+      const accountId = await account({ facturas: 100 });
+      const k = key();
+      const askings = await Promise.all(
+        Array.from({ length: 12 }, () => admit(accountId, "produccion", k)),
+      );
+      const codes = askings.map((a) => (a.ok ? a.value.decision : a.error.code)).sort();
+      expect(codes).toEqual([...Array<string>(11).fill("IDEMPOTENCY_IN_PROGRESS"), "proceed"]);
+      // the requests that lost the key hold nothing: only the bound one counts
+      expect((await usage(accountId)).facturas).toEqual({ quota: 100, used: 1, left: 99 });
+    });
+
     it("keys expire after 24 h: the same key then admits a new issuance", async () => {
       const accountId = await account();
       const k = key();

@@ -13,6 +13,13 @@ import { storedAnswer } from "../domain/stored-answer.js";
 
 type Admission = Result<ReplyInputOf<typeof billing.facturaAdmit>>;
 
+/** A refusal that comes after the transaction wrote: thrown, so that what it wrote rolls back. */
+class Undone extends Error {
+  constructor(readonly admission: Admission) {
+    super("admission undone");
+  }
+}
+
 /**
  * `billing.factura.admit`, the first step of an issuance, in one transaction: the key's record
  * (replay, 422 for another body, 409 while in flight), then the rejection cap (429), then the
@@ -27,7 +34,7 @@ export function makeFacturaAdmit(deps: {
   return async (request, ctx): Promise<Admission> => {
     const accountId = ctx.accountId;
     const { environment, idempotencyKey: key, fingerprint } = request;
-    const admission = await deps.db.transaction().execute(async (trx): Promise<Admission> => {
+    const admitting = deps.db.transaction().execute(async (trx): Promise<Admission> => {
       const now = deps.settings.now();
       const records = makeIdempotencyRepository(trx);
       if (key !== undefined) {
@@ -66,13 +73,19 @@ export function makeFacturaAdmit(deps: {
           lockedUntil: new Date(now.getTime() + deps.settings.issuanceLeaseMs),
           expiresAt: new Date(now.getTime() + deps.settings.idempotencyTtlMs),
         });
-        if (!bound) return fail(appError("IDEMPOTENCY_IN_PROGRESS"));
+        // another request bound the key after this one found it free: the unit reserved
+        // above is not this one's to keep (left, it would count until it expires)
+        if (!bound) throw new Undone(fail(appError("IDEMPOTENCY_IN_PROGRESS")));
       }
       return ok(
         key === undefined
           ? { decision: "proceed" }
           : { decision: "proceed", leaseMs: deps.settings.issuanceLeaseMs },
       );
+    });
+    const admission = await admitting.catch((error: unknown) => {
+      if (error instanceof Undone) return error.admission;
+      throw error;
     });
     if (admission.ok && admission.value.decision === "proceed") void deps.alertas?.flush();
     return admission;
