@@ -364,6 +364,39 @@ describe("billing: admission of issuances (quota, rejection cap, Idempotency-Key
       });
     });
 
+    it("an attempt admitted after its own giving back is freed by the call that looks it up", async () => {
+      const accountId = await account();
+      const k = key();
+      const first = randomUUID();
+      // its giving back arrives first (its admission was delivered late), then its admission
+      value(await complete(accountId, first, "homologacion", { status: 400, key: k.key }));
+      expect((await admit(accountId, "homologacion", k, first)).ok).toBe(true);
+      const second = randomUUID();
+      value(
+        await client.request(
+          billing.facturaSettle,
+          {
+            tipo: "terminada",
+            event: {
+              version: 1,
+              id: wsfe.emisionEventId(first, "refused", second),
+              accountId,
+              environment: "homologacion",
+              requestId: first,
+              idempotencyKey: k.key,
+              outcome: "refused",
+              occurredAt: new Date(clock).toISOString(),
+            },
+          },
+          { accountId, requestId: second },
+        ),
+      );
+      expect(await admit(accountId, "homologacion", k, second)).toEqual({
+        ok: true,
+        value: { decision: "proceed", leaseMs: 15_000 },
+      });
+    });
+
     it("a running attempt keeps its key for another lease; a lapsed lease is looked up and never extended", async () => {
       const accountId = await account();
       const k = key();

@@ -138,7 +138,7 @@ export function makeIssuanceLifecycle<
     return {
       tipo: "terminada",
       event: {
-        id: wsfe.emisionEventId(ref, outcome),
+        id: wsfe.emisionEventId(ref, outcome, a.headers.requestId),
         version: 1,
         accountId: a.headers.accountId,
         environment: a.request.environment,

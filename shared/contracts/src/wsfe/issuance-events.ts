@@ -56,6 +56,12 @@ export const emisionTerminada = defineEvent({
   }),
 });
 
-/** The event id of an attempt's end: one per attempt and outcome. */
-export const emisionEventId = (requestId: string, outcome: FacturaOutcome) =>
-  `wsfe.emision.${outcome}.${requestId}`;
+/**
+ * The event id of an attempt's end: one per attempt and outcome, and per call that tells it
+ * when that is not the attempt itself (`by`). A later call that looked the attempt up and found
+ * nothing issued gives it back under an id of its own: its admission may have been applied
+ * after its own giving back (a late delivery), and a second giving back under the same id
+ * would be skipped, leaving the key bound to an attempt that is over.
+ */
+export const emisionEventId = (requestId: string, outcome: FacturaOutcome, by?: string) =>
+  `wsfe.emision.${outcome}.${requestId}${by === undefined || by === requestId ? "" : `.${by}`}`;
