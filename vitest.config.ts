@@ -29,21 +29,17 @@ const exclude = [...configDefaults.exclude, "**/dist/**"];
 const globalSetup = ["./tests/setup/global.ts"];
 
 // Files that kill processes, cut the database off or time recoveries: they run after the rest,
-// one at a time, so their figures measure the gateway rather than the other files' load.
+// one at a time, so their figures measure the gateway rather than the other files' load. The
+// cluster test (the production topology through a NATS server's loss, kills and a rolling
+// restart: two dozen processes and a 3-node cluster for about five minutes) is among them.
 const alone = [
   "tests/e2e/chaos.test.ts",
   "tests/e2e/exactly-once.test.ts",
   "tests/e2e/failover.test.ts",
   "tests/e2e/nats-cluster.test.ts",
   "tests/e2e/faults.test.ts",
+  "tests/e2e/cluster.test.ts",
 ];
-
-// The production topology put through a NATS server's loss, kills and a rolling restart: two
-// dozen processes and a 3-node cluster for about four minutes, whose 5 s recovery after the node
-// loss a loaded machine does not always meet. `npm run test:cluster` runs it (CLUSTER_TEST=1),
-// alone.
-const cluster = ["tests/e2e/cluster.test.ts"];
-const withCluster = process.env.CLUSTER_TEST === "1";
 
 // Most of an end-to-end file's time is spent waiting (on processes starting, on leases, on the
 // simulator), so three files at a time keep two cores busy without starving any of them.
@@ -88,7 +84,7 @@ export default defineConfig({
         test: {
           name: "e2e",
           include: ["tests/e2e/**/*.test.ts"],
-          exclude: [...exclude, ...alone, ...cluster],
+          exclude: [...exclude, ...alone],
           globalSetup,
           testTimeout: 60_000,
           maxWorkers: SHARED_WORKERS,
@@ -99,7 +95,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: "e2e-alone",
-          include: withCluster ? [...alone, ...cluster] : alone,
+          include: alone,
           exclude,
           globalSetup,
           testTimeout: 60_000,

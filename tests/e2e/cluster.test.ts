@@ -41,6 +41,13 @@ const EMAIL_EVERY = 10;
 /** the definition of done for the node loss: issuances succeed again within this */
 const NODE_RECOVERY_MS = 5_000;
 const RETRIED = new Set([0, 409, 502, 503]);
+/**
+ * Each client pauses this long between calls: a steady load of about ten issuances and ten
+ * queries a second, rather than as many as two cores can take, so that a restarted process
+ * starts as it would beside a loaded, not a starved, neighbour
+ */
+const ISSUER_PAUSE_MS = 4_000;
+const QUERIER_PAUSE_MS = 1_000;
 /** the faults' sequence is given this long: on a busy machine a restart takes tens of seconds */
 const OPERATOR_BUDGET_MS = 360_000;
 
@@ -234,6 +241,7 @@ describe("cluster: the production topology through a NATS node loss, kills and a
           else if (RETRIED.has(c.status)) await sleep(c.status === 409 ? 300 : 150);
           else break;
         }
+        await sleep(ISSUER_PAUSE_MS);
       }
     };
     const querier = async (n: number) => {
@@ -250,6 +258,7 @@ describe("cluster: the production topology through a NATS node loss, kills and a
           if (!RETRIED.has(c.status)) break;
           await sleep(150);
         }
+        await sleep(QUERIER_PAUSE_MS);
       }
     };
 
@@ -569,6 +578,42 @@ describe("cluster: the production topology through a NATS node loss, kills and a
     expect(ours.size).toBe(outcomes.filter((o) => o.final === 200).length);
   }
 
+  /** The units an account holds that are not an authorized voucher's attempt, with what is known of each. */
+  async function unexplainedHolds(accountId: string, calls: Call[]) {
+    const holds = await sql<
+      { ref: string; state: string; created_at: Date; expires_at: Date | null }[]
+    >`
+      select ref, state, created_at, expires_at from billing.quota_holds
+      where account_id = ${accountId} and resource = 'facturas'
+        and (state = 'committed' or expires_at > now())
+        and ref not in (select request_id from wsfe.comprobantes where account_id = ${accountId} and state = 'authorized')`;
+    const out = [];
+    for (const h of holds) {
+      const vouchers =
+        await sql`select id, state, idempotency_key, cbte_nro, pto_vta, created_at from wsfe.comprobantes where request_id = ${h.ref}`;
+      const records =
+        await sql`select key, state, request_id from billing.idempotency_records where request_id = ${h.ref}`;
+      const key = (vouchers[0]?.idempotency_key ?? records[0]?.key) as string | undefined;
+      const ofKey =
+        key === undefined
+          ? []
+          : await sql`select request_id, state, cbte_nro, created_at from wsfe.comprobantes where idempotency_key = ${key}`;
+      const tried = calls
+        .filter((c) => c.key !== undefined && c.key === key)
+        .map((c) => ({
+          status: c.status,
+          phase: c.phase,
+          during: c.during,
+          start: c.start,
+          end: c.end,
+          errors: c.errors,
+          code: codeOf(c),
+        }));
+      out.push({ ...h, vouchers, records, key, ofKey, tried });
+    }
+    return out;
+  }
+
   /** Quota, idempotency records, usage history and e-mails: each exactly what happened. */
   async function ledgers(calls: Call[], outcomes: Outcome[], figures: Record<string, unknown>) {
     for (const [index, { account }] of accounts.entries()) {
@@ -590,7 +635,12 @@ describe("cluster: the production topology through a NATS node loss, kills and a
           intervalMs: 500,
         },
       ).catch(() => undefined);
-      expect.soft(await used(), `quota of account ${index}`).toBe(authorized);
+      const counted = await used();
+      if (counted !== authorized)
+        console.log(
+          `cluster quota of account ${index}: ${counted} units for ${authorized} vouchers; holds no authorized voucher explains: ${JSON.stringify(await unexplainedHolds(account.accountId, calls))}`,
+        );
+      expect.soft(counted, `quota of account ${index}`).toBe(authorized);
     }
     const ids = accounts.map((a) => a.account.accountId);
     const records = await sql<{ key: string; state: string; body: string | null }[]>`
