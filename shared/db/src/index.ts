@@ -2,6 +2,7 @@ import { appError, type AppError } from "@pasarela/errors";
 import { Kysely, Migrator, sql, type Migration, type MigrationResultSet } from "kysely";
 import { PostgresJSDialect } from "kysely-postgres-js";
 import postgres from "postgres";
+import { INCOMPLETE_RESULT } from "./incomplete-result.js";
 import { tracedDialect } from "./tracing.js";
 
 export interface DatabaseSettings {
@@ -105,6 +106,7 @@ const lostConnectionCodes = new Set([
   "EHOSTUNREACH",
   "ENETUNREACH",
   "EAI_AGAIN",
+  INCOMPLETE_RESULT,
 ]);
 
 /**

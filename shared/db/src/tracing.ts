@@ -7,6 +7,7 @@ import type {
   QueryResult,
   TransactionSettings,
 } from "kysely";
+import { completeResult } from "./incomplete-result.js";
 
 const tracer = trace.getTracer("pasarela.db");
 const MAX_QUERY_TEXT = 2_000;
@@ -34,12 +35,13 @@ function operationOf(sql: string): string {
  * Wraps a kysely dialect so each query run inside a trace gets a CLIENT span with the
  * OpenTelemetry database attributes: system, schema, operation, table and the statement text
  * with its placeholders (values are never recorded). Queries outside any trace (sweepers,
- * migrations) make no spans of their own.
+ * migrations) make no spans of their own. Every result, traced or not, is checked whole
+ * (incomplete-result.ts): one with rows missing fails as a lost connection.
  */
 export function tracedDialect(dialect: Dialect, schema: string): Dialect {
   const traced = (connection: DatabaseConnection): DatabaseConnection => ({
     async executeQuery<R>(compiled: CompiledQuery): Promise<QueryResult<R>> {
-      if (!trace.getActiveSpan()) return connection.executeQuery<R>(compiled);
+      if (!trace.getActiveSpan()) return completeResult(await connection.executeQuery<R>(compiled));
       const operation = operationOf(compiled.sql);
       const table = tableOf(compiled);
       const span = tracer.startSpan(`${operation} ${schema}${table ? `.${table}` : ""}`, {
@@ -53,7 +55,7 @@ export function tracedDialect(dialect: Dialect, schema: string): Dialect {
         },
       });
       try {
-        const result = await connection.executeQuery<R>(compiled);
+        const result = completeResult(await connection.executeQuery<R>(compiled));
         if (result.numAffectedRows !== undefined) {
           span.setAttribute("db.response.returned_rows", Number(result.numAffectedRows));
         } else {
