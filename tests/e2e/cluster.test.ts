@@ -42,9 +42,9 @@ const EMAIL_EVERY = 10;
 const NODE_RECOVERY_MS = 5_000;
 const RETRIED = new Set([0, 409, 502, 503]);
 /**
- * Each client pauses this long between calls: a steady load of about ten issuances and ten
- * queries a second, rather than as many as two cores can take, so that a restarted process
- * starts as it would beside a loaded, not a starved, neighbour
+ * Each client pauses this long between calls: a steady load of about five issuances and five
+ * queries a second (as measured), rather than as many as two cores can take, so that a
+ * restarted process starts as it would beside a loaded, not a starved, neighbour
  */
 const ISSUER_PAUSE_MS = 4_000;
 const QUERIER_PAUSE_MS = 1_000;
