@@ -836,25 +836,35 @@ describe("issuance end to end: POST /api/wsfe/facturas through processes and the
       });
       const last = await ultimo(11, FAULT_PTO_VTA);
       const before = await storedStates(FAULT_PTO_VTA, 11);
+      const sent = async () => (await control.stats(env)).requests.FECAESolicitar ?? 0;
+      const sentBefore = await sent();
       await control.setFault(env, {
         service: "wsfe",
         mode: "timeout",
         operation: "FECAESolicitar",
       });
-      let lost;
       try {
-        lost = await issue(body);
+        const call = issue(body);
+        // once the gateway's send is held unanswered, nothing may reconcile the series until
+        // the stranger has the number (the periodic sweep could otherwise find it unused first)
+        await expect.poll(sent, { timeout: 10_000, interval: 50 }).toBeGreaterThan(sentBefore);
+        await control.setFault(env, {
+          service: "wsfe",
+          mode: "unavailable",
+          operation: "FECompUltimoAutorizado",
+        });
+        const lost = await call;
+        expect(lost.status, lost.text).toBe(502);
+        // another system issues that number at the authority, for another amount
+        await seed.facturaC(
+          { accountId: account.accountId, cuit: issuer.cuit, environment: env },
+          FAULT_PTO_VTA,
+          last + 1,
+          777,
+        );
       } finally {
         await control.setFault(env, { service: "wsfe", mode: "none" });
       }
-      expect(lost.status, lost.text).toBe(502);
-      // another system issues that number at the authority, for another amount
-      await seed.facturaC(
-        { accountId: account.accountId, cuit: issuer.cuit, environment: env },
-        FAULT_PTO_VTA,
-        last + 1,
-        777,
-      );
       const next = await authorized(body);
       expect(next.cbteNro).toBe(last + 2);
       expect(await storedStates(FAULT_PTO_VTA, 11)).toEqual([
