@@ -3,7 +3,7 @@ import { Kysely, Migrator, sql, type Migration, type MigrationResultSet } from "
 import { PostgresJSDialect } from "kysely-postgres-js";
 import postgres from "postgres";
 import { INCOMPLETE_RESULT } from "./incomplete-result.js";
-import { tracedDialect } from "./tracing.js";
+import { instrumentedDialect } from "./dialect.js";
 
 export interface DatabaseSettings {
   url: string;
@@ -43,7 +43,7 @@ export function openDatabase<DB>(settings: DatabaseSettings): Database<DB> {
     },
   });
   const db = new Kysely<DB>({
-    dialect: tracedDialect(new PostgresJSDialect({ postgres: sql }), settings.schema),
+    dialect: instrumentedDialect(new PostgresJSDialect({ postgres: sql }), settings.schema),
   });
   return {
     db,

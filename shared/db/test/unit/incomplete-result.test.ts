@@ -8,7 +8,7 @@ import {
 } from "kysely";
 import { describe, expect, it } from "vitest";
 import { classifyDatabaseFailure } from "../../src/index.js";
-import { tracedDialect } from "../../src/tracing.js";
+import { instrumentedDialect } from "../../src/dialect.js";
 
 interface Db {
   clientes: { id: string };
@@ -23,7 +23,7 @@ function answering(rows: unknown[]): Kysely<Db> {
     },
   };
   return new Kysely<Db>({
-    dialect: tracedDialect(
+    dialect: instrumentedDialect(
       {
         createAdapter: () => new PostgresAdapter(),
         createIntrospector: (db) => new PostgresIntrospector(db),

@@ -38,7 +38,7 @@ function operationOf(sql: string): string {
  * migrations) make no spans of their own. Every result, traced or not, is checked whole
  * (incomplete-result.ts): one with rows missing fails as a lost connection.
  */
-export function tracedDialect(dialect: Dialect, schema: string): Dialect {
+export function instrumentedDialect(dialect: Dialect, schema: string): Dialect {
   const traced = (connection: DatabaseConnection): DatabaseConnection => ({
     async executeQuery<R>(compiled: CompiledQuery): Promise<QueryResult<R>> {
       if (!trace.getActiveSpan()) return completeResult(await connection.executeQuery<R>(compiled));
