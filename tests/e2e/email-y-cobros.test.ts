@@ -161,6 +161,8 @@ describe("e-mail of vouchers and payment links, end to end", () => {
 
       expect(parsed.from?.value).toEqual([{ address: MAIL_FROM, name: RAZON_SOCIAL }]);
       expect(parsed.replyTo?.value).toEqual([{ address: REPLY_TO, name: "" }]);
+      // the job's own Message-ID, the same on any delivery of it, at the sender's domain
+      expect(parsed.messageId).toMatch(/^<[0-9a-f-]{36}@pasarela\.test>$/);
       expect(parsed.to && !Array.isArray(parsed.to) ? parsed.to.value[0]?.address : "").toBe(to);
       expect(parsed.subject).toBe(`Factura C ${numero(issued)} de ${RAZON_SOCIAL}`);
       expect(parsed.text).toContain(

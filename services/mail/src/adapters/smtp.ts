@@ -2,6 +2,8 @@ import nodemailer from "nodemailer";
 import type { DeliveryResult } from "../domain/retry.js";
 
 export interface OutgoingMail {
+  /** the Message-ID header, angle brackets included (messageIdOf) */
+  readonly messageId: string;
   readonly from: { readonly name: string; readonly address: string };
   readonly replyTo?: string | undefined;
   readonly to: string;
@@ -71,6 +73,7 @@ export function makeSmtpSender(smtpUrl: string): SmtpSender {
     async send(mail) {
       try {
         await transport.sendMail({
+          messageId: mail.messageId,
           from: { name: mail.from.name, address: mail.from.address },
           ...(mail.replyTo ? { replyTo: mail.replyTo } : {}),
           to: mail.to,

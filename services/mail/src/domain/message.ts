@@ -41,3 +41,15 @@ export function comprobanteMessage(
 </body></html>`;
   return { subject: job.asunto ?? `${comprobante} de ${emisor}`, text, html };
 }
+
+/**
+ * The Message-ID of a job's message: the job's id at the sender's domain, the same on every
+ * delivery of that job. A job is sent again only when its instance died between the SMTP
+ * server's acceptance and the report; the copy then carries the first one's Message-ID, which
+ * mailbox providers and mail clients use to show one message. A message asked for again (a
+ * new job) gets its own.
+ */
+export function messageIdOf(jobId: string, from: string): string {
+  const domain = from.slice(from.lastIndexOf("@") + 1);
+  return `<${jobId}@${domain}>`;
+}

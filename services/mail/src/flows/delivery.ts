@@ -3,7 +3,7 @@ import { pdf, ticket, wsfe, type mail } from "@pasarela/contracts";
 import type { AppError } from "@pasarela/errors";
 import type { SmtpSender } from "../adapters/smtp.js";
 import { EMAIL_ERROR_MAX, emailOutcomeEvent, type EmailOutcome } from "../domain/evento.js";
-import { comprobanteMessage } from "../domain/message.js";
+import { comprobanteMessage, messageIdOf } from "../domain/message.js";
 import { nextStep, type DeliveryResult, type RetryPolicy } from "../domain/retry.js";
 
 export interface WorkerDeps {
@@ -64,6 +64,7 @@ async function attempt(deps: WorkerDeps, job: mail.ComprobanteJob): Promise<Deli
   const replyTo = (perfil.ok && perfil.value.perfil?.email) || undefined;
   const message = comprobanteMessage(job, emisor, link.value);
   return deps.smtp.send({
+    messageId: messageIdOf(job.id, deps.from),
     from: { name: emisor, address: deps.from },
     replyTo,
     to: job.to,
@@ -241,6 +242,7 @@ export function makeMensajeWorker(deps: Omit<WorkerDeps, "bus">) {
   const now = deps.now ?? Date.now;
   return async (job: mail.MensajeJob, info: DeliveryInfo): Promise<DurableOutcome> => {
     const result = await deps.smtp.send({
+      messageId: messageIdOf(job.id, deps.from),
       from: { name: GATEWAY_SENDER_NAME, address: deps.from },
       to: job.to,
       cc: [],

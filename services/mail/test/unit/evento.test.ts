@@ -4,6 +4,7 @@ import { appError, fail, ok } from "@pasarela/errors";
 import { capturingLogger } from "@pasarela/testing";
 import { describe, expect, it } from "vitest";
 import { emailOutcomeEvent, smtpCodeOf } from "../../src/domain/evento.js";
+import type { OutgoingMail } from "../../src/adapters/smtp.js";
 import { makeComprobanteWorker, SETTLE_FOR_MS } from "../../src/flows/delivery.js";
 
 const job: mail.ComprobanteJob = {
@@ -122,9 +123,11 @@ describe("the voucher worker reports every outcome to wsfe, then announces it", 
         return Promise.resolve();
       },
     };
+    const messageIds: string[] = [];
     const smtp = {
-      send: () => {
+      send: (message: OutgoingMail) => {
         sends += 1;
+        messageIds.push(message.messageId);
         return Promise.resolve(
           options.smtp === "sent"
             ? ({ kind: "sent" } as const)
@@ -148,7 +151,7 @@ describe("the voucher worker reports every outcome to wsfe, then announces it", 
         settleForMs,
       });
     };
-    return { instance, published, reports, sends: () => sends };
+    return { instance, published, reports, messageIds, sends: () => sends };
   }
 
   it("sent: the report to wsfe, then one event", async () => {
@@ -202,6 +205,21 @@ describe("the voucher worker reports every outcome to wsfe, then announces it", 
     expect(w.published.map((p) => p.body)).toEqual([
       expect.objectContaining({ id: `${job.id}:enviado` }),
     ]);
+  });
+
+  it("a job sent again because its report never reached wsfe carries the first message's Message-ID", async () => {
+    // the first instance's report fails until it hands the job back (as one killed between
+    // the SMTP server's acceptance and the report would leave it); the other sends it again
+    const w = world({ failReports: 5, smtp: "sent" });
+    expect((await w.instance(1_000)(job, { attempt: 1, logger })).kind).toBe("retry");
+    expect(await w.instance()(job, { attempt: 2, logger })).toEqual({ kind: "done" });
+    expect(w.sends()).toBe(2);
+    expect(w.messageIds).toEqual([`<${job.id}@pasarela.example>`, `<${job.id}@pasarela.example>`]);
+    // another job for the same voucher and recipient (the e-mail asked for again) is another
+    // message
+    const again = { ...job, id: randomUUID() };
+    expect(await w.instance()(again, { attempt: 1, logger })).toEqual({ kind: "done" });
+    expect(w.messageIds[2]).toBe(`<${again.id}@pasarela.example>`);
   });
 
   it("a redelivered job whose recipient wsfe still holds pending is sent", async () => {
