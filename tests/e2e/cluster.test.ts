@@ -58,6 +58,11 @@ interface Call extends Balanced {
   phase: Phase;
   /** the process being killed or restarted when the call started */
   during?: string;
+  /**
+   * the one when it was answered: a call started while one process was coming back can be
+   * cut by the next one's kill, which is what its failure is about
+   */
+  answeredDuring?: string;
   account: number;
   start: number;
   end: number;
@@ -208,12 +213,14 @@ describe("cluster: the production topology through a NATS node loss, kills and a
       const at = phase;
       const now = during;
       const answer = await send("POST", path, headers({ account }, key), body);
+      const then = during;
       const c: Call = {
         ...answer,
         kind,
         ...(key ? { key } : {}),
         phase: at,
         ...(now ? { during: now } : {}),
+        ...(then ? { answeredDuring: then } : {}),
         account,
         start,
         end: Date.now(),
@@ -443,14 +450,21 @@ describe("cluster: the production topology through a NATS node loss, kills and a
       killAt,
       Math.max(killAt + 10_000, ...lostFailures.map((c) => c.end + 1_000)),
     );
-    // which process's kill or restart the failed calls fell on
+    // which process's kill or restart the failed calls fell on: the one under way when they
+    // were answered (and, when another, the one under way when they started)
     figures.failedDuring = Object.fromEntries(
       (["kills", "rolling"] as const).map((p) => [
         p,
         count(
           calls
             .filter((c) => c.phase === p && c.status !== 200 && c.status !== 422)
-            .map((c) => `${c.during ?? "-"} ${c.status} ${codeOf(c) ?? ""}`.trim()),
+            .map((c) => {
+              const fault =
+                c.during === c.answeredDuring
+                  ? (c.during ?? "-")
+                  : `${c.answeredDuring ?? "-"} (started during ${c.during ?? "-"})`;
+              return `${fault} ${c.status} ${codeOf(c) ?? ""}`.trim();
+            }),
         ),
       ]),
     );
@@ -604,6 +618,7 @@ describe("cluster: the production topology through a NATS node loss, kills and a
           status: c.status,
           phase: c.phase,
           during: c.during,
+          answeredDuring: c.answeredDuring,
           start: c.start,
           end: c.end,
           errors: c.errors,

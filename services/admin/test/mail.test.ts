@@ -22,6 +22,7 @@ describe("the local SMTP sink and `mail list` / `mail open`", () => {
   it("keeps what the gateway sends and lets the developer list and open it, without a stack", async () => {
     const sender = makeSmtpSender(`smtp://127.0.0.1:${sink.port}`);
     const sent = await sender.send({
+      messageId: "<9b1c2d3e-0000-4000-8000-000000000001@pasarela.local>",
       from: { name: "Mi Comercio SRL", address: "comprobantes@pasarela.local" },
       replyTo: "ventas@micomercio.test",
       to: "cliente@example.com",
@@ -69,6 +70,7 @@ describe("the local SMTP sink and `mail list` / `mail open`", () => {
     await gone.stop();
     const sender = makeSmtpSender(`smtp://127.0.0.1:${gone.port}`);
     const result = await sender.send({
+      messageId: "<9b1c2d3e-0000-4000-8000-000000000002@example.com>",
       from: { name: "x", address: "a@example.com" },
       to: "b@example.com",
       cc: [],
