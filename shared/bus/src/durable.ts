@@ -65,8 +65,16 @@ export interface DurableOptions<C extends EventContract | JobContract> {
    * events' and jobs' ids are what it de-duplicates on).
    */
   handle: (batch: readonly Delivered<C>[], info: DeliveryInfo) => Promise<DurableOutcome>;
-  /** at most this many messages per batch: those that come within a second of asking (1) */
+  /**
+   * at most this many messages per batch (1): those that come while the batch before is being
+   * handled, up to this many per fetch
+   */
   maxBatch?: number;
+  /**
+   * how long one fetch waits for messages before the next is asked for (1 s, the least the
+   * client takes); a message is handled as soon as it comes all the same
+   */
+  fetchWaitMs?: number;
   /** batches this instance handles at once (1) */
   concurrency?: number;
   /** how long the server waits for a batch to be settled before it redelivers it (30 s) */
@@ -176,6 +184,7 @@ export async function consumeDurable<C extends EventContract | JobContract>(
   options: DurableOptions<C>,
 ): Promise<Durable> {
   const maxBatch = options.maxBatch ?? 1;
+  const fetchWaitMs = options.fetchWaitMs ?? 1_000;
   const concurrency = options.concurrency ?? 1;
   const retryDelayMs = options.retryDelayMs ?? 1_000;
   const { stream, filter } = await sourceOf(bus, from);
@@ -257,11 +266,42 @@ export async function consumeDurable<C extends EventContract | JobContract>(
     if (outcome.kind === "drop") logger.warn({ reason: outcome.reason }, "durable batch dropped");
   }
 
+  /**
+   * One fetch of up to `maxBatch` messages, open for `fetchWaitMs` at most. Messages are handled
+   * as they come, not once the fetch ends: the first is handed to the handler as soon as the
+   * messages that arrived with it are read, and those that arrive while a batch is being
+   * handled make the next batch, one after the other (so a quiet stream answers at once and a
+   * busy one still settles many messages per batch).
+   */
   async function round(): Promise<void> {
-    const messages = await consumer.fetch({ max_messages: maxBatch, expires: 1_000 });
+    const messages = await consumer.fetch({ max_messages: maxBatch, expires: fetchWaitMs });
     fetching.add(messages);
-    const taken: JsMsg[] = [];
-    const batch: Delivered<C>[] = [];
+    let taken: JsMsg[] = [];
+    let batch: Delivered<C>[] = [];
+    let settling: Promise<void> = Promise.resolve();
+    let queued = false;
+    let failure: { error: unknown } | undefined;
+    /** what came since the last batch, as the next one */
+    const next = async () => {
+      // the messages read with the one that queued this batch join it
+      await new Promise((resolve) => setImmediate(resolve));
+      queued = false;
+      const [mine, theirs] = [taken, batch];
+      taken = [];
+      batch = [];
+      if (mine.length === 0) return;
+      if (stopped || failure) {
+        // fetched while stopping (or after a batch failed), never handled: redelivered now,
+        // to an instance that runs on
+        for (const m of mine) m.nak();
+        return;
+      }
+      try {
+        await settle(mine, theirs);
+      } catch (error) {
+        failure = { error };
+      }
+    };
     try {
       if (stopped) messages.stop();
       for await (const m of messages) {
@@ -269,17 +309,16 @@ export async function consumeDurable<C extends EventContract | JobContract>(
         if (!delivered) continue;
         taken.push(m);
         batch.push(delivered);
+        if (!queued) {
+          queued = true;
+          settling = settling.then(next);
+        }
       }
     } finally {
       fetching.delete(messages);
+      await settling;
     }
-    if (batch.length === 0) return;
-    if (stopped) {
-      // fetched while stopping, never handled: redelivered now to an instance that runs on
-      for (const m of taken) m.nak();
-      return;
-    }
-    await settle(taken, batch);
+    if (failure) throw failure.error;
   }
 
   const worker = async (): Promise<void> => {
