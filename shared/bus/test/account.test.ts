@@ -45,6 +45,8 @@ describe("a subject that needs an account", () => {
         return Promise.resolve(ok({ text: request.text, accountId: ctx.accountId ?? null }));
       }),
     ]);
+    // the subscriptions are the server's before the first request (else: no responders)
+    await server.connection.flush();
   });
 
   afterAll(async () => {
