@@ -51,6 +51,9 @@ export default defineConfig({
   test: {
     testTimeout: 30_000,
     hookTimeout: 120_000,
+    // a condition polled for is given ten seconds (vitest's own default is one): on a busy
+    // two-core machine a process can take more than a second to get there
+    expect: { poll: { timeout: 10_000 } },
     pool: "forks",
     projects: [
       {
