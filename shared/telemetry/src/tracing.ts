@@ -1,10 +1,13 @@
-import { propagation, trace, type Tracer } from "@opentelemetry/api";
+import { context, propagation, trace, type Tracer } from "@opentelemetry/api";
+import { AsyncLocalStorageContextManager } from "@opentelemetry/context-async-hooks";
 import { W3CTraceContextPropagator } from "@opentelemetry/core";
 import { OTLPTraceExporter } from "@opentelemetry/exporter-trace-otlp-http";
 import { resourceFromAttributes } from "@opentelemetry/resources";
-import { NodeSDK } from "@opentelemetry/sdk-node";
 import {
+  AlwaysOnSampler,
+  BasicTracerProvider,
   BatchSpanProcessor,
+  ParentBasedSampler,
   SimpleSpanProcessor,
   type SpanExporter,
   type SpanProcessor,
@@ -23,21 +26,14 @@ export interface Tracing {
   shutdown(): Promise<void>;
 }
 
-// Spans must carry real trace ids (logs and NATS headers use them) even when nothing exports
-// them, and the SDK only installs a tracer provider when it has at least one processor.
-const keepIdsOnly: SpanProcessor = {
-  onStart() {},
-  onEnd() {},
-  forceFlush: () => Promise.resolve(),
-  shutdown: () => Promise.resolve(),
-};
-
-let started: { sdk: NodeSDK; service: string } | undefined;
+let started: { provider: BasicTracerProvider; service: string } | undefined;
 
 /**
- * Starts the OpenTelemetry NodeSDK once per process: W3C trace-context propagation,
- * async-hooks context, OTLP export when an endpoint is configured. Later calls reuse it
- * (tests start several services in one process).
+ * Starts tracing once per process: a tracer provider (a trace sampled whenever its parent is,
+ * every root), W3C trace-context propagation, the async context kept by AsyncLocalStorage, OTLP
+ * export when an endpoint is configured. Later calls reuse it (tests start several services in
+ * one process). Only the trace SDK is loaded: the all-in-one Node SDK brought two hundred files
+ * of exporters, metrics, logs and configuration parsing no process uses into every start.
  */
 export function startTracing(settings: TracingSettings): Tracing {
   if (!started) {
@@ -47,27 +43,23 @@ export function startTracing(settings: TracingSettings): Tracing {
       processors.push(new BatchSpanProcessor(new OTLPTraceExporter({ url })));
     }
     if (settings.exporter) processors.push(new SimpleSpanProcessor(settings.exporter));
-    if (processors.length === 0) processors.push(keepIdsOnly);
-    const sdk = new NodeSDK({
+    const provider = new BasicTracerProvider({
       resource: resourceFromAttributes({ "service.name": settings.service }),
-      autoDetectResources: false,
+      sampler: new ParentBasedSampler({ root: new AlwaysOnSampler() }),
       spanProcessors: processors,
-      logRecordProcessors: [],
-      instrumentations: [],
-      textMapPropagator: new W3CTraceContextPropagator(),
     });
-    sdk.start();
-    // NodeSDK registers the propagator only through its own env parsing in some versions.
+    context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
     propagation.setGlobalPropagator(new W3CTraceContextPropagator());
-    started = { sdk, service: settings.service };
+    trace.setGlobalTracerProvider(provider);
+    started = { provider, service: settings.service };
   }
-  const { sdk } = started;
+  const { provider } = started;
   return {
     tracer: trace.getTracer(`pasarela.${settings.service}`),
     async shutdown() {
-      if (started?.sdk === sdk) {
+      if (started?.provider === provider) {
         started = undefined;
-        await sdk.shutdown();
+        await provider.shutdown();
       }
     },
   };
