@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { jetstreamManager } from "@nats-io/jetstream";
+import { jetstreamManager, type JetStreamManager } from "@nats-io/jetstream";
 import { defineJob } from "@pasarela/contracts";
 import { startTracing } from "@pasarela/telemetry";
 import { capturingLogger, fileInfra, type FileInfra } from "@pasarela/testing";
@@ -24,13 +24,8 @@ const work = defineJob({
 /** far longer than any wait below: a message handled is one handled while its fetch is open */
 const FETCH_WAIT_MS = 60_000;
 
-async function waitFor(check: () => boolean | Promise<boolean>, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error("condition not met in time");
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
+const consumerInfo = (jsm: JetStreamManager, stream: string) =>
+  jsm.consumers.info(stream, "durable-test");
 
 describe("a durable consumer hands messages over as they come", () => {
   let infra: FileInfra;
@@ -76,8 +71,8 @@ describe("a durable consumer hands messages over as they come", () => {
 
     const first = randomUUID();
     await bus.publish(work, { id: first });
-    // within the fetch's wait, which has a minute to run
-    await waitFor(() => batches.length === 1, 10_000);
+    // within the fetch's wait, which has a minute to run (expect.poll gives up after 10 s)
+    await expect.poll(() => batches.length).toBe(1);
     expect(batches).toEqual([[first]]);
 
     const later = [1, 2, 3, 4, 5].map(() => randomUUID());
@@ -85,17 +80,14 @@ describe("a durable consumer hands messages over as they come", () => {
     const jsm = await jetstreamManager(bus.connection);
     const stream = jobStreamName(bus, work);
     // all five delivered to the consumer, waiting behind the batch being handled
-    await waitFor(
-      async () => (await jsm.consumers.info(stream, "durable-test")).num_ack_pending === 6,
-      10_000,
-    );
+    await expect.poll(async () => (await consumerInfo(jsm, stream)).num_ack_pending).toBe(6);
     release();
-    await waitFor(() => batches.flat().length === 6, 10_000);
+    await expect.poll(() => batches.flat().length).toBe(6);
     expect(batches.flat()).toEqual([first, ...later]);
     // the five made one batch, or a few when the machine read them in more than one go
     expect(batches.length).toBeLessThanOrEqual(3);
     // every one acknowledged: the work queue is empty
-    await waitFor(async () => (await jsm.streams.info(stream)).state.messages === 0, 10_000);
+    await expect.poll(async () => (await jsm.streams.info(stream)).state.messages).toBe(0);
     expect(batches.flat()).toHaveLength(6);
   });
 
@@ -117,14 +109,11 @@ describe("a durable consumer hands messages over as they come", () => {
     });
     const [a, b] = [randomUUID(), randomUUID()];
     await bus.publish(work, { id: a });
-    await waitFor(() => handled.length === 1, 10_000);
+    await expect.poll(() => handled.length).toBe(1);
     await bus.publish(work, { id: b });
     const jsm = await jetstreamManager(bus.connection);
     const stream = jobStreamName(bus, work);
-    await waitFor(
-      async () => (await jsm.consumers.info(stream, "durable-test")).num_ack_pending === 2,
-      10_000,
-    );
+    await expect.poll(async () => (await consumerInfo(jsm, stream)).num_ack_pending).toBe(2);
     // sent to this instance: a moment for it to read it
     await new Promise((r) => setTimeout(r, 200));
     const stopped = stopping.stop();
@@ -145,7 +134,7 @@ describe("a durable consumer hands messages over as they come", () => {
         return Promise.resolve(done);
       },
     });
-    await waitFor(() => taken.includes(b), 10_000);
+    await expect.poll(() => taken).toContain(b);
     expect(taken).toEqual([b]);
   });
 });
