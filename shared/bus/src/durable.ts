@@ -286,18 +286,18 @@ export async function consumeDurable<C extends EventContract | JobContract>(
       // the messages read with the one that queued this batch join it
       await new Promise((resolve) => setImmediate(resolve));
       queued = false;
-      const [mine, theirs] = [taken, batch];
+      const [nextTaken, nextBatch] = [taken, batch];
       taken = [];
       batch = [];
-      if (mine.length === 0) return;
+      if (nextTaken.length === 0) return;
       if (stopped || failure) {
         // fetched while stopping (or after a batch failed), never handled: redelivered now,
         // to an instance that runs on
-        for (const m of mine) m.nak();
+        for (const m of nextTaken) m.nak();
         return;
       }
       try {
-        await settle(mine, theirs);
+        await settle(nextTaken, nextBatch);
       } catch (error) {
         failure = { error };
       }
