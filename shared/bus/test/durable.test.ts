@@ -52,22 +52,29 @@ describe("a durable consumer hands messages over as they come", () => {
     await infra?.cleanup();
   });
 
-  it("handles a message at once, and those that come during a batch as the next one, each once", async () => {
-    const batches: string[][] = [];
-    let release: () => void = () => undefined;
-    const held = new Promise<void>((resolve) => (release = resolve));
-    durable = await consumeDurable(bus, [work], {
+  /**
+   * One instance of the consumer: it records the ids of each batch in `batches`, then settles
+   * the batch once `settle` resolves.
+   */
+  const instance = (batches: string[][], settle: () => Promise<void> = () => Promise.resolve()) =>
+    consumeDurable(bus, [work], {
       durable: "durable-test",
       logger,
       maxBatch: 50,
       fetchWaitMs: FETCH_WAIT_MS,
       handle: async (batch) => {
         batches.push(batch.map(({ body }) => body.id));
-        // the first batch is held until the test has published the others
-        if (batches.length === 1) await held;
+        await settle();
         return done;
       },
     });
+
+  it("handles a message at once, and those that come during a batch as the next one, each once", async () => {
+    const batches: string[][] = [];
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    // the first batch is held until the test has published the others
+    durable = await instance(batches, () => (batches.length === 1 ? held : Promise.resolve()));
 
     const first = randomUUID();
     await bus.publish(work, { id: first });
@@ -96,17 +103,7 @@ describe("a durable consumer hands messages over as they come", () => {
     let release: () => void = () => undefined;
     const held = new Promise<void>((resolve) => (release = resolve));
     const handled: string[][] = [];
-    const stopping = await consumeDurable(bus, [work], {
-      durable: "durable-test",
-      logger,
-      maxBatch: 50,
-      fetchWaitMs: FETCH_WAIT_MS,
-      handle: async (batch) => {
-        handled.push(batch.map(({ body }) => body.id));
-        await held;
-        return done;
-      },
-    });
+    const stopping = await instance(handled, () => held);
     const [a, b] = [randomUUID(), randomUUID()];
     await bus.publish(work, { id: a });
     await expect.poll(() => handled.length).toBe(1);
@@ -123,18 +120,9 @@ describe("a durable consumer hands messages over as they come", () => {
     expect(handled).toEqual([[a]]);
 
     // another instance gets it without waiting for an acknowledgement's time to run out (30 s)
-    const taken: string[] = [];
-    durable = await consumeDurable(bus, [work], {
-      durable: "durable-test",
-      logger,
-      maxBatch: 50,
-      fetchWaitMs: FETCH_WAIT_MS,
-      handle: (batch) => {
-        taken.push(...batch.map(({ body }) => body.id));
-        return Promise.resolve(done);
-      },
-    });
-    await expect.poll(() => taken).toContain(b);
-    expect(taken).toEqual([b]);
+    const taken: string[][] = [];
+    durable = await instance(taken);
+    await expect.poll(() => taken.flat()).toContain(b);
+    expect(taken.flat()).toEqual([b]);
   });
 });
