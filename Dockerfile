@@ -1,4 +1,5 @@
-# One image for every deployed service; SERVICE picks the entry point (services/<SERVICE>/dist/src/main.js).
+# One image for the whole gateway: its argument picks what the container runs, `all` (the default:
+# every service in one process) or one service's name (`wsfe`: production runs one per container).
 # The local tools (local/) and the tests are compiled in the build stage only, because the
 # services' own tests use them; none of them, nor what they depend on, reaches the image
 # (local/Dockerfile builds the stand-ins that docker-compose.yml runs beside it).
@@ -9,6 +10,7 @@ COPY package.json package-lock.json tsconfig.base.json tsconfig.json ./
 COPY patches ./patches
 COPY shared ./shared
 COPY services ./services
+COPY server ./server
 COPY local ./local
 COPY tests ./tests
 RUN npm ci --no-audit --no-fund && npx tsc -b
@@ -16,7 +18,7 @@ RUN npm ci --no-audit --no-fund && npx tsc -b
 # local tools, the tests and the test helpers from the workspaces lets prune remove everything
 # only they need (the SMTP server and parser, the simulators' libraries, vitest, testcontainers).
 RUN rm -rf local tests shared/testing \
-  && npm pkg set 'workspaces=["shared/*","services/*"]' --json \
+  && npm pkg set 'workspaces=["shared/*","services/*","server"]' --json \
   && npm prune --omit=dev --ignore-scripts --no-audit --no-fund \
   && find node_modules -mindepth 1 -maxdepth 1 -type d -empty -delete
 
@@ -27,9 +29,9 @@ COPY --from=build /app/package.json /app/package-lock.json ./
 COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/shared ./shared
 COPY --from=build /app/services ./services
+COPY --from=build /app/server ./server
 # the pdf service's store: a volume mounted here takes this owner when it is created
 RUN mkdir -p /data/pdf && chown node:node /data/pdf
 USER node
-ARG SERVICE=edge
-ENV SERVICE=${SERVICE}
-CMD ["sh", "-c", "exec node services/${SERVICE}/dist/src/main.js"]
+ENTRYPOINT ["node", "server/dist/src/main.js"]
+CMD ["all"]

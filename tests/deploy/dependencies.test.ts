@@ -47,6 +47,10 @@ const ROOT_TOOLS = new Set([
   "vitest",
 ]);
 
+/** A workspace the production image carries: a service, or the program that runs them. */
+const deployed = (workspace: { dir: string }) =>
+  workspace.dir.startsWith("services/") || workspace.dir === "server";
+
 /** Folders of workspaces that are never deployed: the stand-ins and launcher of `npm start`. */
 const LOCAL_GROUP = "local/";
 
@@ -195,12 +199,13 @@ describe("dependencies are declared where they are imported", () => {
     expect([...local].sort()).toEqual([
       "local/authority-sim",
       "local/payments-sim",
+      "local/servers",
       "local/smtp-sink",
       "local/stack",
     ]);
     const problems: string[] = [];
     for (const workspace of all) {
-      if (!workspace.dir.startsWith("services/")) continue;
+      if (!deployed(workspace)) continue;
       for (const name of productionClosure(workspace, byName)) {
         const reached = byName.get(name)!;
         if (local.has(reached.dir)) problems.push(`${workspace.dir} reaches ${reached.dir}`);
@@ -211,7 +216,7 @@ describe("dependencies are declared where they are imported", () => {
 
   it("keeps the test helpers out of every deployed workspace's production dependencies", () => {
     for (const workspace of all) {
-      if (!workspace.dir.startsWith("services/")) continue;
+      if (!deployed(workspace)) continue;
       expect([...productionClosure(workspace, byName)], workspace.dir).not.toContain(
         "@pasarela/testing",
       );
@@ -239,21 +244,23 @@ describe("dependencies are declared where they are imported", () => {
 
   it("runs the stand-ins of docker-compose.yml from local/Dockerfile, the services from the image", () => {
     const compose = readFileSync(join(root, "docker-compose.yml"), "utf8");
-    const builds = [
+    // the shared block builds the gateway's one image; each service names itself as its command
+    expect(compose).toMatch(
+      /^x-service: &service\n(?: {2}#.*\n)* {2}image: pasarela:latest\n {2}build: \{ context: \., dockerfile: Dockerfile \}$/m,
+    );
+    const commands = [
       ...compose.matchAll(
-        /^ {4}build: \{ context: \., dockerfile: (\S+), args: \{ (\w+): ([\w-]+) \} \}$/gm,
+        /^ {2}([a-z0-9-]+):\n {4}<<: \*service\n(?: {4}.*\n)*? {4}command: \[([^\]]*)\]$/gm,
       ),
     ];
-    const local = builds.filter((m) => m[1] === "local/Dockerfile").map((m) => m[3]);
-    expect(local.sort()).toEqual(["authority-sim", "payments-sim", "smtp-sink"]);
-    for (const m of builds) {
-      if (m[1] === "Dockerfile") {
-        expect(m[2]).toBe("SERVICE");
-        expect(existsSync(join(root, "services", m[3]!)), m[3]).toBe(true);
-      } else {
-        expect(m[2]).toBe("TOOL");
-        expect(existsSync(join(root, "local", m[3]!, "src", "main.ts")), m[3]).toBe(true);
-      }
+    const byService = Object.fromEntries(commands.map((m) => [m[1]!, m[2]!.split(", ")]));
+    expect(byService["stand-ins"]?.sort()).toEqual(["authority-sim", "mail-sink", "payments-sim"]);
+    expect(compose).toMatch(/^ {4}build: \{ context: \., dockerfile: local\/Dockerfile \}$/m);
+    for (const [service, args] of Object.entries(byService)) {
+      if (service === "stand-ins") continue;
+      expect(args, service).toEqual([service]);
+      expect(existsSync(join(root, "services", service)), service).toBe(true);
     }
+    expect(Object.keys(byService)).toContain("edge");
   });
 });

@@ -89,6 +89,8 @@ describe("CAEA contingency: informing", { timeout: 240_000 }, () => {
         API_TIMEOUT_MS: "20000",
       },
       withNatsGrants: true,
+      // a test kills wsfe's process alone
+      topology: "processes",
     });
     dir = scratch();
     control = makeControlClient(stack.simulatorUrl!);

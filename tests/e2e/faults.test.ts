@@ -86,6 +86,8 @@ describe("faults: PostgreSQL drops connections, a service is killed", () => {
       env: { LOG_LEVEL: "info", EDGE_KEY_CACHE_TTL_MS: "0", DATABASE_POOL_SIZE: "4" },
       // a killed service stays down long enough to be seen down
       supervision: { initialDelayMs: 3_000 },
+      // a test kills catalog's process alone
+      topology: "processes",
     });
     account = await newAccount(stack, "Carga");
     database = new URL(stack.env.DATABASE_URL ?? "").pathname.slice(1);

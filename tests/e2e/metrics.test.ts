@@ -21,7 +21,9 @@ describe("metrics: every service serves Prometheus metrics on its own port", () 
   let issuer: Registered;
 
   beforeAll(async () => {
-    stack = await startE2EStack({ env: { LOG_LEVEL: "info" } });
+    // each service's own port is the topology of one process per service (topologies.test.ts
+    // has the one process's single endpoint)
+    stack = await startE2EStack({ env: { LOG_LEVEL: "info" }, topology: "processes" });
     dir = scratch();
     account = await newAccount(stack, "Medida");
     issuer = await registerWsfeIssuer(stack, dir, account.accountId, env, PTO_VTA);

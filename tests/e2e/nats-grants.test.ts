@@ -33,12 +33,12 @@ describe("e2e: the stack under least-privilege NATS", () => {
 
   it("reads each durable consumer's lag with no grant beyond the consumer's own", async () => {
     // a refused read leaves no sample: every consumer present is one the grant let through
-    expect(laggingConsumers(await scrapeMetrics(stack.metricsUrls.mail!))).toEqual([
+    expect(laggingConsumers(await scrapeMetrics(stack.metricsUrls.mail!, "mail"))).toEqual([
       "mail on MAIL_JOBS",
       "mail on MAIL_MENSAJES",
       "mail-emision on EVENTS",
     ]);
-    expect(laggingConsumers(await scrapeMetrics(stack.metricsUrls.billing!))).toEqual([
+    expect(laggingConsumers(await scrapeMetrics(stack.metricsUrls.billing!, "billing"))).toEqual([
       "billing-cobros on EVENTS",
       "billing-comprobantes on EVENTS",
       "billing-emisiones on EVENTS",

@@ -106,6 +106,8 @@ describe("webhook deliveries under failures end to end", { timeout: 120_000 }, (
         MAIL_FROM: "avisos@pasarela.test",
       },
       withNatsGrants: true,
+      // a test kills the webhooks service's process alone
+      topology: "processes",
     });
     dir = scratch();
     // an account signed up on the panel has an owner to be told by e-mail

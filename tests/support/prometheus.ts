@@ -21,11 +21,15 @@ export function parsePrometheus(text: string): Sample[] {
   return samples;
 }
 
-/** The samples served now at a service's metrics URL. */
-export async function scrapeMetrics(url: string): Promise<Sample[]> {
+/**
+ * The samples served now at a metrics URL; with `service`, only that service's series (a
+ * process that runs every service serves them all, each labelled with its service).
+ */
+export async function scrapeMetrics(url: string, service?: string): Promise<Sample[]> {
   const response = await fetch(url);
   if (response.status !== 200) throw new Error(`${url} answered ${response.status}`);
-  return parsePrometheus(await response.text());
+  const samples = parsePrometheus(await response.text());
+  return service === undefined ? samples : samples.filter((s) => s.labels.service === service);
 }
 
 /**

@@ -9,6 +9,8 @@ import {
   newNatsPassword,
   type NatsIdentity,
 } from "@pasarela/contracts";
+import { runCli as runAdminCli } from "@pasarela/admin";
+import { makeControlClient, runSimulatorCli, UsageError } from "@pasarela/authority-sim";
 import {
   gatewayServices,
   localNats,
@@ -18,17 +20,23 @@ import {
   type Running,
   type Stack,
   type Supervision,
+  type Topology,
 } from "@pasarela/stack";
 import { fileInfra, type FileInfra } from "@pasarela/testing";
-import { cliJson, npmRun, repoRoot, type CliRun } from "./cli.js";
+import { npmRun, repoRoot, type CliRun } from "./cli.js";
 import { topology } from "./topology.js";
 
 export interface E2EStack extends Stack {
-  /** `npm run admin -- ...args` against this stack; answers the JSON object */
+  /**
+   * an operator command (`npm run admin -- ...args`) against this stack, run through the CLI's
+   * library in this process: answers its JSON object, or throws its error
+   */
   admin: <T = Record<string, unknown>>(...args: string[]) => Promise<T>;
+  /** `npm run admin -- ...args` as an operator runs it: the CLI's own tests */
   adminRun: (...args: string[]) => Promise<CliRun>;
-  /** `npm run sim -- ...args` against this stack's simulator */
+  /** a simulator command (`npm run sim -- ...args`) through its library, against this stack's simulator */
   sim: <T = Record<string, unknown>>(...args: string[]) => Promise<T>;
+  /** `npm run sim -- ...args` as an operator runs it */
   simRun: (...args: string[]) => Promise<CliRun>;
   /** every identity's NATS password when the stack runs withNatsGrants or on a cluster */
   natsPasswords: Record<NatsIdentity, string> | undefined;
@@ -38,11 +46,18 @@ export interface E2EStack extends Stack {
 }
 
 /**
- * The whole gateway as separate processes (built dist/), with the simulator behind it, on
- * this test file's own database and subject prefix. Process output is kept for assertions.
+ * The whole gateway (built dist/), every service in one process unless the test needs one
+ * process per service, with the simulator behind it, on this test file's own database and
+ * subject prefix. Process output is kept for assertions.
  */
 export async function startE2EStack(
   options: {
+    /**
+     * `processes` for a test that kills or restarts one service's process; `one` (every service
+     * in one process, as `npm start` runs them) otherwise. Replicas and the cluster need
+     * `processes`, and get it.
+     */
+    topology?: Topology;
     /** extra variables for every service process, e.g. `AUTHORITY_TIMEOUT_MS` */
     env?: Record<string, string>;
     /** how the simulator runs (HTTPS port, where it writes its TLS CA) */
@@ -94,6 +109,7 @@ export async function startE2EStack(
       natsUrl,
       databaseUrl: infra.databaseUrl,
       prefix,
+      topology: options.topology ?? (options.cluster || replicas ? "processes" : "one"),
       simulator: options.simulator ?? {},
       env: {
         API_KEY_PEPPER: randomBytes(32).toString("base64"),
@@ -132,11 +148,29 @@ export async function startE2EStack(
     SIM_URL: stack.simulatorUrl ?? "",
     ...(granted ? { NATS_USER: "admin", NATS_PASSWORD: granted.passwords.admin } : {}),
   };
+  const simulator = makeControlClient(stack.simulatorUrl ?? "");
   return {
     ...stack,
-    admin: (...args) => cliJson("admin", args, cliEnv),
+    admin: async <T>(...args: string[]) => {
+      const outcome = await runAdminCli(args, cliEnv);
+      if (outcome.exitCode !== 0) {
+        throw new Error(
+          `admin ${args.join(" ")} failed (${outcome.exitCode}): ${outcome.stderr ?? ""}`,
+        );
+      }
+      return JSON.parse(outcome.stdout ?? "") as T;
+    },
     adminRun: (...args) => npmRun("admin", args, cliEnv),
-    sim: (...args) => cliJson("sim", args, cliEnv),
+    sim: async <T>(...args: string[]) => {
+      try {
+        return JSON.parse(await runSimulatorCli(args, simulator)) as T;
+      } catch (error) {
+        const kind = error instanceof UsageError ? "usage" : "failed";
+        throw new Error(
+          `sim ${args.join(" ")} ${kind}: ${error instanceof Error ? error.message : String(error)}`,
+        );
+      }
+    },
     simRun: (...args) => npmRun("sim", args, cliEnv),
     natsPasswords: granted?.passwords,
     natsNodes: granted?.nats.nodes,

@@ -42,7 +42,9 @@ const VARIABLES = [
 ] as const;
 
 /** Reads the process environment; throws naming the offending variable. */
-export function loadConfig(env: NodeJS.ProcessEnv = process.env): SimConfig {
+export function loadConfig(
+  env: Readonly<Record<string, string | undefined>> = process.env,
+): SimConfig {
   const picked = Object.fromEntries(
     VARIABLES.map((name) => [name, env[name] === "" ? undefined : env[name]]),
   );

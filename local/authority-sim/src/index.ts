@@ -1,13 +1,15 @@
 import { chmodSync, renameSync, writeFileSync } from "node:fs";
 import type { Server } from "node:net";
 import type { AddressInfo } from "node:net";
-import type { Logger } from "pino";
+import { pino, type Logger } from "pino";
+import { loadConfig } from "./config.js";
 import { PATHS, createSimulatorServer } from "./server.js";
 import type { Environment } from "./state.js";
 
 export { makeControlClient, ControlError } from "./control/client.js";
 /** the CLI's commands (`npm run sim`), for tests that run each one's --help */
 export { commands as cliCommands } from "./cli-commands.js";
+export { runCli as runSimulatorCli, UsageError } from "./cli.js";
 export type {
   ControlClient,
   FaultInput,
@@ -146,4 +148,36 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     tlsCaCertificate: tlsCa,
     close: () => sim.shutdown(),
   };
+}
+
+/**
+ * The simulator as `npm start` and docker-compose run it: its settings from the variables
+ * (SIM_PORT, SIM_HTTPS_PORT, SIM_STATE_FILE, …; config.ts), its addresses logged once it listens.
+ */
+export async function startSimulatorFromEnv(
+  env: Readonly<Record<string, string | undefined>>,
+): Promise<{ stop(): Promise<void> }> {
+  const config = loadConfig(env);
+  const logger = pino({ name: "authority-sim", level: config.SIM_LOG_LEVEL });
+  const sim = await startSimulator({
+    port: config.SIM_PORT,
+    host: config.SIM_HOST,
+    logger,
+    ...(config.SIM_STATE_FILE === undefined ? {} : { stateFile: config.SIM_STATE_FILE }),
+    ...(config.SIM_HTTPS_PORT === undefined
+      ? {}
+      : { httpsPort: config.SIM_HTTPS_PORT, tlsNames: config.SIM_TLS_NAMES }),
+    ...(config.SIM_TLS_CA_FILE === undefined ? {} : { tlsCaFile: config.SIM_TLS_CA_FILE }),
+  });
+  logger.info(
+    {
+      url: sim.url,
+      httpsUrl: sim.httpsUrl,
+      tlsCaFile: sim.httpsUrl === undefined ? undefined : config.SIM_TLS_CA_FILE,
+      homologacion: sim.baseUrl("homologacion"),
+      produccion: sim.baseUrl("produccion"),
+    },
+    "authority simulator listening",
+  );
+  return { stop: () => sim.close() };
 }

@@ -283,3 +283,21 @@ export async function startPaymentsSimulator(
       }),
   };
 }
+
+/**
+ * The stand-in as `npm start` and docker-compose run it: PAYMENTS_SIM_PORT (4500) and
+ * PAYMENTS_SIM_HOST (127.0.0.1) say where it listens; its address is logged once it does.
+ */
+export async function startPaymentsSimulatorFromEnv(
+  env: Readonly<Record<string, string | undefined>>,
+): Promise<{ stop(): Promise<void> }> {
+  const port = Number(env.PAYMENTS_SIM_PORT ?? 4500);
+  if (!Number.isInteger(port) || port < 0 || port > 65_535) {
+    throw new Error(`PAYMENTS_SIM_PORT (invalid): ${env.PAYMENTS_SIM_PORT} is not a port`);
+  }
+  const sim = await startPaymentsSimulator({ port, host: env.PAYMENTS_SIM_HOST ?? "127.0.0.1" });
+  process.stdout.write(
+    `${JSON.stringify({ level: "info", service: "payments-sim", url: sim.url, msg: "local Mercado Pago listening" })}\n`,
+  );
+  return { stop: () => sim.stop() };
+}

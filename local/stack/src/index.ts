@@ -8,7 +8,7 @@ export {
   startPrivatePostgres,
   tcpAnswers,
   type Running,
-} from "./infra.js";
+} from "@pasarela/servers";
 export {
   LOCAL_NATS_URL,
   LOCAL_POSTGRES_URL,
@@ -25,10 +25,12 @@ export { simulatorAuthorityEnv } from "./authority-env.js";
 export { startPrivateNatsCluster, type NatsNode, type RunningCluster } from "./nats-cluster.js";
 export {
   defaultSupervision,
+  GATEWAY_PROCESS,
   gatewayServices,
   restartDelay,
   startStack,
   type Stack,
   type StackOptions,
   type Supervision,
+  type Topology,
 } from "./stack.js";

@@ -18,9 +18,9 @@ import {
   startPrivateNats,
   startPrivatePostgres,
   type Running,
-} from "./infra.js";
+} from "@pasarela/servers";
 import { startPrivateNatsCluster, type NatsNode } from "./nats-cluster.js";
-import { gatewayServices, type StackOptions } from "./stack.js";
+import { gatewayServices, type StackOptions, type Topology } from "./stack.js";
 
 /** Where a local stack keeps its state, and the variables it reads its settings from. */
 export interface LocalSettings {
@@ -193,6 +193,8 @@ export interface LocalStackInput extends LocalSettings {
    * (NATS_STREAM_REPLICAS) and every gateway service runs 2 processes
    */
   cluster?: boolean | undefined;
+  /** every service in one process (the default), or one per service (always so on a cluster) */
+  topology?: Topology | undefined;
 }
 
 /**
@@ -211,6 +213,7 @@ export function localStackOptions(input: LocalStackInput): StackOptions {
     natsUrl: input.natsUrl,
     databaseUrl: input.databaseUrl,
     prefix: isolated?.prefix,
+    topology: input.cluster ? "processes" : (input.topology ?? "one"),
     edgePort: port("EDGE_PORT", 3000),
     simulator:
       env.AUTHORITY === "real"
@@ -240,7 +243,8 @@ export function localStackOptions(input: LocalStackInput): StackOptions {
       : {}),
     natsPasswords: input.natsPasswords,
     output: "terminal",
-    // Prometheus metrics of each service on its own port, from METRICS_PORT_BASE (9464)
+    // Prometheus metrics at METRICS_PORT_BASE (9464): the one process's, or each service's
+    // process's on its own port from there
     metrics:
       env.METRICS_PORT_BASE === "off" ? undefined : { portBase: port("METRICS_PORT_BASE", 9464) },
   };

@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { copyFileSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { binaryPath, freePort, tcpAnswers, type Running } from "./infra.js";
+import { binaryPath, freePort, tcpAnswers, type Running } from "@pasarela/servers";
 
 /** One nats-server of a private cluster: it can be killed and brought back on its ports. */
 export interface NatsNode {

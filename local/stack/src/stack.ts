@@ -1,23 +1,22 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
+import { ALL, gatewayServices } from "@pasarela/server";
 import { simulatorAuthorityEnv } from "./authority-env.js";
-import { freePort } from "./infra.js";
+import { freePort } from "@pasarela/servers";
 
-/** Gateway services in start order; the edge last, so /readyz turns green as soon as it listens. */
-export const gatewayServices = [
-  "billing",
-  "ticket",
-  "catalog",
-  "wsfe",
-  "wsfex",
-  "padron",
-  "pdf",
-  "mail",
-  "cobros",
-  "webhooks",
-  "edge",
-] as const;
+export { gatewayServices };
+
+/**
+ * How the gateway's services run: `one`, every service in one process (`npm start`'s
+ * default), or `processes`, one process per service (production's topology; `--processes`, and
+ * what a test that kills one service needs). The same code runs either way, each service with
+ * its own configuration, NATS identity, schema and pool, consumers and drain.
+ */
+export type Topology = "one" | "processes";
+
+/** The name of the one process that runs every service in the `one` topology. */
+export const GATEWAY_PROCESS = "gateway";
 
 export interface StackOptions {
   /** repository root (holds services/ and local/) */
@@ -26,6 +25,8 @@ export interface StackOptions {
   databaseUrl: string;
   /** subject prefix isolating this stack on a shared NATS server */
   prefix?: string | undefined;
+  /** every service in one process (the default), or one process per service */
+  topology?: Topology | undefined;
   edgePort?: number | undefined;
   /** start the authority simulator and point every authority URL at it */
   simulator?:
@@ -58,18 +59,21 @@ export interface StackOptions {
   /** how a process that dies after the stack is ready is restarted */
   supervision?: Partial<Supervision> | undefined;
   /**
-   * Prometheus metrics of every gateway service, each on its own port (METRICS_PORT): from
-   * `portBase` in start order, or free ports when it is not given
+   * Prometheus metrics of the gateway: one endpoint for the one process (`portBase`), or one per
+   * service's process (METRICS_PORT, from `portBase` in start order); free ports when it is not
+   * given
    */
   metrics?: { portBase?: number | undefined; host?: string | undefined } | undefined;
   /**
    * More than one process of a service (each its own instance behind the NATS queue group):
-   * the first is named after the service, the others `<service>-2`, `<service>-3`, ...
+   * the first is named after the service, the others `<service>-2`, `<service>-3`, ...; the
+   * `processes` topology only
    */
   replicas?: Readonly<Record<string, number>> | undefined;
   /**
    * each gateway service's NATS password, by service name: the service connects as the user
-   * of its name (deploy/nats grants); none: anonymous connections
+   * of its name (deploy/nats grants), in its own process or, in one process, through its scoped
+   * variables (`WSFE__NATS_USER`, `WSFE__NATS_PASSWORD`); none: anonymous connections
    */
   natsPasswords?: Readonly<Record<string, string>> | undefined;
 }
@@ -109,18 +113,29 @@ export interface Stack {
   env: Record<string, string>;
   /** captured output of every process, when output is "memory" */
   output(): string;
-  /** the running process of `name`, if it is running now */
+  /** how the gateway's services run */
+  topology: Topology;
+  /**
+   * the running process of `name` (a process's name, or a service's: in the `one` topology,
+   * every service's process is the gateway's), if it is running now
+   */
   pid(name: string): number | undefined;
-  /** how many times each process was restarted after a crash */
+  /** how many times each process was restarted after a crash, by process name */
   restarts(): Record<string, number>;
-  /** each gateway service's metrics endpoint (`…/metrics`), when metrics were asked for */
+  /**
+   * each gateway service's metrics endpoint (`…/metrics`), when metrics were asked for: in the
+   * `one` topology every service's is the one process's, its series labelled by service
+   */
   metricsUrls: Record<string, string>;
   stop(): Promise<void>;
 }
 
 interface Child {
   name: string;
+  /** the gateway's services or the stand-ins this process runs */
+  kind: "gateway" | "stand-ins";
   entry: string;
+  args: readonly string[];
   extraEnv: Record<string, string>;
   process: ChildProcess;
   startedAt: number;
@@ -130,14 +145,19 @@ interface Child {
   restartTimer?: NodeJS.Timeout | undefined;
 }
 
-/** A compiled entry point: a gateway service under services/, a local tool under local/. */
-function entryOf(
-  root: string,
-  name: string,
-  folder: "services" | "local" = "services",
-): string | undefined {
-  const entry = join(root, folder, name, "dist", "src", "main.js");
-  return existsSync(entry) ? entry : undefined;
+/** A compiled entry point, or an error saying how to build it. */
+function entryOf(root: string, path: readonly string[], what: string): string {
+  const entry = join(root, ...path);
+  if (!existsSync(entry)) throw new Error(`${what} is not built (run: npx tsc -b)`);
+  return entry;
+}
+
+/** How long a process may take to stop on SIGTERM before it is killed: its drains, and a margin. */
+function stopBoundMs(env: Record<string, string>, topology: Topology): number {
+  const drainMs = Number(env.SHUTDOWN_DRAIN_MS ?? 20_000) || 20_000;
+  const edgeDelayMs = Number(env.EDGE_STOP_DELAY_MS ?? 0) || 0;
+  // in one process the edge drains first, then the services behind it
+  return (topology === "one" ? 2 * drainMs + edgeDelayMs : drainMs + edgeDelayMs) + 5_000;
 }
 
 async function waitForHttp(url: string, timeoutMs: number, children: Child[]): Promise<void> {
@@ -162,11 +182,16 @@ async function waitForHttp(url: string, timeoutMs: number, children: Child[]): P
 }
 
 /**
- * Starts every built gateway service as its own process (plus the simulator when asked),
- * waits until the edge's /readyz is green, and returns a handle that stops them all.
+ * Starts the built gateway, its services in one process or one process each, behind the local
+ * stand-ins asked for (in one process of their own), waits until the edge's /readyz is green,
+ * and returns a handle that stops them all.
  */
 export async function startStack(options: StackOptions): Promise<Stack> {
   const output = options.output ?? "terminal";
+  const topology = options.topology ?? "one";
+  if (topology === "one" && Object.values(options.replicas ?? {}).some((n) => n > 1)) {
+    throw new Error("replicas of a service need the processes topology (one process per service)");
+  }
   const supervision: Supervision = { ...defaultSupervision, ...options.supervision };
   const captured: string[] = [];
   const children: Child[] = [];
@@ -197,8 +222,13 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     else if (output === "terminal") process.stdout.write(`[stack] ${message}\n`);
   };
 
-  const spawnChild = (name: string, entry: string, extraEnv: Record<string, string>) => {
-    const child = spawn(process.execPath, [...(options.nodeArgs ?? []), entry], {
+  const spawnChild = (
+    name: string,
+    entry: string,
+    args: readonly string[],
+    extraEnv: Record<string, string>,
+  ) => {
+    const child = spawn(process.execPath, [...(options.nodeArgs ?? []), entry, ...args], {
       env: { ...env, ...extraEnv },
       stdio: output === "silent" ? "ignore" : ["ignore", "pipe", "pipe"],
     });
@@ -229,19 +259,27 @@ export async function startStack(options: StackOptions): Promise<Stack> {
       child.restartTimer = setTimeout(() => {
         child.restartTimer = undefined;
         if (stopping) return;
-        child.process = spawnChild(child.name, child.entry, child.extraEnv);
+        child.process = spawnChild(child.name, child.entry, child.args, child.extraEnv);
         child.startedAt = Date.now();
         supervise(child);
       }, delay);
     });
   };
 
-  const launch = (name: string, entry: string, extraEnv: Record<string, string> = {}) => {
+  const launch = (
+    name: string,
+    kind: Child["kind"],
+    entry: string,
+    args: readonly string[],
+    extraEnv: Record<string, string> = {},
+  ) => {
     const child: Child = {
       name,
+      kind,
       entry,
+      args,
       extraEnv,
-      process: spawnChild(name, entry, extraEnv),
+      process: spawnChild(name, entry, args, extraEnv),
       startedAt: Date.now(),
       consecutive: 0,
       restarts: 0,
@@ -256,25 +294,25 @@ export async function startStack(options: StackOptions): Promise<Stack> {
   };
   process.once("exit", killAll);
 
+  const stopOne = (child: ChildProcess) =>
+    new Promise<void>((resolve) => {
+      if (child.exitCode !== null || child.signalCode !== null) return resolve();
+      // a process drains for SHUTDOWN_DRAIN_MS (20 s) at most before it exits
+      const timer = setTimeout(() => child.kill("SIGKILL"), stopBoundMs(env, topology));
+      child.once("exit", () => {
+        clearTimeout(timer);
+        resolve();
+      });
+      child.kill("SIGTERM");
+    });
+  // the gateway first, while the stand-ins it may still be calling are there, then them
   const stop = async () => {
     stopping = true;
     for (const child of children) clearTimeout(child.restartTimer);
     process.removeListener("exit", killAll);
-    await Promise.all(
-      [...children].reverse().map(
-        ({ process: child }) =>
-          new Promise<void>((resolve) => {
-            if (child.exitCode !== null || child.signalCode !== null) return resolve();
-            // a process drains for SHUTDOWN_DRAIN_MS (20 s) at most before it exits
-            const timer = setTimeout(() => child.kill("SIGKILL"), 25_000);
-            child.once("exit", () => {
-              clearTimeout(timer);
-              resolve();
-            });
-            child.kill("SIGTERM");
-          }),
-      ),
-    );
+    for (const kind of ["gateway", "stand-ins"] as const) {
+      await Promise.all(children.filter((c) => c.kind === kind).map((c) => stopOne(c.process)));
+    }
   };
 
   let simulatorUrl: string | undefined;
@@ -283,24 +321,23 @@ export async function startStack(options: StackOptions): Promise<Stack> {
   const edgeUrls: string[] = [];
   let paymentsSimulatorUrl: string | undefined;
   try {
+    // the stand-ins asked for, in one process: each reads its own variables
+    const standIns: string[] = [];
+    const standInEnv: Record<string, string> = {};
+    const healthUrls: string[] = [];
     if (options.simulator) {
-      const entry = entryOf(options.root, "authority-sim", "local");
-      if (!entry) throw new Error("the authority simulator is not built (run: npx tsc -b)");
       const port = options.simulator.port ?? (await freePort());
       const httpsPort = options.simulator.httpsPort ?? (await freePort());
       simulatorUrl = `http://127.0.0.1:${port}`;
       if (httpsPort !== "off") simulatorHttpsUrl = `https://127.0.0.1:${httpsPort}`;
-      launch("authority-sim", entry, {
+      standIns.push("authority-sim");
+      Object.assign(standInEnv, {
         SIM_PORT: String(port),
         SIM_HTTPS_PORT: String(httpsPort),
         ...(options.simulator.stateFile ? { SIM_STATE_FILE: options.simulator.stateFile } : {}),
         ...(options.simulator.tlsCaFile ? { SIM_TLS_CA_FILE: options.simulator.tlsCaFile } : {}),
       });
-      await waitForHttp(
-        `${simulatorUrl}/_control/health`,
-        options.readyTimeoutMs ?? 30_000,
-        children,
-      );
+      healthUrls.push(`${simulatorUrl}/_control/health`);
       Object.assign(
         env,
         simulatorAuthorityEnv(simulatorUrl),
@@ -309,27 +346,32 @@ export async function startStack(options: StackOptions): Promise<Stack> {
       );
     }
     if (options.mailSink) {
-      const entry = entryOf(options.root, "smtp-sink", "local");
-      if (!entry) throw new Error("the SMTP sink is not built (run: npx tsc -b)");
       const port = options.mailSink.port ?? (await freePort());
-      launch("mail-sink", entry, {
+      standIns.push("mail-sink");
+      Object.assign(standInEnv, {
         MAIL_SINK_DIR: options.mailSink.directory,
         MAIL_SINK_PORT: String(port),
       });
       Object.assign(env, { SMTP_URL: `smtp://127.0.0.1:${port}` }, options.env);
     }
     if (options.paymentsSimulator) {
-      const entry = entryOf(options.root, "payments-sim", "local");
-      if (!entry) throw new Error("the payments simulator is not built (run: npx tsc -b)");
       const port = options.paymentsSimulator.port ?? (await freePort());
       paymentsSimulatorUrl = `http://127.0.0.1:${port}`;
-      launch("payments-sim", entry, { PAYMENTS_SIM_PORT: String(port) });
-      await waitForHttp(
-        `${paymentsSimulatorUrl}/_control/health`,
-        options.readyTimeoutMs ?? 30_000,
-        children,
-      );
+      standIns.push("payments-sim");
+      standInEnv.PAYMENTS_SIM_PORT = String(port);
+      healthUrls.push(`${paymentsSimulatorUrl}/_control/health`);
       Object.assign(env, { MERCADOPAGO_API_URL: paymentsSimulatorUrl }, options.env);
+    }
+    if (standIns.length > 0) {
+      const entry = entryOf(
+        options.root,
+        ["local", "stack", "dist", "src", "stand-ins.js"],
+        "the local stand-ins",
+      );
+      launch("stand-ins", "stand-ins", entry, standIns, standInEnv);
+      for (const url of healthUrls) {
+        await waitForHttp(url, options.readyTimeoutMs ?? 30_000, children);
+      }
     }
     /** METRICS_PORT for a process: `portBase` + its start order, else (replicas) a free port */
     const metricsEnv = async (name: string, index?: number): Promise<Record<string, string>> => {
@@ -342,31 +384,47 @@ export async function startStack(options: StackOptions): Promise<Stack> {
       metricsUrls[name] = `http://${host}:${port}/metrics`;
       return { METRICS_PORT: String(port), METRICS_HOST: host };
     };
-    for (const [index, name] of gatewayServices.entries()) {
-      const entry = entryOf(options.root, name);
-      if (!entry) continue;
+    const server = entryOf(options.root, ["server", "dist", "src", "main.js"], "the gateway");
+    const natsEnv = (name: string, scoped: boolean): Record<string, string> => {
       const password = options.natsPasswords?.[name];
-      const natsEnv: Record<string, string> = password
-        ? { NATS_USER: name, NATS_PASSWORD: password }
-        : {};
-      launch(name, entry, { ...(await metricsEnv(name, index)), ...natsEnv });
-      for (let n = 2; n <= (options.replicas?.[name] ?? 1); n++) {
-        // two processes cannot listen on one port: each further edge gets its own
-        const edgeEnv: Record<string, string> = {};
-        if (name === "edge") {
-          const port = await freePort();
-          edgeEnv.EDGE_PORT = String(port);
-          edgeUrls.push(`http://127.0.0.1:${port}`);
-        }
-        launch(`${name}-${n}`, entry, {
-          ...(await metricsEnv(`${name}-${n}`)),
-          ...natsEnv,
-          ...edgeEnv,
+      if (!password) return {};
+      const prefix = scoped ? `${name.toUpperCase()}__` : "";
+      return { [`${prefix}NATS_USER`]: name, [`${prefix}NATS_PASSWORD`]: password };
+    };
+    if (topology === "one") {
+      const metrics = await metricsEnv(GATEWAY_PROCESS, 0);
+      for (const name of gatewayServices) {
+        if (metrics.METRICS_PORT) metricsUrls[name] = metricsUrls[GATEWAY_PROCESS]!;
+      }
+      delete metricsUrls[GATEWAY_PROCESS];
+      launch(GATEWAY_PROCESS, "gateway", server, [ALL], {
+        ...metrics,
+        ...Object.fromEntries(
+          gatewayServices.flatMap((name) => Object.entries(natsEnv(name, true))),
+        ),
+      });
+    } else {
+      for (const [index, name] of gatewayServices.entries()) {
+        launch(name, "gateway", server, [name], {
+          ...(await metricsEnv(name, index)),
+          ...natsEnv(name, false),
         });
+        for (let n = 2; n <= (options.replicas?.[name] ?? 1); n++) {
+          // two processes cannot listen on one port: each further edge gets its own
+          const edgeEnv: Record<string, string> = {};
+          if (name === "edge") {
+            const port = await freePort();
+            edgeEnv.EDGE_PORT = String(port);
+            edgeUrls.push(`http://127.0.0.1:${port}`);
+          }
+          launch(`${name}-${n}`, "gateway", server, [name], {
+            ...(await metricsEnv(`${name}-${n}`)),
+            ...natsEnv(name, false),
+            ...edgeEnv,
+          });
+        }
       }
     }
-    if (!children.some((c) => c.name === "edge"))
-      throw new Error("the edge is not built (run: npx tsc -b)");
     const edgeUrl = `http://127.0.0.1:${edgePort}`;
     for (const url of [edgeUrl, ...edgeUrls]) {
       await waitForHttp(`${url}/readyz`, options.readyTimeoutMs ?? 60_000, children);
@@ -380,9 +438,14 @@ export async function startStack(options: StackOptions): Promise<Stack> {
       paymentsSimulatorUrl,
       env,
       metricsUrls,
+      topology,
       output: () => captured.join(""),
       pid: (name) => {
-        const child = children.find((c) => c.name === name)?.process;
+        const processName =
+          topology === "one" && (gatewayServices as readonly string[]).includes(name)
+            ? GATEWAY_PROCESS
+            : name;
+        const child = children.find((c) => c.name === processName)?.process;
         return child && child.exitCode === null && child.signalCode === null
           ? child.pid
           : undefined;

@@ -42,7 +42,7 @@ describe("docker-compose.yml", () => {
   const text = composeFile();
   const blocks = services(text);
 
-  it("publishes nothing but the edge beyond this machine (simulator, Jaeger on 127.0.0.1)", () => {
+  it("publishes nothing but the edge beyond this machine (the stand-ins, Jaeger on 127.0.0.1)", () => {
     expect([...blocks.keys()]).toEqual(
       expect.arrayContaining([
         "nats-1",
@@ -50,7 +50,7 @@ describe("docker-compose.yml", () => {
         "nats-3",
         "postgres",
         "jaeger",
-        "authority-sim",
+        "stand-ins",
         "edge",
       ]),
     );
@@ -58,9 +58,11 @@ describe("docker-compose.yml", () => {
       if (name === "edge") continue;
       for (const port of ports(block)) expect(port, name).toMatch(/^127\.0\.0\.1:\d+:\d+$/);
     }
-    expect(ports(blocks.get("authority-sim") ?? "")).toEqual([
+    // the simulator's HTTP and HTTPS, and Mercado Pago's stand-in
+    expect(ports(blocks.get("stand-ins") ?? "")).toEqual([
       "127.0.0.1:4400:4400",
       "127.0.0.1:4401:4401",
+      "127.0.0.1:4500:4500",
     ]);
     expect(ports(blocks.get("jaeger") ?? "")).toEqual(["127.0.0.1:16686:16686"]);
     for (const nats of ["nats-1", "nats-2", "nats-3"])

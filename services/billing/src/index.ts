@@ -1,8 +1,8 @@
 import { ensureJobStream } from "@pasarela/bus";
 import { mail } from "@pasarela/contracts";
 import { makePageCursors } from "@pasarela/sealing";
-import { startService, type RunningService } from "@pasarela/service";
-import type { Logger } from "@pasarela/telemetry";
+import { startService, type RunningService, type ServiceModule } from "@pasarela/service";
+import { createLogger, type Logger } from "@pasarela/telemetry";
 import type { AccountingSettings } from "./flows/settings.js";
 import { makeCuotaAlertas } from "./flows/cuota-alertas.js";
 import { startSweeper } from "./flows/sweeper.js";
@@ -13,7 +13,7 @@ import { makePasswordResetsRepository } from "./db/repositories/password-resets.
 import { makeUsageRepository } from "./db/repositories/usage.js";
 import { makeSendMessage } from "./adapters/mail.js";
 import { makeDummyHash } from "./domain/passwords.js";
-import type { BillingConfig } from "./config.js";
+import { loadConfig, type BillingConfig } from "./config.js";
 import type { BillingDatabase } from "./db/database.js";
 import { migrations, schema } from "./db/migrations/index.js";
 import { billingBindings } from "./service.js";
@@ -31,7 +31,7 @@ export interface BillingDeps {
   sweep: () => Promise<void>;
 }
 
-/** Starts the billing service on the bus; used by main.ts and by tests in-process. */
+/** Starts the billing service on the bus; used by its ServiceModule below and by tests in-process. */
 export async function startBilling(
   config: BillingConfig,
   logger?: Logger,
@@ -107,3 +107,13 @@ export async function startBilling(
     },
   });
 }
+
+/** billing as a process runs it, alone or beside the other services: see `@pasarela/server`. */
+export const billingService: ServiceModule = {
+  name: "billing",
+  start(env) {
+    const config = loadConfig(env);
+    const logger = createLogger({ service: "billing", level: config.LOG_LEVEL });
+    return startBilling(config, logger);
+  },
+};

@@ -1,7 +1,7 @@
 import { makePageCursors } from "@pasarela/sealing";
-import { startService, type RunningService } from "@pasarela/service";
-import type { Logger } from "@pasarela/telemetry";
-import type { CatalogConfig } from "./config.js";
+import { startService, type RunningService, type ServiceModule } from "@pasarela/service";
+import { createLogger, type Logger } from "@pasarela/telemetry";
+import { loadConfig, type CatalogConfig } from "./config.js";
 import type { CatalogDatabase } from "./db/database.js";
 import { migrations, schema } from "./db/migrations/index.js";
 import { catalogBindings } from "./service.js";
@@ -9,7 +9,7 @@ import { catalogBindings } from "./service.js";
 export { loadConfig, catalogConfigSchema as configSchema, type CatalogConfig } from "./config.js";
 export { migrations, schema } from "./db/migrations/index.js";
 
-/** Starts the catalog service on the bus; used by main.ts and by tests in-process. */
+/** Starts the catalog service on the bus; used by its ServiceModule below and by tests in-process. */
 export async function startCatalog(
   config: CatalogConfig,
   logger?: Logger,
@@ -25,3 +25,13 @@ export async function startCatalog(
       }),
   });
 }
+
+/** catalog as a process runs it, alone or beside the other services: see `@pasarela/server`. */
+export const catalogService: ServiceModule = {
+  name: "catalog",
+  start(env) {
+    const config = loadConfig(env);
+    const logger = createLogger({ service: "catalog", level: config.LOG_LEVEL });
+    return startCatalog(config, logger);
+  },
+};

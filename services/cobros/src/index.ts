@@ -1,8 +1,8 @@
 import { makeSealer } from "@pasarela/sealing";
-import { startService, type RunningService } from "@pasarela/service";
-import type { Logger } from "@pasarela/telemetry";
+import { startService, type RunningService, type ServiceModule } from "@pasarela/service";
+import { createLogger, type Logger } from "@pasarela/telemetry";
 import { makeMercadoPagoProvider } from "./adapters/mercadopago.js";
-import type { CobrosConfig } from "./config.js";
+import { loadConfig, type CobrosConfig } from "./config.js";
 import type { CobrosDatabase } from "./db/database.js";
 import { migrations, schema } from "./db/migrations/index.js";
 import { makeCuentasRepository, makeNotificacionesRepository } from "./db/repositories/cuentas.js";
@@ -16,7 +16,7 @@ export { signNotification } from "./domain/signature.js";
 /** The public path Mercado Pago notifies an account's payments at (served by the edge). */
 export const webhookPath = (accountId: string) => `/webhooks/mercadopago/${accountId}`;
 
-/** Starts the cobros service on the bus; used by main.ts and by tests in-process. */
+/** Starts the cobros service on the bus; used by its ServiceModule below and by tests in-process. */
 export async function startCobros(
   config: CobrosConfig,
   logger?: Logger,
@@ -42,3 +42,17 @@ export async function startCobros(
     },
   });
 }
+
+/** cobros as a process runs it, alone or beside the other services: see `@pasarela/server`. */
+export const cobrosService: ServiceModule = {
+  name: "cobros",
+  start(env) {
+    const config = loadConfig(env);
+    const logger = createLogger({ service: "cobros", level: config.LOG_LEVEL });
+    logger.info(
+      { mercadopago: config.MERCADOPAGO_API_URL, publicUrl: config.COBROS_PUBLIC_URL },
+      "payment provider",
+    );
+    return startCobros(config, logger);
+  },
+};

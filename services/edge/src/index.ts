@@ -1,9 +1,10 @@
+import type { ServiceModule } from "@pasarela/service";
 import { connectBus, livenessOf } from "@pasarela/bus";
 import { natsCredentials } from "@pasarela/config";
 import { migrateToLatest, openDatabase } from "@pasarela/db";
-import { createLogger, startMetricsServer, startTracing, type Logger } from "@pasarela/telemetry";
+import { asService, createLogger, startTracing, type Logger } from "@pasarela/telemetry";
 import { buildApp, type EdgeApp } from "./app.js";
-import type { EdgeConfig } from "./config.js";
+import { loadConfig, type EdgeConfig } from "./config.js";
 import type { EdgeDatabase } from "./panel/db/database.js";
 import { migrations, schema } from "./panel/db/migrations/index.js";
 import { makeSessionStore } from "./panel/sessions.js";
@@ -26,10 +27,15 @@ export interface RunningEdge extends EdgeApp {
  * Migrates the edge's schema (dashboard sessions), connects to NATS and PostgreSQL and
  * listens on EDGE_HOST:EDGE_PORT (0 picks a free port).
  */
-export async function startEdge(
+export function startEdge(
   config: EdgeConfig,
   logger: Logger = createLogger({ service: "edge", level: config.LOG_LEVEL }),
 ): Promise<RunningEdge> {
+  // its spans and metrics name it, whatever else runs in the process (telemetry's scope)
+  return asService("edge", () => listen(config, logger));
+}
+
+async function listen(config: EdgeConfig, logger: Logger): Promise<RunningEdge> {
   const tracing = startTracing({
     service: "edge",
     otlpEndpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT,
@@ -83,15 +89,6 @@ export async function startEdge(
   }, SWEEP_EVERY_MS);
   sweep.unref();
   logger.info({ url }, "edge listening");
-  const metrics =
-    config.METRICS_PORT === undefined
-      ? undefined
-      : await startMetricsServer({
-          service: "edge",
-          port: config.METRICS_PORT,
-          host: config.METRICS_HOST,
-          logger,
-        });
   return {
     ...edge,
     url,
@@ -101,9 +98,18 @@ export async function startEdge(
     stop: async () => {
       clearInterval(sweep);
       await edge.close(config.SHUTDOWN_DRAIN_MS, config.EDGE_STOP_DELAY_MS);
-      await metrics?.close();
       await bus.close();
       await database.close();
     },
   };
 }
+
+/** edge as a process runs it, alone or beside the other services: see `@pasarela/server`. */
+export const edgeService: ServiceModule = {
+  name: "edge",
+  start(env) {
+    const config = loadConfig(env);
+    const logger = createLogger({ service: "edge", level: config.LOG_LEVEL });
+    return startEdge(config, logger);
+  },
+};

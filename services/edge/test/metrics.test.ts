@@ -15,7 +15,7 @@ describe("edge request metrics", () => {
 
   beforeAll(async () => {
     metrics = await startMetricsServer({
-      service: "edge-test",
+      process: "edge-test",
       port: 0,
       logger: createLogger({ service: "edge-test", level: "silent" }),
     });

@@ -1,9 +1,9 @@
 import { consumeDurable, done, ensureJobStream } from "@pasarela/bus";
 import { mail, wsfe } from "@pasarela/contracts";
-import { startService, type RunningService } from "@pasarela/service";
-import type { Logger } from "@pasarela/telemetry";
+import { startService, type RunningService, type ServiceModule } from "@pasarela/service";
+import { createLogger, type Logger } from "@pasarela/telemetry";
 import { makeSmtpSender } from "./adapters/smtp.js";
-import type { MailConfig } from "./config.js";
+import { loadConfig, type MailConfig } from "./config.js";
 import { makeComprobanteWorker, makeMensajeWorker } from "./flows/delivery.js";
 
 export { loadConfig, mailConfigSchema as configSchema, type MailConfig } from "./config.js";
@@ -96,3 +96,16 @@ export async function startMail(
     },
   });
 }
+
+/** mail as a process runs it, alone or beside the other services: see `@pasarela/server`. */
+export const mailService: ServiceModule = {
+  name: "mail",
+  start(env) {
+    const config = loadConfig(env);
+    const logger = createLogger({ service: "mail", level: config.LOG_LEVEL });
+    // the URL may hold credentials: only where it points is logged
+    const smtp = new URL(config.SMTP_URL);
+    logger.info({ smtp: `${smtp.protocol}//${smtp.host}`, from: config.MAIL_FROM }, "SMTP relay");
+    return startMail(config, logger);
+  },
+};

@@ -4,10 +4,10 @@ import {
   trustAuthorityCa,
   type AccessTicketCache,
 } from "@pasarela/authority";
-import { startService, type RunningService } from "@pasarela/service";
-import type { Logger } from "@pasarela/telemetry";
+import { startService, type RunningService, type ServiceModule } from "@pasarela/service";
+import { createLogger, type Logger } from "@pasarela/telemetry";
 import { makePadronAdapter } from "./adapters/padron.js";
-import type { PadronConfig } from "./config.js";
+import { loadConfig, type PadronConfig } from "./config.js";
 import { padronBindings } from "./service.js";
 
 export { loadConfig, padronConfigSchema as configSchema, type PadronConfig } from "./config.js";
@@ -18,7 +18,7 @@ export interface PadronDeps {
 }
 
 /**
- * Starts the padron service on the bus; used by main.ts and by tests in-process. Stateless
+ * Starts the padron service on the bus; used by its ServiceModule below and by tests in-process. Stateless
  * by choice (a short cache would be allowed): every lookup asks the registry, so a revoked
  * delegation or a changed record shows at once, and each metered lookup is one real one.
  */
@@ -61,3 +61,28 @@ export async function startPadron(
     },
   });
 }
+
+/** padron as a process runs it, alone or beside the other services: see `@pasarela/server`. */
+export const padronService: ServiceModule = {
+  name: "padron",
+  start(env) {
+    const config = loadConfig(env);
+    const logger = createLogger({ service: "padron", level: config.LOG_LEVEL });
+    logger.info(
+      {
+        homologacion: {
+          a13: config.PADRON_A13_URL_HOMOLOGACION,
+          a10: config.PADRON_A10_URL_HOMOLOGACION,
+          constancia: config.PADRON_CONSTANCIA_URL_HOMOLOGACION,
+        },
+        produccion: {
+          a13: config.PADRON_A13_URL_PRODUCCION,
+          a10: config.PADRON_A10_URL_PRODUCCION,
+          constancia: config.PADRON_CONSTANCIA_URL_PRODUCCION,
+        },
+      },
+      "registry endpoints",
+    );
+    return startPadron(config, logger);
+  },
+};

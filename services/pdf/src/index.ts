@@ -1,8 +1,8 @@
-import { startService, type RunningService } from "@pasarela/service";
-import type { Logger } from "@pasarela/telemetry";
+import { startService, type RunningService, type ServiceModule } from "@pasarela/service";
+import { createLogger, type Logger } from "@pasarela/telemetry";
 import { loadFonts } from "./adapters/fonts.js";
 import { openFilesystemStore, type PdfStore } from "./adapters/storage.js";
-import type { PdfConfig } from "./config.js";
+import { loadConfig, type PdfConfig } from "./config.js";
 import type { PdfDatabase } from "./db/database.js";
 import { migrations, schema } from "./db/migrations/index.js";
 import { makeEmisoresRepository } from "./db/repositories/emisores.js";
@@ -28,7 +28,7 @@ export interface PdfOptions {
   registryCacheMs?: { hit?: number; miss?: number };
 }
 
-/** Starts the pdf service on the bus; used by main.ts and by tests in-process. */
+/** Starts the pdf service on the bus; used by its ServiceModule below and by tests in-process. */
 export async function startPdf(
   config: PdfConfig,
   options: PdfOptions = {},
@@ -65,3 +65,17 @@ export async function startPdf(
     },
   });
 }
+
+/** pdf as a process runs it, alone or beside the other services: see `@pasarela/server`. */
+export const pdfService: ServiceModule = {
+  name: "pdf",
+  start(env) {
+    const config = loadConfig(env);
+    const logger = createLogger({ service: "pdf", level: config.LOG_LEVEL });
+    logger.info(
+      { storage: config.PDF_STORAGE_DIR, publicUrl: config.PDF_PUBLIC_URL },
+      "pdf storage and links",
+    );
+    return startPdf(config, { logger });
+  },
+};

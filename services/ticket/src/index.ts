@@ -1,8 +1,8 @@
 import { trustAuthorityCa } from "@pasarela/authority";
-import { startService, type RunningService } from "@pasarela/service";
-import type { Logger } from "@pasarela/telemetry";
+import { startService, type RunningService, type ServiceModule } from "@pasarela/service";
+import { createLogger, type Logger } from "@pasarela/telemetry";
 import { makeWsaaAdapter } from "./adapters/wsaa.js";
-import type { TicketConfig } from "./config.js";
+import { loadConfig, type TicketConfig } from "./config.js";
 import type { TicketDatabase } from "./db/database.js";
 import { migrations, schema } from "./db/migrations/index.js";
 import { makeSealer } from "./domain/sealing.js";
@@ -13,7 +13,7 @@ import { ticketBindings } from "./service.js";
 export { loadConfig, ticketConfigSchema as configSchema, type TicketConfig } from "./config.js";
 export { migrations, schema } from "./db/migrations/index.js";
 
-/** Starts the ticket service on the bus; used by main.ts and by tests in-process. */
+/** Starts the ticket service on the bus; used by its ServiceModule below and by tests in-process. */
 export interface TicketOptions {
   /** the clock of certificate expiry notices (tests move it) */
   now?: () => Date;
@@ -74,3 +74,22 @@ export async function startTicket(
     },
   });
 }
+
+/** ticket as a process runs it, alone or beside the other services: see `@pasarela/server`. */
+export const ticketService: ServiceModule = {
+  name: "ticket",
+  start(env) {
+    const config = loadConfig(env);
+    const logger = createLogger({ service: "ticket", level: config.LOG_LEVEL });
+    logger.info(
+      {
+        wsaa: {
+          homologacion: config.WSAA_URL_HOMOLOGACION,
+          produccion: config.WSAA_URL_PRODUCCION,
+        },
+      },
+      "authority endpoints",
+    );
+    return startTicket(config, logger);
+  },
+};

@@ -1,8 +1,8 @@
 import { lookup } from "node:dns/promises";
 import { makePageCursors, makeSealer } from "@pasarela/sealing";
-import { startService, type RunningService } from "@pasarela/service";
-import type { Logger } from "@pasarela/telemetry";
-import { failureWindowMs, type WebhooksConfig } from "./config.js";
+import { startService, type RunningService, type ServiceModule } from "@pasarela/service";
+import { createLogger, type Logger } from "@pasarela/telemetry";
+import { failureWindowMs, loadConfig, type WebhooksConfig } from "./config.js";
 import type { WebhooksDatabase } from "./db/database.js";
 import { migrations, schema } from "./db/migrations/index.js";
 import { makeEndpointsRepository } from "./db/repositories/endpoints.js";
@@ -22,7 +22,7 @@ export { migrations, schema } from "./db/migrations/index.js";
 const systemResolve: Resolve = async (hostname) =>
   (await lookup(hostname, { all: true, verbatim: true })).map((entry) => entry.address);
 
-/** Starts the webhooks service on the bus; used by main.ts and by tests in-process. */
+/** Starts the webhooks service on the bus; used by its ServiceModule below and by tests in-process. */
 export async function startWebhooks(
   config: WebhooksConfig,
   logger?: Logger,
@@ -88,3 +88,16 @@ export async function startWebhooks(
     },
   });
 }
+
+/** webhooks as a process runs it, alone or beside the other services: see `@pasarela/server`. */
+export const webhooksService: ServiceModule = {
+  name: "webhooks",
+  start(env) {
+    const config = loadConfig(env);
+    const logger = createLogger({ service: "webhooks", level: config.LOG_LEVEL });
+    if (config.WEBHOOKS_ALLOW_PRIVATE) {
+      logger.warn("WEBHOOKS_ALLOW_PRIVATE: endpoints on internal networks are accepted");
+    }
+    return startWebhooks(config, logger);
+  },
+};

@@ -10,11 +10,11 @@ import {
 import { ensureJobStream } from "@pasarela/bus";
 import { mail, wsfe as wsfeContracts } from "@pasarela/contracts";
 import { makePageCursors, makeSealer } from "@pasarela/sealing";
-import { startService, type RunningService } from "@pasarela/service";
-import type { Logger } from "@pasarela/telemetry";
+import { startService, type RunningService, type ServiceModule } from "@pasarela/service";
+import { createLogger, type Logger } from "@pasarela/telemetry";
 import { makeVoucherAuthority } from "./adapters/voucher-authority.js";
 import { makeWsfeAdapter } from "./adapters/wsfe.js";
-import type { WsfeConfig } from "./config.js";
+import { loadConfig, type WsfeConfig } from "./config.js";
 import type { WsfeDatabase } from "./db/database.js";
 import { migrations, schema } from "./db/migrations/index.js";
 import {
@@ -63,7 +63,7 @@ export interface WsfeDeps {
   comprobantes: ComprobantesRepository;
 }
 
-/** Starts the wsfe service on the bus; used by main.ts and by tests in-process. */
+/** Starts the wsfe service on the bus; used by its ServiceModule below and by tests in-process. */
 export async function startWsfe(
   config: WsfeConfig,
   logger?: Logger,
@@ -256,3 +256,21 @@ export async function startWsfe(
     },
   });
 }
+
+/** wsfe as a process runs it, alone or beside the other services: see `@pasarela/server`. */
+export const wsfeService: ServiceModule = {
+  name: "wsfe",
+  start(env) {
+    const config = loadConfig(env);
+    const logger = createLogger({ service: "wsfe", level: config.LOG_LEVEL });
+    logger.info(
+      { homologacion: config.WSFE_URL_HOMOLOGACION, produccion: config.WSFE_URL_PRODUCCION },
+      "WSFEv1 endpoints",
+    );
+    logger.info(
+      { homologacion: config.WSFEX_URL_HOMOLOGACION, produccion: config.WSFEX_URL_PRODUCCION },
+      "WSFEXv1 endpoints (export issuance)",
+    );
+    return startWsfe(config, logger);
+  },
+};

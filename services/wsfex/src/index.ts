@@ -5,9 +5,9 @@ import {
   makeWsfexAdapter,
   type AccessTicketCache,
 } from "@pasarela/authority";
-import { startService, type RunningService } from "@pasarela/service";
-import type { Logger } from "@pasarela/telemetry";
-import type { WsfexConfig } from "./config.js";
+import { startService, type RunningService, type ServiceModule } from "@pasarela/service";
+import { createLogger, type Logger } from "@pasarela/telemetry";
+import { loadConfig, type WsfexConfig } from "./config.js";
 import { wsfexBindings } from "./service.js";
 
 export { loadConfig, wsfexConfigSchema as configSchema, type WsfexConfig } from "./config.js";
@@ -18,7 +18,7 @@ export interface WsfexDeps {
 }
 
 /**
- * Starts the wsfex service on the bus; used by main.ts and by tests in-process. Stateless:
+ * Starts the wsfex service on the bus; used by its ServiceModule below and by tests in-process. Stateless:
  * export vouchers are issued and stored by wsfe, which the lookup asks for a voucher's e-mail.
  */
 export async function startWsfex(
@@ -51,3 +51,17 @@ export async function startWsfex(
     },
   });
 }
+
+/** wsfex as a process runs it, alone or beside the other services: see `@pasarela/server`. */
+export const wsfexService: ServiceModule = {
+  name: "wsfex",
+  start(env) {
+    const config = loadConfig(env);
+    const logger = createLogger({ service: "wsfex", level: config.LOG_LEVEL });
+    logger.info(
+      { homologacion: config.WSFEX_URL_HOMOLOGACION, produccion: config.WSFEX_URL_PRODUCCION },
+      "WSFEXv1 endpoints",
+    );
+    return startWsfex(config, logger);
+  },
+};

@@ -41,6 +41,8 @@ export type { HandlerContext, RequestOptions } from "./wire.js";
 
 export interface Bus {
   readonly connection: NatsConnection;
+  /** the connection's name: the service it belongs to */
+  readonly name: string;
   readonly prefix: string;
   /** the replicas every JetStream stream it ensures is kept on */
   readonly streamReplicas: number;
@@ -211,6 +213,7 @@ export async function connectBus(options: BusOptions): Promise<Bus> {
 
   const bus: Bus = {
     connection,
+    name: options.name,
     prefix,
     streamReplicas,
     isConnected: core.isConnected,

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { startPrivateNats, type Running } from "@pasarela/stack";
+import { startPrivateNats, type Running } from "@pasarela/servers";
 import { capturingLogger } from "@pasarela/testing";
 import { startTracing } from "@pasarela/telemetry";
 import { afterAll, describe, expect, it } from "vitest";

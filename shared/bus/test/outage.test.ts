@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { defineContract } from "@pasarela/contracts";
 import { ok } from "@pasarela/errors";
-import { startPrivateNats, type Running } from "@pasarela/stack";
+import { startPrivateNats, type Running } from "@pasarela/servers";
 import { capturingLogger } from "@pasarela/testing";
 import { startTracing } from "@pasarela/telemetry";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

@@ -13,7 +13,7 @@ import {
   type NatsIdentity,
 } from "@pasarela/contracts";
 import { appError, fail } from "@pasarela/errors";
-import { startPrivateNats, type Running } from "@pasarela/stack";
+import { startPrivateNats, type Running } from "@pasarela/servers";
 import { capturingLogger } from "@pasarela/testing";
 import { startTracing } from "@pasarela/telemetry";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

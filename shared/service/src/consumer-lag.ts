@@ -3,13 +3,15 @@ import { durablesOf, type Bus } from "@pasarela/bus";
 import { gauge } from "@pasarela/telemetry";
 
 interface Lag {
+  /** the service whose bus reads the consumer */
+  service: string;
   stream: string;
   consumer: string;
   pending: number;
   ack: number;
 }
 
-// the buses of this process whose consumers are reported (one in a deployed service), each
+// the buses of this process whose consumers are reported (one per service it runs), each
 // with its JetStream manager once made (making one asks the server whether JetStream is on);
 // a bus leaves when its connection has closed
 const watched = new Map<Bus, Promise<JetStreamManager> | undefined>();
@@ -28,14 +30,16 @@ export function watchConsumerLag(bus: Bus): void {
     "pasarela_jetstream_consumer_pending",
     "Messages of the stream not yet delivered to the service's durable consumer",
     ["stream", "consumer"],
-    async function collect() {
-      const lag = (await Promise.all([...watched.keys()].map(readLag))).flat();
-      this.reset();
-      ackPending.reset();
-      for (const { stream, consumer, pending, ack } of lag) {
-        this.set({ stream, consumer }, pending);
-        ackPending.set({ stream, consumer }, ack);
-      }
+    {
+      async collect() {
+        const lag = (await Promise.all([...watched.keys()].map(readLag))).flat();
+        this.reset();
+        ackPending.reset();
+        for (const { service, stream, consumer, pending, ack } of lag) {
+          this.set({ service, stream, consumer }, pending);
+          ackPending.set({ service, stream, consumer }, ack);
+        }
+      },
     },
   );
   const ackPending = gauge(
@@ -66,7 +70,13 @@ async function readLag(bus: Bus): Promise<Lag[]> {
     durables.map(async ({ stream, durable }): Promise<Lag | undefined> => {
       try {
         const info = await manager.consumers.info(stream, durable);
-        return { stream, consumer: durable, pending: info.num_pending, ack: info.num_ack_pending };
+        return {
+          service: bus.name,
+          stream,
+          consumer: durable,
+          pending: info.num_pending,
+          ack: info.num_ack_pending,
+        };
       } catch {
         // the consumer or its stream is gone (being recreated): no sample for it this time
         return undefined;

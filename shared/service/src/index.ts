@@ -8,14 +8,25 @@ import {
   type Migration,
 } from "@pasarela/db";
 import {
+  asService,
   createLogger,
-  startMetricsServer,
   startTracing,
   type Logger,
-  type MetricsServer,
   type Tracing,
 } from "@pasarela/telemetry";
 import { watchConsumerLag } from "./consumer-lag.js";
+
+export {
+  runProcess,
+  serviceEnv,
+  startServices,
+  StartFailure,
+  type Env,
+  type ProcessOptions,
+  type RunningServices,
+  type ServiceModule,
+  type StartedService,
+} from "./process.js";
 
 /** The settings every service process reads (from its own config.ts). */
 export interface BaseSettings {
@@ -33,9 +44,6 @@ export interface BaseSettings {
   NATS_CREDS?: string | undefined;
   LOG_LEVEL: string;
   OTEL_EXPORTER_OTLP_ENDPOINT?: string | undefined;
-  /** Prometheus metrics port; unset: no metrics endpoint */
-  METRICS_PORT?: number | undefined;
-  METRICS_HOST?: string | undefined;
 }
 
 export interface DatabaseSettings {
@@ -98,7 +106,14 @@ async function within<T>(work: Promise<T>, ms: number): Promise<T | undefined> {
  * gets no answer (its liveness check notices) and its messages, never acknowledged, are
  * redelivered.
  */
-export async function startService<DB, Deps>(
+export function startService<DB, Deps>(
+  definition: ServiceDefinition<DB, Deps>,
+): Promise<RunningService<Deps>> {
+  // its spans and metrics name it, whatever else runs in the process (telemetry's scope)
+  return asService(definition.name, () => startInScope(definition));
+}
+
+async function startInScope<DB, Deps>(
   definition: ServiceDefinition<DB, Deps>,
 ): Promise<RunningService<Deps>> {
   const { settings } = definition;
@@ -147,15 +162,6 @@ export async function startService<DB, Deps>(
   // The server must know the subscriptions before anyone is told the service is up.
   await bus.connection.flush();
   watchConsumerLag(bus);
-  const metrics: MetricsServer | undefined =
-    settings.METRICS_PORT === undefined
-      ? undefined
-      : await startMetricsServer({
-          service: definition.name,
-          port: settings.METRICS_PORT,
-          host: settings.METRICS_HOST,
-          logger,
-        });
   logger.info({ prefix: settings.NATS_PREFIX ?? null }, `${definition.name} started`);
   const drainMs = settings.SHUTDOWN_DRAIN_MS ?? DEFAULT_SHUTDOWN_DRAIN_MS;
   let stopping: Promise<void> | undefined;
@@ -171,7 +177,6 @@ export async function startService<DB, Deps>(
         "drain bound reached with work still running: abandoned",
       );
     }
-    await metrics?.close();
     // what is left of the bound, and a second at least, for each step still to come
     const remaining = () => Math.max(deadline - Date.now(), 1_000);
     // the service's own stop: its timers and background work (its consumers already stopped)
@@ -203,32 +208,4 @@ export async function startService<DB, Deps>(
     },
   };
 }
-
-/** Stops the service cleanly on SIGINT/SIGTERM; a second signal exits at once. */
-export function stopOnSignals(logger: Logger, stop: () => Promise<void>): void {
-  let stopping = false;
-  const onSignal = (signal: NodeJS.Signals) => {
-    if (stopping) process.exit(1);
-    stopping = true;
-    logger.info({ signal }, "stopping");
-    stop()
-      .then(() => process.exit(0))
-      .catch((error: unknown) => {
-        logger.error({ err: error }, "unclean stop");
-        process.exit(1);
-      });
-  };
-  process.on("SIGINT", onSignal);
-  process.on("SIGTERM", onSignal);
-}
-
-/** Entry-point wrapper: a failed start is logged as one line and exits non-zero. */
-export function runMain(name: string, main: () => Promise<void>): void {
-  main().catch((error: unknown) => {
-    const message = error instanceof Error ? error.message : String(error);
-    process.stderr.write(`${JSON.stringify({ level: "fatal", service: name, msg: message })}\n`);
-    process.exit(1);
-  });
-}
-
 export type { Logger };

@@ -39,7 +39,7 @@ describe("JetStream consumer lag as metrics", () => {
     });
     await ensureJobStream(bus, work);
     watchConsumerLag(bus);
-    metrics = await startMetricsServer({ service: "lag-test", port: 0, logger });
+    metrics = await startMetricsServer({ process: "lag-test", port: 0, logger });
   });
 
   afterAll(async () => {

@@ -6,5 +6,11 @@ export {
   histogram,
   secondsSince,
   startMetricsServer,
+  type Counter,
+  type Gauge,
+  type GaugeOptions,
+  type Histogram,
+  type Labels,
   type MetricsServer,
 } from "./metrics.js";
+export { asService, currentService, nameProcess, processServiceName } from "./scope.js";

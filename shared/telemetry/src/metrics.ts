@@ -2,11 +2,15 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import client from "prom-client";
 import type { Logger } from "./logger.js";
+import { currentService } from "./scope.js";
 
 /**
- * Prometheus metrics of one process: every instrument lives in prom-client's default registry,
- * labelled with the service's name, and is served by `startMetricsServer` on the service's own
- * port (never on the public API port).
+ * Prometheus metrics of one process: every instrument lives in prom-client's default registry
+ * and is served by `startMetricsServer` on the process's own port (never on the public API
+ * port). Every series carries a `service` label naming the gateway service that recorded it,
+ * taken from the running code's scope (scope.ts), so one process running every service still
+ * tells them apart. An instrument that has a `service` label of its own (the authority's web
+ * service, for the authority's calls) keeps it.
  */
 const registry = client.register;
 
@@ -15,15 +19,57 @@ export const DURATION_BUCKETS = [
   0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60,
 ];
 
+/** The label values of one series; `service` may be given, else it is the running service. */
+export type Labels<L extends string> = Partial<Record<L | "service", string | number>>;
+
+export interface Counter<L extends string> {
+  inc(labels: Labels<L>, value?: number): void;
+}
+
+export interface Histogram<L extends string> {
+  observe(labels: Labels<L>, value: number): void;
+}
+
+export interface Gauge<L extends string> {
+  set(labels: Labels<L>, value: number): void;
+  /** drops every series of the gauge (a collect function then sets the current ones) */
+  reset(): void;
+}
+
+export interface GaugeOptions<L extends string> {
+  /** reads the gauge's values when Prometheus scrapes (its `this` is the gauge) */
+  collect?: (this: Gauge<L>) => void | Promise<void>;
+  /**
+   * the service the values belong to: a collect function runs at scrape time, outside every
+   * service's scope, so a gauge read that way names its service here (or in each `set`)
+   */
+  service?: string;
+}
+
+const withService = (names: readonly string[]): string[] =>
+  names.includes("service") ? [...names] : [...names, "service"];
+
+/** The labels of a series, with the service named when the instrument has no `service` of its own. */
+function labelled<L extends string>(
+  own: boolean,
+  labels: Labels<L>,
+  service: string | undefined,
+): Labels<L> {
+  if (own || labels.service !== undefined) return labels;
+  return { ...labels, service: service ?? currentService() ?? "unknown" };
+}
+
 /** A counter, created once per process (modules may be evaluated twice under tests). */
 export function counter<L extends string>(
   name: string,
   help: string,
   labelNames: readonly L[],
-): client.Counter<L> {
-  const existing = registry.getSingleMetric(name);
-  if (existing) return existing as client.Counter<L>;
-  return new client.Counter({ name, help, labelNames });
+): Counter<L> {
+  const metric =
+    (registry.getSingleMetric(name) as client.Counter | undefined) ??
+    new client.Counter({ name, help, labelNames: withService(labelNames) });
+  const own = labelNames.includes("service" as L);
+  return { inc: (labels, value) => metric.inc(labelled(own, labels, undefined), value) };
 }
 
 /** A histogram, of durations in seconds unless given other buckets, created once per process. */
@@ -32,22 +78,44 @@ export function histogram<L extends string>(
   help: string,
   labelNames: readonly L[],
   buckets: number[] = DURATION_BUCKETS,
-): client.Histogram<L> {
-  const existing = registry.getSingleMetric(name);
-  if (existing) return existing as client.Histogram<L>;
-  return new client.Histogram({ name, help, labelNames, buckets });
+): Histogram<L> {
+  const metric =
+    (registry.getSingleMetric(name) as client.Histogram | undefined) ??
+    new client.Histogram({ name, help, labelNames: withService(labelNames), buckets });
+  const own = labelNames.includes("service" as L);
+  return {
+    observe: (labels, value) => metric.observe(labelled(own, labels, undefined), value),
+  };
 }
 
-/** A gauge whose value is read when Prometheus scrapes, created once per process. */
+/** A gauge, set as things happen or read when Prometheus scrapes, created once per process. */
 export function gauge<L extends string>(
   name: string,
   help: string,
   labelNames: readonly L[],
-  collect?: (this: client.Gauge<L>) => void | Promise<void>,
-): client.Gauge<L> {
-  const existing = registry.getSingleMetric(name);
-  if (existing) return existing as client.Gauge<L>;
-  return new client.Gauge({ name, help, labelNames, ...(collect ? { collect } : {}) });
+  options: GaugeOptions<L> = {},
+): Gauge<L> {
+  const own = labelNames.includes("service" as L);
+  const facade = (metric: client.Gauge): Gauge<L> => ({
+    set: (labels, value) => metric.set(labelled(own, labels, options.service), value),
+    reset: () => metric.reset(),
+  });
+  const existing = registry.getSingleMetric(name) as client.Gauge | undefined;
+  if (existing) return facade(existing);
+  const { collect } = options;
+  const metric = new client.Gauge({
+    name,
+    help,
+    labelNames: withService(labelNames),
+    ...(collect
+      ? {
+          collect(this: client.Gauge) {
+            return collect.call(facade(this));
+          },
+        }
+      : {}),
+  });
+  return facade(metric);
 }
 
 /** Seconds elapsed since `startedAt` (a `performance.now()` reading). */
@@ -62,19 +130,23 @@ export interface MetricsServer {
 }
 
 /**
- * Serves `GET /metrics` (Prometheus text format) on `host:port` (port 0 picks a free one), with
- * Node's own metrics (event-loop lag, heap, GC, handles) and every instrument of the process,
- * each labelled `service`.
+ * Serves `GET /metrics` (Prometheus text format) on `host:port` (port 0 picks a free one): every
+ * instrument of the process, each series labelled with its service, and Node's own metrics
+ * (event-loop lag, heap, GC, handles), which describe the process and are labelled with its
+ * name (`process`: the service it runs, or `all`).
  */
 export async function startMetricsServer(options: {
-  service: string;
+  process: string;
   port: number;
   host?: string | undefined;
   logger: Logger;
 }): Promise<MetricsServer> {
-  registry.setDefaultLabels({ service: options.service });
   if (!defaultsCollected) {
-    client.collectDefaultMetrics({ register: registry, eventLoopMonitoringPrecision: 20 });
+    client.collectDefaultMetrics({
+      register: registry,
+      eventLoopMonitoringPrecision: 20,
+      labels: { service: options.process },
+    });
     defaultsCollected = true;
   }
   const server: Server = createServer((request, response) => {

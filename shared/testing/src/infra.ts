@@ -6,7 +6,7 @@ import {
   startPrivateNats,
   startPrivatePostgres,
   type Running,
-} from "@pasarela/stack";
+} from "@pasarela/servers";
 
 export interface TestInfra {
   natsUrl: string;

@@ -15,26 +15,29 @@ export function watchCertificateExpiry(db: Kysely<TicketDatabase>): void {
     "pasarela_certificates_expiring",
     `Active certificates already expired (window="expired") or expiring within ${EXPIRING_WITHIN_DAYS} days (window="30d")`,
     ["environment", "window"],
-    async function collect() {
-      const rows = await db
-        .selectFrom("certificates as c")
-        .innerJoin("representadas as r", "r.id", "c.representada_id")
-        .select([
-          "r.environment",
-          sql<string>`count(*) filter (where c.not_after < now())`.as("expired"),
-          sql<string>`count(*) filter (where c.not_after >= now() and c.not_after < now() + make_interval(days => ${EXPIRING_WITHIN_DAYS}))`.as(
-            "expiring",
-          ),
-        ])
-        .where("c.status", "=", "active")
-        .groupBy("r.environment")
-        .execute();
-      this.reset();
-      for (const environment of ["homologacion", "produccion"]) {
-        const row = rows.find((r) => r.environment === environment);
-        this.set({ environment, window: "expired" }, Number(row?.expired ?? 0));
-        this.set({ environment, window: "30d" }, Number(row?.expiring ?? 0));
-      }
+    {
+      service: "ticket",
+      async collect() {
+        const rows = await db
+          .selectFrom("certificates as c")
+          .innerJoin("representadas as r", "r.id", "c.representada_id")
+          .select([
+            "r.environment",
+            sql<string>`count(*) filter (where c.not_after < now())`.as("expired"),
+            sql<string>`count(*) filter (where c.not_after >= now() and c.not_after < now() + make_interval(days => ${EXPIRING_WITHIN_DAYS}))`.as(
+              "expiring",
+            ),
+          ])
+          .where("c.status", "=", "active")
+          .groupBy("r.environment")
+          .execute();
+        this.reset();
+        for (const environment of ["homologacion", "produccion"]) {
+          const row = rows.find((r) => r.environment === environment);
+          this.set({ environment, window: "expired" }, Number(row?.expired ?? 0));
+          this.set({ environment, window: "30d" }, Number(row?.expiring ?? 0));
+        }
+      },
     },
   );
 }

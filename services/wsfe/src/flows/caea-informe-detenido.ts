@@ -7,9 +7,12 @@ gauge(
   "pasarela_caea_informe_detenido",
   "Series of CAEA vouchers whose informing is held back: the authority refused the request (701, 780…) or a voucher rejected at informing blocks the numbers after it",
   ["environment"],
-  function collect() {
-    this.reset();
-    for (const [environment, series] of detenidas) this.set({ environment }, series.size);
+  {
+    service: "wsfe",
+    collect() {
+      this.reset();
+      for (const [environment, series] of detenidas) this.set({ environment }, series.size);
+    },
   },
 );
 

@@ -24,9 +24,12 @@ gauge(
   "pasarela_caea_faltante",
   "Representadas with CAEA contingency on whose current fortnight, or the next one starting within a day, has no CAEA yet",
   ["environment"],
-  function collect() {
-    this.reset();
-    for (const [environment, count] of faltantes) this.set({ environment }, count);
+  {
+    service: "wsfe",
+    collect() {
+      this.reset();
+      for (const [environment, count] of faltantes) this.set({ environment }, count);
+    },
   },
 );
 

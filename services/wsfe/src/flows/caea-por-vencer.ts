@@ -11,9 +11,12 @@ gauge(
   "pasarela_caea_sin_informar_por_vencer",
   "Vouchers issued under a CAEA still not informed to the authority within 48 h of the CAEA's FchTopeInf (or past it)",
   ["environment"],
-  function collect() {
-    this.reset();
-    for (const [environment, count] of porVencerGauge) this.set({ environment }, count);
+  {
+    service: "wsfe",
+    collect() {
+      this.reset();
+      for (const [environment, count] of porVencerGauge) this.set({ environment }, count);
+    },
   },
 );
 

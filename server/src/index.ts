@@ -1,0 +1,8 @@
+export {
+  ALL,
+  gatewayServices,
+  isServiceName,
+  parseTargets,
+  stagesOf,
+  type ServiceName,
+} from "./services.js";
