@@ -117,7 +117,7 @@ export async function startBenchStack(nodeArgs: readonly string[]): Promise<Benc
         const user = credentials("edge");
         const child = spawn(
           process.execPath,
-          [...nodeArgs, join(repoRoot, "services", "edge", "dist", "src", "main.js")],
+          [...nodeArgs, join(repoRoot, "server", "dist", "src", "main.js"), "edge"],
           {
             env: {
               ...stack.env,

@@ -244,24 +244,23 @@ export const registerWsfeIssuer = (
     pos: [{ ptoVta, service: "wsfe" }],
   });
 
-/** `npm run sim -- cert --environment <env> --csr <file>`: the PEM the simulator's CA issues. */
+/** `sim cert --environment <env> --csr <file>` (the CLI's library): the PEM the simulator's CA issues. */
 export async function signCsr(
   stack: E2EStack,
   dir: Scratch,
   environment: Environment,
   csrPem: string,
 ): Promise<string> {
-  const run = await stack.simRun(
+  const pem = await stack.simText(
     "cert",
     "--environment",
     environment,
     "--csr",
     dir.file("request.csr", csrPem),
   );
-  if (run.code !== 0) throw new Error(`sim cert failed (${run.code}): ${run.stderr}`);
-  if (!run.stdout.includes("-----BEGIN CERTIFICATE-----"))
-    throw new Error(`sim cert printed no certificate: ${run.stdout}`);
-  return run.stdout;
+  if (!pem.includes("-----BEGIN CERTIFICATE-----"))
+    throw new Error(`sim cert printed no certificate: ${pem}`);
+  return pem;
 }
 
 export interface SimStats {

@@ -36,6 +36,8 @@ export interface E2EStack extends Stack {
   adminRun: (...args: string[]) => Promise<CliRun>;
   /** a simulator command (`npm run sim -- ...args`) through its library, against this stack's simulator */
   sim: <T = Record<string, unknown>>(...args: string[]) => Promise<T>;
+  /** the same, answering what the command prints (a PEM for `cert`) */
+  simText: (...args: string[]) => Promise<string>;
   /** `npm run sim -- ...args` as an operator runs it */
   simRun: (...args: string[]) => Promise<CliRun>;
   /** every identity's NATS password when the stack runs withNatsGrants or on a cluster */
@@ -149,6 +151,17 @@ export async function startE2EStack(
     ...(granted ? { NATS_USER: "admin", NATS_PASSWORD: granted.passwords.admin } : {}),
   };
   const simulator = makeControlClient(stack.simulatorUrl ?? "");
+  const simText = async (...args: string[]) => {
+    try {
+      return await runSimulatorCli(args, simulator);
+    } catch (error) {
+      const kind = error instanceof UsageError ? "usage" : "failed";
+      throw new Error(
+        `sim ${args.join(" ")} ${kind}: ${error instanceof Error ? error.message : String(error)}`,
+        { cause: error },
+      );
+    }
+  };
   return {
     ...stack,
     admin: async <T>(...args: string[]) => {
@@ -161,16 +174,8 @@ export async function startE2EStack(
       return JSON.parse(outcome.stdout ?? "") as T;
     },
     adminRun: (...args) => npmRun("admin", args, cliEnv),
-    sim: async <T>(...args: string[]) => {
-      try {
-        return JSON.parse(await runSimulatorCli(args, simulator)) as T;
-      } catch (error) {
-        const kind = error instanceof UsageError ? "usage" : "failed";
-        throw new Error(
-          `sim ${args.join(" ")} ${kind}: ${error instanceof Error ? error.message : String(error)}`,
-        );
-      }
-    },
+    sim: async <T>(...args: string[]) => JSON.parse(await simText(...args)) as T,
+    simText,
     simRun: (...args) => npmRun("sim", args, cliEnv),
     natsPasswords: granted?.passwords,
     natsNodes: granted?.nats.nodes,

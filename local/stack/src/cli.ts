@@ -13,7 +13,8 @@ import { localDatabase, localNats, localStackOptions, type LocalSettings } from 
 import { startStack } from "./stack.js";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "../../../..");
-const dataDir = join(root, ".data");
+/** where the local stack keeps its state: secrets, NATS passwords, the simulator's, e-mails, PDFs */
+const dataDir = resolve(process.env.PASARELA_DATA_DIR || join(root, ".data"));
 
 function say(message: string): void {
   process.stdout.write(`[stack] ${message}\n`);

@@ -4,13 +4,7 @@
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import {
-  natsAuthorization,
-  natsGrants,
-  natsPasswordVariable,
-  newNatsPassword,
-  type NatsIdentity,
-} from "@pasarela/contracts";
+import type { NatsIdentity } from "@pasarela/contracts";
 import {
   ensureDatabase,
   natsAnswers,
@@ -72,8 +66,15 @@ export function localSecrets(dataDir: string): Record<string, string> {
   return { ...kept, ...secrets };
 }
 
+/**
+ * The contracts (every subject's schemas) are read only to write a private server's grants:
+ * the launcher that finds a NATS server running never holds them.
+ */
+const contracts = () => import("@pasarela/contracts");
+
 /** One NATS password per identity (deploy/nats), generated once and kept in the data folder. */
-function natsPasswords(dataDir: string): Record<NatsIdentity, string> {
+async function natsPasswords(dataDir: string): Promise<Record<NatsIdentity, string>> {
+  const { natsGrants, newNatsPassword } = await contracts();
   const file = join(dataDir, "nats-passwords.json");
   const kept = existsSync(file)
     ? (JSON.parse(readFileSync(file, "utf8")) as Partial<Record<NatsIdentity, string>>)
@@ -108,7 +109,8 @@ export async function localNats(
     if (env.NATS_URL) throw new Error(`NATS_URL ${url} does not answer`);
     say(`nothing answers at ${url}: starting a private nats-server under ${join(dataDir, "nats")}`);
   }
-  const passwords = natsPasswords(dataDir);
+  const { natsAuthorization, natsPasswordVariable } = await contracts();
+  const passwords = await natsPasswords(dataDir);
   const configFile = join(dataDir, "nats-authorization.conf");
   writeFileSync(configFile, natsAuthorization());
   const serverEnv = Object.fromEntries(

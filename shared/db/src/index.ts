@@ -24,12 +24,19 @@ export interface Database<DB> {
 }
 
 /**
+ * A connection unused this long is closed: a pool that a burst grew gives its connections back,
+ * so the services of one process (eight pools) hold few while idle.
+ */
+const IDLE_CONNECTION_SECONDS = 30;
+
+/**
  * One pool per service, with `search_path` set to the service's schema so its repositories
  * name tables without a schema and cannot reach another service's tables by accident.
  */
 export function openDatabase<DB>(settings: DatabaseSettings): Database<DB> {
   const sql = postgres(settings.url, {
     max: settings.poolSize ?? 10,
+    idle_timeout: IDLE_CONNECTION_SECONDS,
     onnotice: () => {},
     connection: { search_path: settings.schema, application_name: `pasarela-${settings.schema}` },
     // Values that JavaScript cannot hold exactly stay strings: numeric (1700) and int8 (20).

@@ -141,12 +141,11 @@ export async function startMetricsServer(options: {
   host?: string | undefined;
   logger: Logger;
 }): Promise<MetricsServer> {
+  // a series that names no service (Node's own) is the process's; every instrument of ours names
+  // one, which wins over this default
+  registry.setDefaultLabels({ service: options.process });
   if (!defaultsCollected) {
-    client.collectDefaultMetrics({
-      register: registry,
-      eventLoopMonitoringPrecision: 20,
-      labels: { service: options.process },
-    });
+    client.collectDefaultMetrics({ register: registry, eventLoopMonitoringPrecision: 20 });
     defaultsCollected = true;
   }
   const server: Server = createServer((request, response) => {
