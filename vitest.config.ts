@@ -11,6 +11,7 @@ const unit = [
   "services/*/test/unit/**/*.test.ts",
   "shared/*/test/unit/**/*.test.ts",
   "local/*/test/unit/**/*.test.ts",
+  "server/test/unit/**/*.test.ts",
   "services/admin/test/flags.test.ts",
   "services/catalog/test/domain.test.ts",
   "services/wsfe/test/domain.test.ts",
@@ -73,10 +74,15 @@ export default defineConfig({
         extends: true,
         test: {
           name: "integration",
+          // the files of a worker share its modules too: each starts and stops its own services
+          // and connections, and what a stopped service leaves registered (a metric's collect)
+          // gives way to the next one's
+          isolate: false,
           include: [
             "shared/*/test/**/*.test.ts",
             "services/*/test/**/*.test.ts",
             "local/*/test/**/*.test.ts",
+            "server/test/**/*.test.ts",
           ],
           exclude: [...exclude, ...unit],
           globalSetup,

@@ -59,6 +59,11 @@ const QUERY_ONLY = process.env.BENCH_QUERY_ONLY === "1";
 const WEBHOOKS_PTO_VTA = 11;
 /** BENCH_WEBHOOKS_ONLY=1: the webhook deliveries only, for a quick look */
 const WEBHOOKS_ONLY = process.env.BENCH_WEBHOOKS_ONLY === "1";
+/**
+ * BENCH_TOPOLOGY=processes: the services one process each (`npm start -- --processes`) rather
+ * than every one in one process (`npm start`'s default)
+ */
+const TOPOLOGY = process.env.BENCH_TOPOLOGY === "processes" ? "processes" : "one";
 /** BENCH_NODE_ARGS: flags for every node process of the stack, to try runtime settings */
 const NODE_ARGS = (process.env.BENCH_NODE_ARGS ?? "").split(" ").filter((arg) => arg !== "");
 
@@ -78,10 +83,11 @@ const idleWakeLine = (wake: IdleWake) =>
   `this machine's cost of waking a sleeping process: a bare node:http server spends ${wake.backToBackUs} µs of CPU per request back to back and ${wake.afterIdleUs} µs after ${wake.idleGapMs} ms asleep (${(wake.afterIdleUs / Math.max(wake.backToBackUs, 1)).toFixed(1)}×)`;
 
 async function main(): Promise<void> {
-  const bench = await startBenchStack([
-    ...NODE_ARGS,
-    ...(PROFILE_DIR ? ["--cpu-prof", `--cpu-prof-dir=${PROFILE_DIR}`] : []),
-  ]);
+  const bench = await startBenchStack(
+    [...NODE_ARGS, ...(PROFILE_DIR ? ["--cpu-prof", `--cpu-prof-dir=${PROFILE_DIR}`] : [])],
+    TOPOLOGY,
+  );
+  process.stdout.write(`[bench] topology: ${TOPOLOGY}\n`);
   const { stack } = bench;
   const control = makeControlClient(stack.simulatorUrl!);
   const must = <T>(
@@ -221,13 +227,17 @@ async function main(): Promise<void> {
     // looked up once: a scan of /proc at every snapshot would be the bench's own work
     const natsServers = pidsOf("nats-server");
     const postgresProcesses = pidsOf("postgres");
+    // one process runs every service, or each service its own (the simulator runs in the
+    // stand-ins' process either way)
+    const services: Watched =
+      stack.topology === "one"
+        ? { gateway: pidOf("gateway") }
+        : { edge: pidOf("edge"), wsfe: pidOf("wsfe"), billing: pidOf("billing") };
     const watched: Watched = {
       bench: () => [process.pid],
-      edge: pidOf("edge"),
+      ...services,
       "nats-server": () => natsServers,
-      wsfe: pidOf("wsfe"),
-      billing: pidOf("billing"),
-      "authority-sim": pidOf("authority-sim"),
+      "stand-ins": pidOf("stand-ins"),
       postgres: () => postgresProcesses,
     };
     // The ceiling and the gateway alternate; the SOAP library client, a reference row that

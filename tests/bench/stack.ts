@@ -21,6 +21,7 @@ import {
   startStack,
   type LocalSettings,
   type Stack,
+  type Topology,
 } from "@pasarela/stack";
 import { createLogger, startTracing } from "@pasarela/telemetry";
 import { dropDatabase } from "@pasarela/testing";
@@ -53,8 +54,15 @@ async function deleteStreams(url: string, prefix: string): Promise<void> {
   }
 }
 
-/** Starts the stack as `npm start` does, beside any other; `nodeArgs` go to every process. */
-export async function startBenchStack(nodeArgs: readonly string[]): Promise<BenchStack> {
+/**
+ * Starts the stack as `npm start` does, beside any other; `nodeArgs` go to every process, and
+ * `topology` says how the services run (every one in one process, `npm start`'s default, or
+ * one process each, `npm start -- --processes`).
+ */
+export async function startBenchStack(
+  nodeArgs: readonly string[],
+  topology: Topology = "one",
+): Promise<BenchStack> {
   const dataDir = mkdtempSync(join(tmpdir(), "pasarela-bench-"));
   const settings: LocalSettings = {
     root: repoRoot,
@@ -86,6 +94,7 @@ export async function startBenchStack(nodeArgs: readonly string[]): Promise<Benc
       databaseUrl: db.url,
       natsPasswords: nats.passwords,
       isolated: { prefix },
+      topology,
     });
     const stack = await startStack({ ...options, nodeArgs });
     undo.push(() => stack.stop());

@@ -1,16 +1,43 @@
-import { commands as adminCommands } from "@pasarela/admin";
-import { cliCommands as simCommands } from "@pasarela/authority-sim";
+import { commands as adminCommands, runCli as runAdminCli } from "@pasarela/admin";
+import {
+  cliCommands as simCommands,
+  makeControlClient,
+  runSimulatorCli,
+  UsageError,
+} from "@pasarela/authority-sim";
 import { describe, expect, it } from "vitest";
 import { npmRun, type CliRun } from "../support/cli.js";
 
 /**
  * Both operator CLIs as an operator runs them (`npm run -s admin|sim -- ...`, built dist/):
  * `--help`, `-h` and `help` print the usage on stdout with exit code 0, for the whole CLI and
- * for every command; no stack is needed for that.
+ * for every command; no stack is needed for that. The usage of the whole CLI and the errors go
+ * through npm as an operator's do; each command's own usage is the same code's answer, asked of
+ * the CLI's library (what its entry point prints, with its exit code), rather than through one
+ * npm and one Node start per command.
  */
 
 const run = (script: "admin" | "sim", ...args: string[]): Promise<CliRun> =>
   npmRun(script, args, {});
+
+/** What `npm run -s <script> -- ...args` prints and exits with, from the CLI's library. */
+async function library(script: "admin" | "sim", ...args: string[]): Promise<CliRun> {
+  if (script === "admin") {
+    const outcome = await runAdminCli(args, {});
+    return { code: outcome.exitCode, stdout: outcome.stdout ?? "", stderr: outcome.stderr ?? "" };
+  }
+  try {
+    const out = await runSimulatorCli(args, makeControlClient("http://127.0.0.1:1"));
+    return { code: 0, stdout: out.endsWith("\n") ? out : `${out}\n`, stderr: "" };
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    return {
+      code: error instanceof UsageError ? 2 : 1,
+      stdout: "",
+      stderr: `${JSON.stringify({ error: message })}\n`,
+    };
+  }
+}
 
 function expectUsage(answer: CliRun, start: string) {
   expect(answer.code, answer.stderr).toBe(0);
@@ -28,7 +55,7 @@ describe("admin --help", () => {
   it.each(adminCommands.map((c) => [`${c.resource} ${c.verb}`, c] as const))(
     "%s --help prints its flags",
     async (name, command) => {
-      const answer = await run("admin", command.resource, command.verb, "--help");
+      const answer = await library("admin", command.resource, command.verb, "--help");
       expectUsage(answer, `uso: npm run admin -- ${name}`);
       for (const flag of Object.keys(command.flags)) expect(answer.stdout).toContain(`--${flag} `);
     },
@@ -60,7 +87,7 @@ describe("sim --help", () => {
   it.each(simCommands.map((c) => [c.name, c] as const))(
     "%s --help prints its flags",
     async (name, command) => {
-      const answer = await run("sim", name, "--help");
+      const answer = await library("sim", name, "--help");
       expectUsage(answer, `usage: npm run sim -- ${name}`);
       for (const flag of Object.keys(command.flags)) expect(answer.stdout).toContain(`--${flag} `);
     },

@@ -6,9 +6,10 @@
 //     `e2e-alone` project), one at a time, so that their figures measure the gateway rather
 //     than other files' load.
 //
-// The linter and the formatter's check run beside both, at the lowest CPU priority (nice 19):
-// they take only the CPU the tests leave idle (the files of step 2 wait on restarts and
-// leases for most of their time), and they have no deadline a slow start could miss.
+// The linter and the formatter's check run beside step 2, at the lowest CPU priority (nice 19):
+// those files leave about half the CPU idle while they wait on restarts and leases, and lint has
+// no deadline a slow start could miss. Beside step 1, which keeps both cores busy, they would
+// only lengthen it.
 // The run fails when any of them fails; a summary of each, with its time, comes last.
 import { spawn } from "node:child_process";
 import { repoRoot } from "../support/cli.js";
@@ -64,22 +65,18 @@ async function lint(): Promise<Outcome[]> {
   return [eslint, prettier];
 }
 
-async function tests(): Promise<Outcome[]> {
-  const vitest = (project: string[]) =>
-    run(`vitest ${project.join(" ")}`, "npx", [
-      "--no-install",
-      "vitest",
-      "run",
-      ...project.flatMap((p) => ["--project", p]),
-    ]);
-  const shared = await vitest(["unit", "integration", "e2e"]);
-  const alone = await vitest(["e2e-alone"]);
-  return [shared, alone];
-}
+const vitest = (project: string[]) =>
+  run(`vitest ${project.join(" ")}`, "npx", [
+    "--no-install",
+    "vitest",
+    "run",
+    ...project.flatMap((p) => ["--project", p]),
+  ]);
 
 async function main(): Promise<void> {
-  const [checks, suites] = await Promise.all([lint(), tests()]);
-  const outcomes = [...checks, ...suites];
+  const shared = await vitest(["unit", "integration", "e2e"]);
+  const [alone, checks] = await Promise.all([vitest(["e2e-alone"]), lint()]);
+  const outcomes = [shared, alone, ...checks];
   for (const { name, code, output } of checks) {
     if (code !== 0) process.stdout.write(`\n[${name}] failed:\n${output}`);
   }

@@ -88,7 +88,18 @@ export function histogram<L extends string>(
   };
 }
 
-/** A gauge, set as things happen or read when Prometheus scrapes, created once per process. */
+/**
+ * Collect functions that failed at a scrape, by gauge: a failing one (its database down, say)
+ * drops its own gauge's series for that scrape and is counted here, instead of failing the
+ * whole scrape and with it every other service's series in the process.
+ */
+let collectFailures: client.Counter | undefined;
+
+/**
+ * A gauge, set as things happen or read when Prometheus scrapes, created once per process. A
+ * collect function given again (a service started again in the same process) replaces the one
+ * before, so the gauge reads what is running now.
+ */
 export function gauge<L extends string>(
   name: string,
   help: string,
@@ -100,21 +111,30 @@ export function gauge<L extends string>(
     set: (labels, value) => metric.set(labelled(own, labels, options.service), value),
     reset: () => metric.reset(),
   });
-  const existing = registry.getSingleMetric(name) as client.Gauge | undefined;
-  if (existing) return facade(existing);
+  const metric =
+    (registry.getSingleMetric(name) as client.Gauge | undefined) ??
+    new client.Gauge({ name, help, labelNames: withService(labelNames) });
   const { collect } = options;
-  const metric = new client.Gauge({
-    name,
-    help,
-    labelNames: withService(labelNames),
-    ...(collect
-      ? {
-          collect(this: client.Gauge) {
-            return collect.call(facade(this));
-          },
-        }
-      : {}),
-  });
+  if (collect) {
+    collectFailures ??=
+      (registry.getSingleMetric("pasarela_metrics_collect_failures_total") as
+        client.Counter | undefined) ??
+      new client.Counter({
+        name: "pasarela_metrics_collect_failures_total",
+        help: "Scrapes at which a gauge's collect function failed (its series were left out)",
+        labelNames: ["metric", "service"],
+      });
+    const failures = collectFailures;
+    // prom-client calls a metric's `collect` property before each scrape
+    (metric as unknown as { collect: () => Promise<void> }).collect = async () => {
+      try {
+        await collect.call(facade(metric));
+      } catch {
+        metric.reset();
+        failures.inc({ metric: name, service: options.service ?? currentService() ?? "unknown" });
+      }
+    };
+  }
   return facade(metric);
 }
 
