@@ -30,9 +30,11 @@ const exclude = [...configDefaults.exclude, "**/dist/**"];
 const globalSetup = ["./tests/setup/global.ts"];
 
 // Files that kill processes, cut the database off or time recoveries: they run after the rest,
-// one at a time, so their figures measure the gateway rather than the other files' load. The
-// cluster test (the production topology through a NATS server's loss, kills and a rolling
-// restart: two dozen processes and a 3-node cluster for about five minutes) is among them.
+// never beside them, so their figures measure the gateway rather than the other files' load
+// (`npm test` runs the cluster test, which paces its own load, beside the short ones, then chaos
+// alone: tests/runner/suite.ts). The cluster test (the production topology through a NATS
+// server's loss, kills and a rolling restart: two dozen processes and a 3-node cluster for about
+// three minutes) is among them.
 const alone = [
   "tests/e2e/chaos.test.ts",
   "tests/e2e/exactly-once.test.ts",

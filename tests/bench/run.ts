@@ -24,13 +24,19 @@ import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { httpPost } from "@pasarela/authority";
 import { makeControlClient } from "@pasarela/authority-sim";
-import { billing, ticket } from "@pasarela/contracts";
 import { createClientAsync } from "soap";
 import { repoRoot } from "../support/cli.js";
 import { pidsOf, type Watched } from "./process-cpu.js";
 import { measureIdleWake, type IdleWake } from "./idle-wake.js";
 import { alternated, cpuTable, DURATION_MS, figureTable, load, type Figures } from "./load.js";
 import { startBenchStack } from "./stack.js";
+import {
+  argentinaToday,
+  bareIssuance,
+  facturaBody,
+  gatewayCall as postToGateway,
+  registerIssuer,
+} from "./issuer.js";
 import { benchWebhooks, webhookLines } from "./webhooks.js";
 import { summarizeProfiles } from "./profile.js";
 
@@ -90,56 +96,23 @@ async function main(): Promise<void> {
   process.stdout.write(`[bench] topology: ${TOPOLOGY}\n`);
   const { stack } = bench;
   const control = makeControlClient(stack.simulatorUrl!);
-  const must = <T>(
-    result: { ok: true; value: T } | { ok: false; error: { message: string } },
-  ): T => {
-    if (!result.ok) throw new Error(result.error.message);
-    return result.value;
-  };
   try {
-    // the operator CLI's calls; the TA is asked as wsfe asks it
-    const bus = await bench.connect("admin");
-    const wsfeBus = await bench.connect("wsfe");
-    // account, key, representada, certificate, delegation, point of sale
-    const { accountId } = must(await bus.request(billing.accountCreate, { name: "bench" }));
-    const { secret } = must(
-      await bus.request(billing.keyCreate, { accountId, scope: "read_only" }),
-    );
-    const representada = must(
-      await bus.request(ticket.representadaCreate, {
-        accountId,
-        cuit: CUIT,
-        environment: "homologacion",
-        alias: "bench",
-        ptoVta: PTO_VTA,
-      }),
-    );
-    const certificate = await control.issueCertificate("homologacion", representada.csr);
-    must(
-      await bus.request(ticket.certificateCreate, {
-        representadaId: representada.representadaId,
-        certificate,
-      }),
-    );
-    await control.delegate("homologacion", { cuit: CUIT, alias: "bench", service: "wsfe" });
-    await control.enablePointOfSale("homologacion", { cuit: CUIT, ptoVta: PTO_VTA });
-    await control.enablePointOfSale("homologacion", { cuit: CUIT, ptoVta: BARE_ISSUE_PTO_VTA });
-    await control.enablePointOfSale("homologacion", { cuit: CUIT, ptoVta: BATCH_PTO_VTA });
+    // the operator CLI's calls: account, keys, representada, certificate, delegation, points
+    // of sale; the one WSAA login of the run is the ticket wsfe asks, which the bare loops reuse
+    const issuer = await registerIssuer(bench, control, {
+      cuit: CUIT,
+      alias: "bench",
+      ptoVtas: [PTO_VTA, BARE_ISSUE_PTO_VTA, BATCH_PTO_VTA, WEBHOOKS_PTO_VTA],
+    });
+    const { accountId, ta, wsfeUrl } = issuer;
+    const secret = issuer.readSecret;
+    const writer = { secret: issuer.writeSecret };
     await control.delegate("homologacion", { cuit: CUIT, alias: "bench", service: "wsfex" });
     for (const ptoVta of EXPORT_PTO_VTAS) {
       await control.enablePointOfSale("homologacion", { cuit: CUIT, ptoVta, service: "wsfex" });
     }
-    const writer = must(await bus.request(billing.keyCreate, { accountId, scope: "read_write" }));
-    await control.enablePointOfSale("homologacion", { cuit: CUIT, ptoVta: WEBHOOKS_PTO_VTA });
     const webhookFactura = JSON.stringify({
-      environment: "homologacion",
-      representada: CUIT,
-      ptoVta: WEBHOOKS_PTO_VTA,
-      cbteTipo: ISSUE_TIPO,
-      concepto: 1,
-      docTipo: 99,
-      docNro: "0",
-      condicionIvaReceptorId: 5,
+      ...(JSON.parse(facturaBody(CUIT, WEBHOOKS_PTO_VTA, ISSUE_TIPO)) as object),
       items: [{ descripcion: "Servicio", cantidad: 1, precioUnitario: "100", alicuotaIva: 0 }],
     });
     if (WEBHOOKS_ONLY) {
@@ -148,15 +121,6 @@ async function main(): Promise<void> {
       return;
     }
 
-    // The one WSAA login of the run, through the ticket service; the bare loop reuses its TA.
-    const ta = must(
-      await wsfeBus.request(
-        ticket.accessGet,
-        { cuit: CUIT, environment: "homologacion", service: "wsfe" },
-        { accountId },
-      ),
-    );
-    const wsfeUrl = `${stack.simulatorUrl!}/homologacion/wsfev1/service.asmx`;
     const soapBody =
       `<?xml version="1.0" encoding="utf-8"?><soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/">` +
       `<soap:Body><FECompUltimoAutorizado xmlns="http://ar.gov.afip.dif.FEV1/"><Auth><Token>${ta.token}</Token>` +
@@ -283,63 +247,13 @@ async function main(): Promise<void> {
     }
     await unrecorded.stop();
     // issuance, one voucher at a time on one series
-    const soap = async (operation: string, inner: string) => {
-      const answer = await httpPost(
-        wsfeUrl,
-        {
-          "content-type": "text/xml; charset=utf-8",
-          soapaction: `"http://ar.gov.afip.dif.FEV1/${operation}"`,
-        },
-        `<?xml version="1.0" encoding="utf-8"?><soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/">` +
-          `<soap:Body><${operation} xmlns="http://ar.gov.afip.dif.FEV1/"><Auth><Token>${ta.token}</Token>` +
-          `<Sign>${ta.sign}</Sign><Cuit>${CUIT}</Cuit></Auth>${inner}</${operation}></soap:Body></soap:Envelope>`,
-        10_000,
-      );
-      return answer.status === 200 ? answer.text : "";
-    };
-    const argentinaToday = () =>
-      new Date(Date.now() - 3 * 3_600_000).toISOString().slice(0, 10).replaceAll("-", "");
-    // what any issuer must send per voucher: the last number, then the voucher numbered after it
-    const bareIssue = async () => {
-      const last = /<CbteNro>(\d+)<\/CbteNro>/.exec(
-        await soap(
-          "FECompUltimoAutorizado",
-          `<PtoVta>${BARE_ISSUE_PTO_VTA}</PtoVta><CbteTipo>${ISSUE_TIPO}</CbteTipo>`,
-        ),
-      );
-      if (!last) return false;
-      const nro = Number(last[1]) + 1;
-      const answer = await soap(
-        "FECAESolicitar",
-        `<FeCAEReq><FeCabReq><CantReg>1</CantReg><PtoVta>${BARE_ISSUE_PTO_VTA}</PtoVta><CbteTipo>${ISSUE_TIPO}</CbteTipo></FeCabReq>` +
-          `<FeDetReq><FECAEDetRequest><Concepto>1</Concepto><DocTipo>99</DocTipo><DocNro>0</DocNro>` +
-          `<CbteDesde>${nro}</CbteDesde><CbteHasta>${nro}</CbteHasta><CbteFch>${argentinaToday()}</CbteFch>` +
-          `<ImpTotal>1210.50</ImpTotal><ImpTotConc>0.00</ImpTotConc><ImpNeto>1210.50</ImpNeto><ImpOpEx>0.00</ImpOpEx>` +
-          `<ImpTrib>0.00</ImpTrib><ImpIVA>0.00</ImpIVA><MonId>PES</MonId><MonCotiz>1</MonCotiz>` +
-          `<CondicionIVAReceptorId>5</CondicionIVAReceptorId></FECAEDetRequest></FeDetReq></FeCAEReq>`,
-      );
-      return answer.includes("<Resultado>A</Resultado>");
-    };
-    const factura = JSON.stringify({
-      environment: "homologacion",
-      representada: CUIT,
-      ptoVta: PTO_VTA,
-      cbteTipo: ISSUE_TIPO,
-      concepto: 1,
-      docTipo: 99,
-      docNro: "0",
-      condicionIvaReceptorId: 5,
-      items: [{ descripcion: "Servicio", cantidad: 1, precioUnitario: "1210.50", alicuotaIva: 0 }],
-    });
-    const gatewayIssue = async () => {
-      const answer = await httpPost(
-        `${stack.edgeUrl}/api/wsfe/facturas`,
-        { authorization: `Bearer ${writer.secret}`, "content-type": "application/json" },
-        factura,
-        30_000,
-      );
-      return answer.status === 200;
-    };
+    const bareIssue = bareIssuance(issuer, BARE_ISSUE_PTO_VTA, ISSUE_TIPO);
+    const factura = facturaBody(CUIT, PTO_VTA, ISSUE_TIPO);
+    const gatewayIssue = postToGateway(
+      `${stack.edgeUrl}/api/wsfe/facturas`,
+      writer.secret,
+      factura,
+    );
     if (!(await bareIssue()) || !(await gatewayIssue())) {
       throw new Error("a voucher could not be issued (bare or through /api/wsfe/facturas)");
     }

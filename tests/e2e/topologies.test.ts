@@ -1,4 +1,7 @@
+import { spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import { writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { gatewayServices, type Topology } from "@pasarela/stack";
@@ -13,6 +16,7 @@ import {
   type Registered,
   type Scratch,
 } from "../support/operator.js";
+import { repoRoot } from "../support/cli.js";
 import { pdfText } from "../support/pdf.js";
 import { scrapeMetrics } from "../support/prometheus.js";
 import { startE2EStack, type E2EStack } from "../support/stack.js";
@@ -150,5 +154,44 @@ describe.each<Topology>(["one", "processes"])("the gateway with topology %s", (t
       (s) => s.name === "nodejs_heap_size_used_bytes",
     );
     expect(heap?.labels.service).toBe(topology === "one" ? "all" : "wsfe");
+  });
+});
+
+describe("one process that cannot start one of its services", () => {
+  it("exits 1 naming each service that did not start and why", async () => {
+    const key = () => randomBytes(32).toString("base64");
+    const child = spawn(process.execPath, [join(repoRoot, "server/dist/src/main.js"), "all"], {
+      env: {
+        ...process.env,
+        // nothing answers there: the others fail too, each on its own line
+        NATS_URL: "nats://127.0.0.1:1",
+        DATABASE_URL: "postgres://postgres@127.0.0.1:1/nada",
+        API_KEY_PEPPER: key(),
+        KEY_ENCRYPTION_KEY: key(),
+        CURSOR_KEY: key(),
+        // wsfe's own value is wrong; every other service reads the process's
+        WSFE__CURSOR_KEY: "short",
+        WSFE__RECONCILE_INTERVAL_MS: "10",
+      },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stderr = "";
+    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+    const code = await new Promise<number | null>((resolve) => child.once("exit", resolve));
+    expect(code).toBe(1);
+    const fatal = stderr
+      .split("\n")
+      .filter((line) => line.startsWith("{"))
+      .map((line) => JSON.parse(line) as { level: string; service: string; msg: string });
+    const wsfe = fatal.find((line) => line.service === "wsfe");
+    expect(wsfe).toMatchObject({ level: "fatal" });
+    expect(wsfe?.msg).toContain("CURSOR_KEY (invalid): must be exactly 32 bytes");
+    expect(wsfe?.msg).toContain("RECONCILE_INTERVAL_MS (invalid)");
+    // every other service fails on its own reason (nothing answers), and the edge, which starts
+    // once the others have, is never started
+    const others = fatal.filter((line) => line.service !== "wsfe");
+    expect(others.length).toBeGreaterThan(0);
+    for (const line of others) expect(line.msg, line.service).not.toContain("CURSOR_KEY");
+    expect(fatal.map((line) => line.service)).not.toContain("edge");
   });
 });

@@ -159,7 +159,10 @@ export function natsCredentials(settings: {
 export const databaseConfig = {
   /** the PostgreSQL database; each service owns its own schema in it */
   DATABASE_URL: envString().default("postgres://postgres@127.0.0.1:5432/postgres"),
-  /** connections in the process's pool */
+  /**
+   * connections in the service's pool at most (each service of a process has its own; one
+   * unused for 30 s is closed)
+   */
   DATABASE_POOL_SIZE: envInt().pipe(z.number().min(1).max(100)).default(10),
 };
 
@@ -173,7 +176,10 @@ export const telemetryConfig = {
     .default("info"),
   /** where traces are exported over OTLP/HTTP; unset: none exported */
   OTEL_EXPORTER_OTLP_ENDPOINT: z.preprocess(unsetIfEmpty, z.url().optional()),
-  /** Prometheus metrics at http://METRICS_HOST:METRICS_PORT/metrics; unset: not served */
+  /**
+   * Prometheus metrics at http://METRICS_HOST:METRICS_PORT/metrics, one endpoint for the
+   * process whatever services it runs; unset: not served
+   */
   METRICS_PORT: z.preprocess(unsetIfEmpty, z.coerce.number().int().min(0).max(65_535).optional()),
   /** the address the metrics endpoint listens on */
   METRICS_HOST: envString().default("127.0.0.1"),
