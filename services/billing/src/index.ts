@@ -1,8 +1,8 @@
 import { ensureJobStream } from "@pasarela/bus";
 import { mail } from "@pasarela/contracts";
 import { makePageCursors } from "@pasarela/sealing";
-import { startService, type RunningService, type ServiceModule } from "@pasarela/service";
-import { createLogger, type Logger } from "@pasarela/telemetry";
+import { serviceModule, startService, type RunningService } from "@pasarela/service";
+import type { Logger } from "@pasarela/telemetry";
 import type { AccountingSettings } from "./flows/settings.js";
 import { makeCuotaAlertas } from "./flows/cuota-alertas.js";
 import { startSweeper } from "./flows/sweeper.js";
@@ -109,11 +109,7 @@ export async function startBilling(
 }
 
 /** billing as a process runs it, alone or beside the other services: see `@pasarela/server`. */
-export const billingService: ServiceModule = {
-  name: "billing",
-  start(env) {
-    const config = loadConfig(env);
-    const logger = createLogger({ service: "billing", level: config.LOG_LEVEL });
-    return startBilling(config, logger);
-  },
-};
+export const billingService = serviceModule("billing", {
+  config: loadConfig,
+  start: startBilling,
+});

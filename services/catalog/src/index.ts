@@ -1,6 +1,6 @@
 import { makePageCursors } from "@pasarela/sealing";
-import { startService, type RunningService, type ServiceModule } from "@pasarela/service";
-import { createLogger, type Logger } from "@pasarela/telemetry";
+import { serviceModule, startService, type RunningService } from "@pasarela/service";
+import type { Logger } from "@pasarela/telemetry";
 import { loadConfig, type CatalogConfig } from "./config.js";
 import type { CatalogDatabase } from "./db/database.js";
 import { migrations, schema } from "./db/migrations/index.js";
@@ -27,11 +27,7 @@ export async function startCatalog(
 }
 
 /** catalog as a process runs it, alone or beside the other services: see `@pasarela/server`. */
-export const catalogService: ServiceModule = {
-  name: "catalog",
-  start(env) {
-    const config = loadConfig(env);
-    const logger = createLogger({ service: "catalog", level: config.LOG_LEVEL });
-    return startCatalog(config, logger);
-  },
-};
+export const catalogService = serviceModule("catalog", {
+  config: loadConfig,
+  start: startCatalog,
+});

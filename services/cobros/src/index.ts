@@ -1,6 +1,6 @@
 import { makeSealer } from "@pasarela/sealing";
-import { startService, type RunningService, type ServiceModule } from "@pasarela/service";
-import { createLogger, type Logger } from "@pasarela/telemetry";
+import { serviceModule, startService, type RunningService } from "@pasarela/service";
+import type { Logger } from "@pasarela/telemetry";
 import { makeMercadoPagoProvider } from "./adapters/mercadopago.js";
 import { loadConfig, type CobrosConfig } from "./config.js";
 import type { CobrosDatabase } from "./db/database.js";
@@ -44,15 +44,13 @@ export async function startCobros(
 }
 
 /** cobros as a process runs it, alone or beside the other services: see `@pasarela/server`. */
-export const cobrosService: ServiceModule = {
-  name: "cobros",
-  start(env) {
-    const config = loadConfig(env);
-    const logger = createLogger({ service: "cobros", level: config.LOG_LEVEL });
+export const cobrosService = serviceModule("cobros", {
+  config: loadConfig,
+  start: startCobros,
+  announce(config, logger) {
     logger.info(
       { mercadopago: config.MERCADOPAGO_API_URL, publicUrl: config.COBROS_PUBLIC_URL },
       "payment provider",
     );
-    return startCobros(config, logger);
   },
-};
+});

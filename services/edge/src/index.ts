@@ -1,4 +1,4 @@
-import type { ServiceModule } from "@pasarela/service";
+import { serviceModule } from "@pasarela/service";
 import { connectBus, livenessOf } from "@pasarela/bus";
 import { natsCredentials } from "@pasarela/config";
 import { migrateToLatest, openDatabase } from "@pasarela/db";
@@ -105,11 +105,7 @@ async function listen(config: EdgeConfig, logger: Logger): Promise<RunningEdge> 
 }
 
 /** edge as a process runs it, alone or beside the other services: see `@pasarela/server`. */
-export const edgeService: ServiceModule = {
-  name: "edge",
-  start(env) {
-    const config = loadConfig(env);
-    const logger = createLogger({ service: "edge", level: config.LOG_LEVEL });
-    return startEdge(config, logger);
-  },
-};
+export const edgeService = serviceModule("edge", {
+  config: loadConfig,
+  start: startEdge,
+});

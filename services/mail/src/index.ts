@@ -1,7 +1,7 @@
 import { consumeDurable, done, ensureJobStream } from "@pasarela/bus";
 import { mail, wsfe } from "@pasarela/contracts";
-import { startService, type RunningService, type ServiceModule } from "@pasarela/service";
-import { createLogger, type Logger } from "@pasarela/telemetry";
+import { serviceModule, startService, type RunningService } from "@pasarela/service";
+import type { Logger } from "@pasarela/telemetry";
 import { makeSmtpSender } from "./adapters/smtp.js";
 import { loadConfig, type MailConfig } from "./config.js";
 import { makeComprobanteWorker, makeMensajeWorker } from "./flows/delivery.js";
@@ -98,14 +98,12 @@ export async function startMail(
 }
 
 /** mail as a process runs it, alone or beside the other services: see `@pasarela/server`. */
-export const mailService: ServiceModule = {
-  name: "mail",
-  start(env) {
-    const config = loadConfig(env);
-    const logger = createLogger({ service: "mail", level: config.LOG_LEVEL });
+export const mailService = serviceModule("mail", {
+  config: loadConfig,
+  start: startMail,
+  announce(config, logger) {
     // the URL may hold credentials: only where it points is logged
     const smtp = new URL(config.SMTP_URL);
     logger.info({ smtp: `${smtp.protocol}//${smtp.host}`, from: config.MAIL_FROM }, "SMTP relay");
-    return startMail(config, logger);
   },
-};
+});

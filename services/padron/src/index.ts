@@ -4,8 +4,8 @@ import {
   trustAuthorityCa,
   type AccessTicketCache,
 } from "@pasarela/authority";
-import { startService, type RunningService, type ServiceModule } from "@pasarela/service";
-import { createLogger, type Logger } from "@pasarela/telemetry";
+import { serviceModule, startService, type RunningService } from "@pasarela/service";
+import type { Logger } from "@pasarela/telemetry";
 import { makePadronAdapter } from "./adapters/padron.js";
 import { loadConfig, type PadronConfig } from "./config.js";
 import { padronBindings } from "./service.js";
@@ -63,11 +63,10 @@ export async function startPadron(
 }
 
 /** padron as a process runs it, alone or beside the other services: see `@pasarela/server`. */
-export const padronService: ServiceModule = {
-  name: "padron",
-  start(env) {
-    const config = loadConfig(env);
-    const logger = createLogger({ service: "padron", level: config.LOG_LEVEL });
+export const padronService = serviceModule("padron", {
+  config: loadConfig,
+  start: startPadron,
+  announce(config, logger) {
     logger.info(
       {
         homologacion: {
@@ -83,6 +82,5 @@ export const padronService: ServiceModule = {
       },
       "registry endpoints",
     );
-    return startPadron(config, logger);
   },
-};
+});

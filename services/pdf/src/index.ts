@@ -1,5 +1,5 @@
-import { startService, type RunningService, type ServiceModule } from "@pasarela/service";
-import { createLogger, type Logger } from "@pasarela/telemetry";
+import { serviceModule, startService, type RunningService } from "@pasarela/service";
+import type { Logger } from "@pasarela/telemetry";
 import { loadFonts } from "./adapters/fonts.js";
 import { openFilesystemStore, type PdfStore } from "./adapters/storage.js";
 import { loadConfig, type PdfConfig } from "./config.js";
@@ -67,15 +67,13 @@ export async function startPdf(
 }
 
 /** pdf as a process runs it, alone or beside the other services: see `@pasarela/server`. */
-export const pdfService: ServiceModule = {
-  name: "pdf",
-  start(env) {
-    const config = loadConfig(env);
-    const logger = createLogger({ service: "pdf", level: config.LOG_LEVEL });
+export const pdfService = serviceModule("pdf", {
+  config: loadConfig,
+  start: (config, logger) => startPdf(config, { logger }),
+  announce(config, logger) {
     logger.info(
       { storage: config.PDF_STORAGE_DIR, publicUrl: config.PDF_PUBLIC_URL },
       "pdf storage and links",
     );
-    return startPdf(config, { logger });
   },
-};
+});

@@ -1,6 +1,6 @@
 import { trustAuthorityCa } from "@pasarela/authority";
-import { startService, type RunningService, type ServiceModule } from "@pasarela/service";
-import { createLogger, type Logger } from "@pasarela/telemetry";
+import { serviceModule, startService, type RunningService } from "@pasarela/service";
+import type { Logger } from "@pasarela/telemetry";
 import { makeWsaaAdapter } from "./adapters/wsaa.js";
 import { loadConfig, type TicketConfig } from "./config.js";
 import type { TicketDatabase } from "./db/database.js";
@@ -76,11 +76,10 @@ export async function startTicket(
 }
 
 /** ticket as a process runs it, alone or beside the other services: see `@pasarela/server`. */
-export const ticketService: ServiceModule = {
-  name: "ticket",
-  start(env) {
-    const config = loadConfig(env);
-    const logger = createLogger({ service: "ticket", level: config.LOG_LEVEL });
+export const ticketService = serviceModule("ticket", {
+  config: loadConfig,
+  start: startTicket,
+  announce(config, logger) {
     logger.info(
       {
         wsaa: {
@@ -90,6 +89,5 @@ export const ticketService: ServiceModule = {
       },
       "authority endpoints",
     );
-    return startTicket(config, logger);
   },
-};
+});

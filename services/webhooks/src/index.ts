@@ -1,7 +1,7 @@
 import { lookup } from "node:dns/promises";
 import { makePageCursors, makeSealer } from "@pasarela/sealing";
-import { startService, type RunningService, type ServiceModule } from "@pasarela/service";
-import { createLogger, type Logger } from "@pasarela/telemetry";
+import { serviceModule, startService, type RunningService } from "@pasarela/service";
+import type { Logger } from "@pasarela/telemetry";
 import { failureWindowMs, loadConfig, type WebhooksConfig } from "./config.js";
 import type { WebhooksDatabase } from "./db/database.js";
 import { migrations, schema } from "./db/migrations/index.js";
@@ -90,14 +90,12 @@ export async function startWebhooks(
 }
 
 /** webhooks as a process runs it, alone or beside the other services: see `@pasarela/server`. */
-export const webhooksService: ServiceModule = {
-  name: "webhooks",
-  start(env) {
-    const config = loadConfig(env);
-    const logger = createLogger({ service: "webhooks", level: config.LOG_LEVEL });
+export const webhooksService = serviceModule("webhooks", {
+  config: loadConfig,
+  start: startWebhooks,
+  announce(config, logger) {
     if (config.WEBHOOKS_ALLOW_PRIVATE) {
       logger.warn("WEBHOOKS_ALLOW_PRIVATE: endpoints on internal networks are accepted");
     }
-    return startWebhooks(config, logger);
   },
-};
+});

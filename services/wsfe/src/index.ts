@@ -10,8 +10,8 @@ import {
 import { ensureJobStream } from "@pasarela/bus";
 import { mail, wsfe as wsfeContracts } from "@pasarela/contracts";
 import { makePageCursors, makeSealer } from "@pasarela/sealing";
-import { startService, type RunningService, type ServiceModule } from "@pasarela/service";
-import { createLogger, type Logger } from "@pasarela/telemetry";
+import { serviceModule, startService, type RunningService } from "@pasarela/service";
+import type { Logger } from "@pasarela/telemetry";
 import { makeVoucherAuthority } from "./adapters/voucher-authority.js";
 import { makeWsfeAdapter } from "./adapters/wsfe.js";
 import { loadConfig, type WsfeConfig } from "./config.js";
@@ -258,11 +258,10 @@ export async function startWsfe(
 }
 
 /** wsfe as a process runs it, alone or beside the other services: see `@pasarela/server`. */
-export const wsfeService: ServiceModule = {
-  name: "wsfe",
-  start(env) {
-    const config = loadConfig(env);
-    const logger = createLogger({ service: "wsfe", level: config.LOG_LEVEL });
+export const wsfeService = serviceModule("wsfe", {
+  config: loadConfig,
+  start: startWsfe,
+  announce(config, logger) {
     logger.info(
       { homologacion: config.WSFE_URL_HOMOLOGACION, produccion: config.WSFE_URL_PRODUCCION },
       "WSFEv1 endpoints",
@@ -271,6 +270,5 @@ export const wsfeService: ServiceModule = {
       { homologacion: config.WSFEX_URL_HOMOLOGACION, produccion: config.WSFEX_URL_PRODUCCION },
       "WSFEXv1 endpoints (export issuance)",
     );
-    return startWsfe(config, logger);
   },
-};
+});

@@ -5,8 +5,8 @@ import {
   makeWsfexAdapter,
   type AccessTicketCache,
 } from "@pasarela/authority";
-import { startService, type RunningService, type ServiceModule } from "@pasarela/service";
-import { createLogger, type Logger } from "@pasarela/telemetry";
+import { serviceModule, startService, type RunningService } from "@pasarela/service";
+import type { Logger } from "@pasarela/telemetry";
 import { loadConfig, type WsfexConfig } from "./config.js";
 import { wsfexBindings } from "./service.js";
 
@@ -53,15 +53,13 @@ export async function startWsfex(
 }
 
 /** wsfex as a process runs it, alone or beside the other services: see `@pasarela/server`. */
-export const wsfexService: ServiceModule = {
-  name: "wsfex",
-  start(env) {
-    const config = loadConfig(env);
-    const logger = createLogger({ service: "wsfex", level: config.LOG_LEVEL });
+export const wsfexService = serviceModule("wsfex", {
+  config: loadConfig,
+  start: startWsfex,
+  announce(config, logger) {
     logger.info(
       { homologacion: config.WSFEX_URL_HOMOLOGACION, produccion: config.WSFEX_URL_PRODUCCION },
       "WSFEXv1 endpoints",
     );
-    return startWsfex(config, logger);
   },
-};
+});

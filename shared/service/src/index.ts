@@ -19,6 +19,7 @@ import { watchConsumerLag } from "./consumer-lag.js";
 export {
   runProcess,
   serviceEnv,
+  serviceModule,
   startServices,
   StartFailure,
   type Env,

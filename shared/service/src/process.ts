@@ -23,6 +23,31 @@ export interface ServiceModule {
 }
 
 /**
+ * A ServiceModule from a service's parts: how it reads its configuration from its variables, how
+ * it starts with that configuration and a logger named after it, and what it tells an operator
+ * first (where it points). The configuration is read inside the start, so a bad variable fails
+ * that service's start, naming it.
+ */
+export function serviceModule<C extends { LOG_LEVEL: string }>(
+  name: string,
+  parts: {
+    config: (env: Env) => C;
+    start: (config: C, logger: Logger) => Promise<StartedService>;
+    announce?: (config: C, logger: Logger) => void;
+  },
+): ServiceModule {
+  return {
+    name,
+    start(env) {
+      const config = parts.config(env);
+      const logger = createLogger({ service: name, level: config.LOG_LEVEL });
+      parts.announce?.(config, logger);
+      return parts.start(config, logger);
+    },
+  };
+}
+
+/**
  * The variables of `service` in a process that may run several: `<SERVICE>__<NAME>` (the
  * service's name in capitals, two underscores) is that service's `<NAME>`, over the process's
  * own `<NAME>`; every other service's scoped variables are left out. `WSFE__NATS_USER=wsfe`
