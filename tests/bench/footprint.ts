@@ -16,12 +16,12 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { makeControlClient } from "@pasarela/authority-sim";
-import { connectBus } from "@pasarela/bus";
-import { billing, ticket } from "@pasarela/contracts";
+import { connectBus, type Bus } from "@pasarela/bus";
 import { freePort, LOCAL_NATS_URL, LOCAL_POSTGRES_URL, type Topology } from "@pasarela/stack";
 import { createLogger, startTracing } from "@pasarela/telemetry";
 import { dropDatabase } from "@pasarela/testing";
 import { repoRoot } from "../support/cli.js";
+import { facturaBody, registerIssuer } from "./issuer.js";
 
 const IDLE_MS = Number(process.env.FOOTPRINT_IDLE_MS ?? 10_000);
 const TOPOLOGIES = (process.env.FOOTPRINT_TOPOLOGIES ?? "one,processes")
@@ -65,10 +65,12 @@ function memoryOf(root: number): ProcessMemory[] {
   for (const pid of tree(root)) {
     try {
       const args = readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").filter(Boolean);
-      if (!/(^|\/)(node|npm)$/.test(args[0] ?? "")) continue;
+      // npm names its process `npm start` (one word with a space, its own title)
+      const npm = /^npm( |$)/.test(args[0] ?? "");
+      if (!npm && !/(^|\/)node$/.test(args[0] ?? "")) continue;
       const rss = /^VmRSS:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
       const script = args.find((a) => a.endsWith(".js")) ?? "";
-      const what = script.includes("npm-cli")
+      const what = npm
         ? "npm"
         : script.endsWith("stack/dist/src/cli.js")
           ? "launcher"
@@ -151,57 +153,36 @@ async function measure(topology: Topology): Promise<Measured> {
     let npm = start();
     const firstStartMs = await readyWithin(gateway, npm, 120_000);
 
-    const bus = await connectBus({
-      url: env.NATS_URL!,
-      prefix,
-      name: "footprint",
-      logger: createLogger({ service: "footprint", level: "warn" }),
-      tracer: startTracing({ service: "footprint" }).tracer,
-    });
-    const must = <T>(
-      result: { ok: true; value: T } | { ok: false; error: { message: string } },
-    ) => {
-      if (!result.ok) throw new Error(result.error.message);
-      return result.value;
-    };
-    const control = makeControlClient(`http://127.0.0.1:${simPort}`);
-    const { accountId } = must(await bus.request(billing.accountCreate, { name: "footprint" }));
-    const { secret } = must(
-      await bus.request(billing.keyCreate, { accountId, scope: "read_write" }),
+    const logger = createLogger({ service: "footprint", level: "warn" });
+    const tracer = startTracing({ service: "footprint" }).tracer;
+    const buses: Bus[] = [];
+    const simulatorUrl = `http://127.0.0.1:${simPort}`;
+    const issuer = await registerIssuer(
+      {
+        simulatorUrl,
+        connect: async (identity) => {
+          const bus = await connectBus({
+            url: env.NATS_URL!,
+            prefix,
+            name: `footprint-${identity}`,
+            logger,
+            tracer,
+          });
+          buses.push(bus);
+          return bus;
+        },
+      },
+      makeControlClient(simulatorUrl),
+      { cuit: CUIT, alias: "footprint", ptoVtas: [PTO_VTA] },
     );
-    const representada = must(
-      await bus.request(ticket.representadaCreate, {
-        accountId,
-        cuit: CUIT,
-        environment: "homologacion",
-        alias: "footprint",
-        ptoVta: PTO_VTA,
-      }),
-    );
-    const certificate = await control.issueCertificate("homologacion", representada.csr);
-    must(
-      await bus.request(ticket.certificateCreate, {
-        representadaId: representada.representadaId,
-        certificate,
-      }),
-    );
-    await bus.close();
-    await control.delegate("homologacion", { cuit: CUIT, alias: "footprint", service: "wsfe" });
-    await control.enablePointOfSale("homologacion", { cuit: CUIT, ptoVta: PTO_VTA });
+    await Promise.all(buses.map((bus) => bus.close()));
     const issued = await fetch(`${gateway}/api/wsfe/facturas`, {
       method: "POST",
-      headers: { authorization: `Bearer ${secret}`, "content-type": "application/json" },
-      body: JSON.stringify({
-        environment: "homologacion",
-        representada: CUIT,
-        ptoVta: PTO_VTA,
-        cbteTipo: 11,
-        concepto: 1,
-        docTipo: 99,
-        docNro: "0",
-        condicionIvaReceptorId: 5,
-        items: [{ descripcion: "Servicio", cantidad: 1, precioUnitario: "100", alicuotaIva: 0 }],
-      }),
+      headers: {
+        authorization: `Bearer ${issuer.writeSecret}`,
+        "content-type": "application/json",
+      },
+      body: facturaBody(CUIT, PTO_VTA, 11),
     });
     const answer = (await issued.json()) as { cae?: string; pdfUrl?: string };
     if (issued.status !== 200 || !answer.pdfUrl) {

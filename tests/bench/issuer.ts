@@ -3,8 +3,8 @@
 // the gateway uses, the ceiling) and through the gateway's API.
 import { httpPost } from "@pasarela/authority";
 import type { ControlClient } from "@pasarela/authority-sim";
-import { billing, ticket } from "@pasarela/contracts";
-import type { BenchStack } from "./stack.js";
+import type { Bus } from "@pasarela/bus";
+import { billing, ticket, type NatsIdentity } from "@pasarela/contracts";
 
 export const must = <T>(
   result: { ok: true; value: T } | { ok: false; error: { message: string } },
@@ -33,12 +33,16 @@ export interface BenchIssuer {
  * sale enabled; then asks the access ticket as wsfe asks it (the run's one WSAA login).
  */
 export async function registerIssuer(
-  bench: BenchStack,
+  stack: {
+    /** a bus connection as `identity`: the operator CLI's `admin`, or a service's own */
+    connect(identity: NatsIdentity): Promise<Bus>;
+    simulatorUrl: string;
+  },
   control: ControlClient,
   options: { cuit: string; alias: string; ptoVtas: readonly number[] },
 ): Promise<BenchIssuer> {
   const { cuit, alias, ptoVtas } = options;
-  const bus = await bench.connect("admin");
+  const bus = await stack.connect("admin");
   const { accountId } = must(await bus.request(billing.accountCreate, { name: alias }));
   const read = must(await bus.request(billing.keyCreate, { accountId, scope: "read_only" }));
   const write = must(await bus.request(billing.keyCreate, { accountId, scope: "read_write" }));
@@ -62,7 +66,7 @@ export async function registerIssuer(
   for (const ptoVta of ptoVtas) {
     await control.enablePointOfSale("homologacion", { cuit, ptoVta });
   }
-  const wsfeBus = await bench.connect("wsfe");
+  const wsfeBus = await stack.connect("wsfe");
   const ta = must(
     await wsfeBus.request(
       ticket.accessGet,
@@ -76,7 +80,7 @@ export async function registerIssuer(
     readSecret: read.secret,
     writeSecret: write.secret,
     ta: { token: ta.token, sign: ta.sign },
-    wsfeUrl: `${bench.stack.simulatorUrl!}/homologacion/wsfev1/service.asmx`,
+    wsfeUrl: `${stack.simulatorUrl}/homologacion/wsfev1/service.asmx`,
   };
 }
 

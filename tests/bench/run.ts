@@ -99,11 +99,15 @@ async function main(): Promise<void> {
   try {
     // the operator CLI's calls: account, keys, representada, certificate, delegation, points
     // of sale; the one WSAA login of the run is the ticket wsfe asks, which the bare loops reuse
-    const issuer = await registerIssuer(bench, control, {
-      cuit: CUIT,
-      alias: "bench",
-      ptoVtas: [PTO_VTA, BARE_ISSUE_PTO_VTA, BATCH_PTO_VTA, WEBHOOKS_PTO_VTA],
-    });
+    const issuer = await registerIssuer(
+      { connect: (identity) => bench.connect(identity), simulatorUrl: bench.stack.simulatorUrl! },
+      control,
+      {
+        cuit: CUIT,
+        alias: "bench",
+        ptoVtas: [PTO_VTA, BARE_ISSUE_PTO_VTA, BATCH_PTO_VTA, WEBHOOKS_PTO_VTA],
+      },
+    );
     const { accountId, ta, wsfeUrl } = issuer;
     const secret = issuer.readSecret;
     const writer = { secret: issuer.writeSecret };

@@ -70,7 +70,8 @@ export async function startBenchStack(
     env: process.env,
     say: (message) => process.stdout.write(`[bench] ${message}\n`),
   };
-  const database = `pasarela_bench_${process.pid}`;
+  // its own database: a run may start one stack of each topology side by side
+  const database = `pasarela_bench_${process.pid}_${topology}`;
   const undo: (() => Promise<void>)[] = [
     () => Promise.resolve(rmSync(dataDir, { recursive: true, force: true })),
   ];

@@ -78,11 +78,15 @@ async function main(): Promise<void> {
     for (const topology of TOPOLOGIES) {
       const bench = await startBenchStack([], topology);
       const control = makeControlClient(bench.stack.simulatorUrl!);
-      const issuer = await registerIssuer(bench, control, {
-        cuit: CUIT,
-        alias: `bench-${topology}`,
-        ptoVtas: [QUERY.ptoVta, ISSUE.ptoVta, BARE_ISSUE_PTO_VTA, BATCH_PTO_VTA],
-      });
+      const issuer = await registerIssuer(
+        { connect: (identity) => bench.connect(identity), simulatorUrl: bench.stack.simulatorUrl! },
+        control,
+        {
+          cuit: CUIT,
+          alias: `bench-${topology}`,
+          ptoVtas: [QUERY.ptoVta, ISSUE.ptoVta, BARE_ISSUE_PTO_VTA, BATCH_PTO_VTA],
+        },
+      );
       sides.push({ topology, bench, issuer });
     }
     const [one] = sides as [Side, Side];

@@ -128,7 +128,8 @@ export function binaryPath(name: string, extraDirs: string[] = []): string | und
   return undefined;
 }
 
-async function waitUntil(
+/** Resolves once `check` answers true, or fails naming `what` after `timeoutMs`. */
+export async function waitUntil(
   check: () => Promise<boolean>,
   what: string,
   timeoutMs = 30_000,

@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { copyFileSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { binaryPath, freePort, tcpAnswers, type Running } from "@pasarela/servers";
+import { binaryPath, freePort, tcpAnswers, waitUntil, type Running } from "@pasarela/servers";
 
 /** One nats-server of a private cluster: it can be killed and brought back on its ports. */
 export interface NatsNode {
@@ -137,17 +137,4 @@ async function jetStreamInfo(monitorUrl: string): Promise<JetStreamInfo | undefi
   } catch {
     return undefined;
   }
-}
-
-async function waitUntil(
-  check: () => Promise<boolean>,
-  what: string,
-  timeoutMs = 30_000,
-): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (await check()) return;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`${what} did not become ready within ${timeoutMs} ms`);
 }
